@@ -1,0 +1,197 @@
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { ApiKeyRecord } from '../../core/auth/model.ts';
+import type { ApiKeyStore, RateLimiter, SessionRecord, SessionStore } from '../../core/auth/ports.ts';
+import type { Page } from '../../core/projects/ports.ts';
+import { isConditionFailure } from './errors.ts';
+import { ENTITY_VERSION, keys, TABLE_DESIGN } from './table.ts';
+
+const KEY_FIELDS = [
+  'id',
+  'orgId',
+  'label',
+  'keyPrefix',
+  'scopes',
+  'createdByUserId',
+  'hashVersion',
+  'secretHash',
+  'createdAt',
+  'expiresAt',
+  'lastUsedAt',
+  'lastUsedIp',
+  'revokedAt',
+] as const;
+
+function toKeyRecord(item: Record<string, unknown>): ApiKeyRecord {
+  const record: Record<string, unknown> = {};
+  for (const field of KEY_FIELDS) record[field] = item[field] ?? null;
+  return record as unknown as ApiKeyRecord;
+}
+
+export class DynamoApiKeyStore implements ApiKeyStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async put(record: ApiKeyRecord): Promise<void> {
+    await this.client.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          ...keys.apiKey(record.id),
+          ...keys.apiKeyInOrg(record.orgId, record.id, record.createdAt),
+          entity: 'apiKey',
+          v: ENTITY_VERSION.apiKey,
+          ...record,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  async get(keyId: string): Promise<ApiKeyRecord | null> {
+    // Strongly consistent so a revocation is seen by the very next request.
+    const result = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.apiKey(keyId), ConsistentRead: true }),
+    );
+    return result.Item ? toKeyRecord(result.Item) : null;
+  }
+
+  async listByOrg(
+    orgId: string,
+    options: { limit: number; position: unknown | null },
+  ): Promise<Page<ApiKeyRecord>> {
+    const index = TABLE_DESIGN.indexes.byParent;
+    const result = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: index.name,
+        KeyConditionExpression: `${index.partitionKey} = :pk`,
+        ExpressionAttributeValues: { ':pk': keys.apiKeysOfOrg(orgId).gsi1pk },
+        ScanIndexForward: false,
+        Limit: options.limit,
+        ExclusiveStartKey: (options.position ?? undefined) as Record<string, unknown> | undefined,
+      }),
+    );
+    return { items: (result.Items ?? []).map(toKeyRecord), nextPosition: result.LastEvaluatedKey ?? null };
+  }
+
+  async countByOrg(orgId: string): Promise<number> {
+    const index = TABLE_DESIGN.indexes.byParent;
+    let total = 0;
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const result = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: index.name,
+          KeyConditionExpression: `${index.partitionKey} = :pk`,
+          ExpressionAttributeValues: { ':pk': keys.apiKeysOfOrg(orgId).gsi1pk },
+          Select: 'COUNT',
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      total += result.Count ?? 0;
+      startKey = result.LastEvaluatedKey;
+    } while (startKey);
+    return total;
+  }
+
+  async revoke(orgId: string, keyId: string, at: string): Promise<ApiKeyRecord | null> {
+    try {
+      const result = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.apiKey(keyId),
+          // Revoking twice keeps the first revocation time.
+          UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :at)',
+          ConditionExpression: 'attribute_exists(pk) AND orgId = :org',
+          ExpressionAttributeValues: { ':at': at, ':org': orgId },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return result.Attributes ? toKeyRecord(result.Attributes) : null;
+    } catch (error) {
+      if (isConditionFailure(error)) return null;
+      throw error;
+    }
+  }
+
+  async recordUse(keyId: string, at: string, ip: string): Promise<void> {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.apiKey(keyId),
+        UpdateExpression: 'SET lastUsedAt = :at, lastUsedIp = :ip',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':at': at, ':ip': ip },
+      }),
+    );
+  }
+}
+
+export class DynamoSessionStore implements SessionStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async get(tokenHash: string): Promise<SessionRecord | null> {
+    const result = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.session(tokenHash), ConsistentRead: true }),
+    );
+    if (!result.Item) return null;
+    return {
+      orgId: String(result.Item.orgId),
+      userId: String(result.Item.userId),
+      expiresAt: String(result.Item.expiresAt),
+    };
+  }
+
+  async put(tokenHash: string, session: SessionRecord): Promise<void> {
+    await this.client.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          ...keys.session(tokenHash),
+          entity: 'session',
+          v: ENTITY_VERSION.session,
+          ...session,
+          [TABLE_DESIGN.ttlAttribute]: Math.floor(Date.parse(session.expiresAt) / 1000),
+        },
+      }),
+    );
+  }
+}
+
+/** Fixed one-minute windows counted with an atomic ADD; old windows expire through TTL. */
+export class DynamoRateLimiter implements RateLimiter {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async hit(subject: string, limitPerMinute: number): Promise<number | null> {
+    const now = Date.now();
+    const windowStart = Math.floor(now / 60_000) * 60_000;
+    const result = await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.rateWindow(subject, windowStart),
+        UpdateExpression: 'ADD requestCount :one SET #ttl = if_not_exists(#ttl, :ttl)',
+        ExpressionAttributeNames: { '#ttl': TABLE_DESIGN.ttlAttribute },
+        ExpressionAttributeValues: { ':one': 1, ':ttl': Math.floor(windowStart / 1000) + 120 },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    const count = Number(result.Attributes?.requestCount ?? 0);
+    if (count <= limitPerMinute) return null;
+    return Math.max(1, Math.ceil((windowStart + 60_000 - now) / 1000));
+  }
+}

@@ -1,0 +1,311 @@
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { ErrorInfo, ProjectRecord, ProjectSettings } from '../../core/projects/model.ts';
+import type {
+  CreateProjectCommand,
+  CreateProjectOutcome,
+  Page,
+  ProjectStore,
+} from '../../core/projects/ports.ts';
+import { cancellationReasons, isConditionFailure } from './errors.ts';
+import { ENTITY_VERSION, keys } from './table.ts';
+
+const PROJECT_FIELDS = [
+  'orgId',
+  'id',
+  'name',
+  'status',
+  'runtimeStatus',
+  'error',
+  'counts',
+  'disciplineCounts',
+  'latestJob',
+  'indexedSources',
+  'settings',
+  'indexLocation',
+  'charge',
+  'createdAt',
+  'updatedAt',
+] as const;
+
+function toRecord(item: Record<string, unknown>): ProjectRecord {
+  const record: Record<string, unknown> = {};
+  for (const field of PROJECT_FIELDS) record[field] = item[field] ?? null;
+  return record as unknown as ProjectRecord;
+}
+
+export class DynamoProjectStore implements ProjectStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async createWithCharge(command: CreateProjectCommand): Promise<CreateProjectOutcome> {
+    const { orgId, project, price, ledgerEntryId } = command;
+    try {
+      await this.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: {
+                  ...keys.project(orgId, project.id),
+                  entity: 'project',
+                  v: ENTITY_VERSION.project,
+                  ...project,
+                },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: {
+                  ...keys.projectName(orgId, project.name),
+                  entity: 'projectName',
+                  v: ENTITY_VERSION.projectName,
+                  projectId: project.id,
+                },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: keys.organization(orgId),
+                UpdateExpression: 'SET creditBalance = creditBalance - :price, updatedAt = :now',
+                ConditionExpression: 'attribute_exists(pk) AND creditBalance >= :price',
+                ExpressionAttributeValues: { ':price': price, ':now': project.createdAt },
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+              },
+            },
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: {
+                  ...keys.ledgerEntry(orgId, ledgerEntryId),
+                  entity: 'ledgerEntry',
+                  v: ENTITY_VERSION.ledgerEntry,
+                  id: ledgerEntryId,
+                  orgId,
+                  kind: 'project_creation',
+                  amount: -price,
+                  projectId: project.id,
+                  createdAt: project.createdAt,
+                },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+          ],
+        }),
+      );
+    } catch (error) {
+      const reasons = cancellationReasons(error);
+      if (!reasons) throw error;
+      if (reasons[1]?.failed) return { kind: 'name_conflict' };
+      if (reasons[2]?.failed) {
+        const balance = reasons[2].item?.creditBalance;
+        return { kind: 'insufficient_credits', availableCredits: typeof balance === 'number' ? balance : 0 };
+      }
+      throw error;
+    }
+    const org = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.organization(orgId), ConsistentRead: true }),
+    );
+    return { kind: 'created', availableCredits: Number(org.Item?.creditBalance ?? 0) };
+  }
+
+  async get(orgId: string, projectId: string): Promise<ProjectRecord | null> {
+    const result = await this.client.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: keys.project(orgId, projectId),
+        ConsistentRead: true,
+      }),
+    );
+    return result.Item ? toRecord(result.Item) : null;
+  }
+
+  async list(
+    orgId: string,
+    options: { limit: number; position: unknown | null },
+  ): Promise<Page<ProjectRecord>> {
+    const items: ProjectRecord[] = [];
+    let startKey = (options.position ?? undefined) as Record<string, unknown> | undefined;
+    // Newest first: ids are time-ordered, so the sort key order is creation order.
+    do {
+      const result = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': keys.organization(orgId).pk, ':prefix': keys.projectPrefix },
+          ScanIndexForward: false,
+          Limit: options.limit - items.length,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of result.Items ?? []) items.push(toRecord(item));
+      startKey = result.LastEvaluatedKey;
+    } while (startKey && items.length < options.limit);
+    const last = items.at(-1);
+    const more = startKey !== undefined && last !== undefined && (await this.hasMoreAfter(orgId, last.id));
+    return { items, nextPosition: more && last ? keys.project(orgId, last.id) : null };
+  }
+
+  /** DynamoDB returns a LastEvaluatedKey when a page ends exactly at the end; check so the last page says so. */
+  private async hasMoreAfter(orgId: string, projectId: string): Promise<boolean> {
+    const result = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
+        ExpressionAttributeValues: {
+          ':pk': keys.organization(orgId).pk,
+          ':low': keys.projectPrefix,
+          ':high': keys.project(orgId, projectId).sk,
+        },
+        ScanIndexForward: false,
+        Limit: 2,
+        ProjectionExpression: 'pk',
+      }),
+    );
+    return (result.Items?.length ?? 0) > 1;
+  }
+
+  async count(orgId: string): Promise<number> {
+    let total = 0;
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const result = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': keys.organization(orgId).pk, ':prefix': keys.projectPrefix },
+          Select: 'COUNT',
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      total += result.Count ?? 0;
+      startKey = result.LastEvaluatedKey;
+    } while (startKey);
+    return total;
+  }
+
+  async saveProvisionedResources(
+    orgId: string,
+    projectId: string,
+    resources: { settings: ProjectSettings; indexLocation: string },
+  ): Promise<void> {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.project(orgId, projectId),
+        UpdateExpression: 'SET settings = :settings, indexLocation = :location, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: {
+          ':settings': resources.settings,
+          ':location': resources.indexLocation,
+          ':now': new Date().toISOString(),
+        },
+      }),
+    );
+  }
+
+  async markReady(orgId: string, projectId: string): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.project(orgId, projectId),
+          UpdateExpression: 'SET #status = :ready, runtimeStatus = :ready, updatedAt = :now',
+          ConditionExpression: '#status = :provisioning AND attribute_exists(indexLocation)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':ready': 'ready',
+            ':provisioning': 'provisioning',
+            ':now': new Date().toISOString(),
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  async markFailedAndRefund(
+    orgId: string,
+    projectId: string,
+    error: ErrorInfo,
+    refundEntryId: string,
+  ): Promise<boolean> {
+    const project = await this.get(orgId, projectId);
+    if (project?.status !== 'provisioning') return false;
+    const now = new Date().toISOString();
+    const credits = project.charge.credits;
+    try {
+      await this.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: keys.project(orgId, projectId),
+                UpdateExpression:
+                  'SET #status = :failed, runtimeStatus = :failed, #error = :error, updatedAt = :now',
+                ConditionExpression: '#status = :provisioning',
+                ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+                ExpressionAttributeValues: {
+                  ':failed': 'failed',
+                  ':provisioning': 'provisioning',
+                  ':error': error,
+                  ':now': now,
+                },
+              },
+            },
+            {
+              // The name is free again, so the client can create the project anew.
+              Delete: { TableName: this.tableName, Key: keys.projectName(orgId, project.name) },
+            },
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: keys.organization(orgId),
+                UpdateExpression: 'SET creditBalance = creditBalance + :credits, updatedAt = :now',
+                ExpressionAttributeValues: { ':credits': credits, ':now': now },
+              },
+            },
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: {
+                  ...keys.ledgerEntry(orgId, refundEntryId),
+                  entity: 'ledgerEntry',
+                  v: ENTITY_VERSION.ledgerEntry,
+                  id: refundEntryId,
+                  orgId,
+                  kind: 'project_creation_refund',
+                  amount: credits,
+                  projectId,
+                  refundOf: project.charge.ledgerEntryId,
+                  createdAt: now,
+                },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+          ],
+        }),
+      );
+      return true;
+    } catch (caught) {
+      if (cancellationReasons(caught)?.[0]?.failed) return false;
+      throw caught;
+    }
+  }
+}

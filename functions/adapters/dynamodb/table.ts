@@ -1,0 +1,58 @@
+/**
+ * THE key design of the single table. Every key, index name and entity version lives here;
+ * `lib/stateful-stack.ts` builds the table from `TABLE_DESIGN`, so the table and the code cannot drift.
+ *
+ * Generic attributes: pk/sk, gsi1pk/gsi1sk. Segments are labelled (`ORG#o1`).
+ * Everything an organization owns sits under keys that start with its id, so a lookup with the
+ * caller's organization can never return another organization's item: isolation by construction.
+ */
+
+export const TABLE_DESIGN = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  ttlAttribute: 'expiresAtEpoch',
+  indexes: {
+    /** Children of a parent listed in time order: an org's API keys, a project's jobs. */
+    byParent: { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+  },
+} as const;
+
+export const ENTITY_VERSION = {
+  organization: 1,
+  ledgerEntry: 1,
+  project: 1,
+  projectName: 1,
+  apiKey: 1,
+  session: 1,
+  rateWindow: 1,
+} as const;
+
+export type Key = { pk: string; sk: string };
+
+export const keys = {
+  organization: (orgId: string): Key => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),
+  ledgerEntry: (orgId: string, entryId: string): Key => ({ pk: `ORG#${orgId}`, sk: `LEDGER#${entryId}` }),
+  ledgerPrefix: 'LEDGER#',
+  project: (orgId: string, projectId: string): Key => ({ pk: `ORG#${orgId}`, sk: `PROJECT#${projectId}` }),
+  projectPrefix: 'PROJECT#',
+  /** Uniqueness guard for project names, case-insensitive (NFKC + lower case). */
+  projectName: (orgId: string, name: string): Key => ({
+    pk: `ORG#${orgId}`,
+    sk: `PROJECTNAME#${normalizeName(name)}`,
+  }),
+  apiKey: (keyId: string): Key => ({ pk: `APIKEY#${keyId}`, sk: 'APIKEY' }),
+  apiKeysOfOrg: (orgId: string) => ({ gsi1pk: `ORG#${orgId}#APIKEYS` }),
+  apiKeyInOrg: (orgId: string, keyId: string, createdAt: string) => ({
+    gsi1pk: `ORG#${orgId}#APIKEYS`,
+    gsi1sk: `APIKEY#${createdAt}#${keyId}`,
+  }),
+  session: (tokenHash: string): Key => ({ pk: `SESSION#${tokenHash}`, sk: 'SESSION' }),
+  rateWindow: (subject: string, windowStart: number): Key => ({
+    pk: `RATE#${subject}`,
+    sk: `W#${windowStart}`,
+  }),
+} as const;
+
+export function normalizeName(name: string): string {
+  return name.normalize('NFKC').trim().toLowerCase();
+}

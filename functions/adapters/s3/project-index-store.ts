@@ -1,0 +1,27 @@
+import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { ProjectIndexStore } from '../../core/projects/ports.ts';
+
+/**
+ * Each project's source index lives under its own prefix of the index bucket. Provisioning writes
+ * the manifest of an empty index; ingestion adds segments next to it.
+ */
+export class S3ProjectIndexStore implements ProjectIndexStore {
+  constructor(
+    private readonly client: S3Client,
+    private readonly bucket: string,
+  ) {}
+
+  async createIndex(orgId: string, projectId: string): Promise<string> {
+    const prefix = `orgs/${orgId}/projects/${projectId}/index/`;
+    const manifest = { schemaVersion: 1, projectId, segments: [], createdAt: new Date().toISOString() };
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: `${prefix}manifest.json`,
+        Body: JSON.stringify(manifest),
+        ContentType: 'application/json',
+      }),
+    );
+    return `s3://${this.bucket}/${prefix}`;
+  }
+}

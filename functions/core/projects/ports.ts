@@ -1,0 +1,53 @@
+import type { ErrorInfo, ProjectRecord, ProjectSettings } from './model.ts';
+
+export interface Page<T> {
+  items: T[];
+  /** Opaque storage position after the last item, or null on the last page. */
+  nextPosition: unknown | null;
+}
+
+export interface CreateProjectCommand {
+  orgId: string;
+  project: ProjectRecord;
+  price: number;
+  ledgerEntryId: string;
+}
+
+export type CreateProjectOutcome =
+  | { kind: 'created'; availableCredits: number }
+  | { kind: 'name_conflict' }
+  | { kind: 'insufficient_credits'; availableCredits: number };
+
+export interface ProjectStore {
+  /** Writes the project, its name guard, the debit and the ledger entry in ONE transaction. */
+  createWithCharge(command: CreateProjectCommand): Promise<CreateProjectOutcome>;
+  get(orgId: string, projectId: string): Promise<ProjectRecord | null>;
+  list(orgId: string, options: { limit: number; position: unknown | null }): Promise<Page<ProjectRecord>>;
+  count(orgId: string): Promise<number>;
+  saveProvisionedResources(
+    orgId: string,
+    projectId: string,
+    resources: { settings: ProjectSettings; indexLocation: string },
+  ): Promise<void>;
+  /** provisioning -> ready; false when the project is not provisioning any more. */
+  markReady(orgId: string, projectId: string): Promise<boolean>;
+  /**
+   * provisioning -> failed, with the refund of the creation charge and its ledger entry, in one
+   * transaction; false (and no refund) when the project is not provisioning any more.
+   */
+  markFailedAndRefund(
+    orgId: string,
+    projectId: string,
+    error: ErrorInfo,
+    refundEntryId: string,
+  ): Promise<boolean>;
+}
+
+export interface ProvisioningStarter {
+  start(orgId: string, projectId: string): Promise<void>;
+}
+
+export interface ProjectIndexStore {
+  /** Creates the project's (empty) source index and returns its location. Idempotent. */
+  createIndex(orgId: string, projectId: string): Promise<string>;
+}

@@ -1,0 +1,8 @@
+import { createApiKey } from '../../core/auth/api-keys.ts';
+import { apiKeyStore } from '../../shared/container.ts';
+import { apiHandler } from '../../shared/http/api-handler.ts';
+
+export const handler = apiHandler('createApiKey', async ({ body, principal }) => {
+  const result = await createApiKey({ keys: apiKeyStore() }, { principal, ...body });
+  return { status: 201, body: result };
+});

@@ -1,0 +1,207 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { z } from 'zod';
+import { authenticateApiKey, authenticateSession } from '../../core/auth/api-keys.ts';
+import type { Principal } from '../../core/auth/model.ts';
+import { DomainError, InvalidRequestError, RateLimitedError, ScopeRequiredError } from '../../core/errors.ts';
+import { config } from '../config.ts';
+import { apiKeyStore, rateLimiter, sessionStore } from '../container.ts';
+import { logger } from '../logger.ts';
+import { type RouteDefinition, type RouteId, routeById } from '../routes.ts';
+import { CONTRACTS, type Contracts } from './contracts.ts';
+import { PayloadTooLargeError, statusOf, UnsupportedMediaTypeError } from './errors.ts';
+import { parseQueryString, parseWith } from './validation.ts';
+
+export type ApiEvent = APIGatewayProxyEventV2;
+export type ApiResult = APIGatewayProxyStructuredResultV2;
+
+export interface ApiResponse {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+interface Schemas {
+  body?: z.ZodType;
+  query?: z.ZodType;
+  path?: z.ZodType;
+}
+
+type Parsed<S, K extends keyof Schemas> = S extends { [P in K]: infer T }
+  ? T extends z.ZodType
+    ? z.output<T>
+    : undefined
+  : undefined;
+
+export interface ApiRequest<S> {
+  body: Parsed<S, 'body'>;
+  query: Parsed<S, 'query'>;
+  path: Parsed<S, 'path'>;
+  principal: Principal;
+  requestId: string;
+  headers: Record<string, string | undefined>;
+}
+
+interface RequestState {
+  requestId: string;
+  principal?: Principal;
+  parsed?: { body: unknown; query: unknown; path: unknown };
+}
+
+type ApiContext = Context & { state: RequestState };
+type Middleware = MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>;
+type Request = middy.Request<ApiEvent, ApiResult, Error, ApiContext>;
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+
+export function jsonResponse(
+  status: number,
+  body: unknown,
+  requestId: string,
+  headers?: Record<string, string>,
+): ApiResult {
+  return {
+    statusCode: status,
+    headers: { ...JSON_HEADERS, 'x-request-id': requestId, ...headers },
+    body: JSON.stringify(body),
+  };
+}
+
+/** Every error leaves in the spec's envelope; unknown ones become a logged, generic 500. */
+export function errorResponse(error: unknown, requestId: string): ApiResult {
+  if (error instanceof DomainError) {
+    const status = statusOf(error);
+    if (status >= 500) logger.warn('Request failed', { error: error.message, code: error.code });
+    const headers: Record<string, string> = {};
+    if (error instanceof RateLimitedError) headers['retry-after'] = String(error.retryAfterSeconds);
+    if (error.details && 'allowedMethods' in error.details) {
+      headers.allow = (error.details.allowedMethods as string[]).join(', ');
+    }
+    return jsonResponse(
+      status,
+      { error: { code: error.code, message: error.message, ...error.details, requestId } },
+      requestId,
+      headers,
+    );
+  }
+  logger.error('Unhandled error', error as Error);
+  return jsonResponse(
+    500,
+    {
+      error: {
+        code: 'internal_error',
+        message: 'An unexpected error occurred. Quote the requestId when reporting it.',
+        requestId,
+      },
+    },
+    requestId,
+  );
+}
+
+function requestIdOf(event: ApiEvent, context: Context): string {
+  return event.requestContext?.requestId || context.awsRequestId;
+}
+
+const envelope = (): Middleware => ({
+  before: (request) => {
+    const requestId = requestIdOf(request.event, request.context);
+    request.context.state = { requestId };
+    logger.appendKeys({
+      requestId,
+      path: request.event.rawPath,
+      method: request.event.requestContext?.http?.method,
+    });
+  },
+  onError: (request) => {
+    request.response = errorResponse(request.error, requestIdOf(request.event, request.context));
+  },
+});
+
+const authentication = (route: RouteDefinition): Middleware => ({
+  before: async (request: Request) => {
+    const { event } = request;
+    const authorization = event.headers?.authorization;
+    let principal: Principal;
+    if (route.auth === 'session') {
+      principal = await authenticateSession(
+        { sessions: sessionStore() },
+        { cookies: event.cookies ?? [], authorization },
+      );
+    } else {
+      principal = await authenticateApiKey(
+        { keys: apiKeyStore() },
+        { authorization, sourceIp: event.requestContext?.http?.sourceIp ?? 'unknown' },
+      );
+      if (route.scope && !principal.scopes.includes(route.scope)) throw new ScopeRequiredError(route.scope);
+    }
+    const subject = principal.keyId ?? `user:${principal.userId}`;
+    const retryAfter = await rateLimiter().hit(subject, config.RATE_LIMIT_PER_MINUTE);
+    if (retryAfter !== null) throw new RateLimitedError(retryAfter);
+    request.context.state.principal = principal;
+    logger.appendKeys({ orgId: principal.orgId, keyId: principal.keyId ?? undefined });
+  },
+});
+
+const validation = (schemas: Schemas): Middleware => ({
+  before: (request: Request) => {
+    const { event } = request;
+    let body: unknown;
+    if (schemas.body) {
+      const raw = event.body ?? '';
+      const text = event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
+      if (Buffer.byteLength(text, 'utf8') > config.MAX_JSON_BODY_BYTES) {
+        throw new PayloadTooLargeError(`The request body exceeds ${config.MAX_JSON_BODY_BYTES} bytes.`);
+      }
+      const contentType = event.headers?.['content-type'];
+      if (text.length > 0 && contentType && !/^application\/(.+\+)?json\b/i.test(contentType)) {
+        throw new UnsupportedMediaTypeError('Send the body as JSON with "Content-Type: application/json".');
+      }
+      body = parseWith(schemas.body, parseJson(text), 'body');
+    }
+    const query = schemas.query
+      ? parseWith(schemas.query, parseQueryString(event.rawQueryString ?? ''), 'query')
+      : undefined;
+    const path = schemas.path ? parseWith(schemas.path, event.pathParameters ?? {}, 'path') : undefined;
+    request.context.state.parsed = { body, query, path };
+  },
+});
+
+function parseJson(text: string): unknown {
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new InvalidRequestError('The request body is not valid JSON.', 'invalid_json');
+  }
+}
+
+/**
+ * Builds the Lambda handler of one endpoint: logging context, error envelope, authentication and
+ * scope (from the route table), rate limiting, validation, then the endpoint's own function.
+ */
+export function apiHandler<R extends RouteId>(
+  routeId: R,
+  handle: (request: ApiRequest<Contracts[R]>) => Promise<ApiResponse>,
+) {
+  const route = routeById(routeId);
+  const schemas: Schemas = CONTRACTS[routeId];
+  return middy<ApiEvent, ApiResult, Error, ApiContext>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(envelope())
+    .use(authentication(route))
+    .use(validation(schemas))
+    .handler(async (_event, context) => {
+      const { state } = context;
+      if (!state.principal || !state.parsed) throw new Error('Request reached the handler unauthenticated');
+      const response = await handle({
+        body: state.parsed.body as Parsed<Contracts[R], 'body'>,
+        query: state.parsed.query as Parsed<Contracts[R], 'query'>,
+        path: state.parsed.path as Parsed<Contracts[R], 'path'>,
+        principal: state.principal,
+        requestId: state.requestId,
+        headers: _event.headers ?? {},
+      });
+      return jsonResponse(response.status, response.body, state.requestId, response.headers);
+    });
+}

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+/** Query parameters arrive as strings; these schemas parse them strictly. */
+export function limitParam(max: number, defaultValue: number) {
+  return z.coerce
+    .number({ error: 'must be an integer' })
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .max(max, `must be at most ${max}`)
+    .default(defaultValue);
+}
+
+export const cursorParam = z.string().min(1).max(4096).optional();
+
+export const booleanParam = z
+  .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+  .transform((value) => value === 'true' || value === '1');
+
+export const pageNumberParam = z.coerce
+  .number({ error: 'must be an integer' })
+  .int('must be an integer')
+  .min(1, 'must be at least 1');

@@ -1,0 +1,151 @@
+/**
+ * THE route table: method, path, handler file, authentication and required scope of every HTTP
+ * endpoint. The CDK stateless stack builds one Lambda + one API route per entry from it, the local
+ * server routes requests with it, and the OpenAPI generator documents it. Nothing else lists routes.
+ */
+
+import type { Scope } from '../core/auth/scopes.ts';
+
+export type { Scope };
+
+/** What a function may touch; the CDK grants exactly this and nothing more. */
+export interface RouteAccess {
+  table?: 'read' | 'readwrite';
+  uploadsBucket?: 'read' | 'readwrite';
+  artifactsBucket?: 'read' | 'readwrite';
+  indexBucket?: 'read' | 'readwrite';
+  provisionStateMachine?: 'start';
+  processJobStateMachine?: 'start';
+  webhookQueue?: 'send';
+}
+
+export interface RouteDefinition {
+  id: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** API Gateway syntax: `{name}` for a path parameter. */
+  path: string;
+  /** Handler module, relative to the repository root; it exports `handler`. */
+  handler: string;
+  auth: 'apiKey' | 'session';
+  /** Scope the API key needs; session routes have none. */
+  scope?: Scope;
+  access: RouteAccess;
+  summary: string;
+}
+
+const http = (file: string) => `functions/handlers/http/${file}.ts`;
+
+export const ROUTES = [
+  {
+    id: 'createProject',
+    method: 'POST',
+    path: '/api/open/v1/projects',
+    handler: http('create-project'),
+    auth: 'apiKey',
+    scope: 'projects:write',
+    access: { table: 'readwrite', provisionStateMachine: 'start' },
+    summary: 'Create a project (charges credits; provisioned asynchronously)',
+  },
+  {
+    id: 'listProjects',
+    method: 'GET',
+    path: '/api/open/v1/projects',
+    handler: http('list-projects'),
+    auth: 'apiKey',
+    scope: 'jobs:read',
+    access: { table: 'read' },
+    summary: 'List the projects of the organization',
+  },
+  {
+    id: 'getProject',
+    method: 'GET',
+    path: '/api/open/v1/projects/{projectId}',
+    handler: http('get-project'),
+    auth: 'apiKey',
+    scope: 'jobs:read',
+    access: { table: 'read' },
+    summary: 'Get one project (poll it until it is ready)',
+  },
+  {
+    id: 'getProjectOverview',
+    method: 'GET',
+    path: '/api/open/v1/projects/{projectId}/overview',
+    handler: http('get-project-overview'),
+    auth: 'apiKey',
+    scope: 'jobs:read',
+    access: { table: 'read' },
+    summary: 'Counts, disciplines, latest job, next action and capabilities of a project',
+  },
+  {
+    id: 'createApiKey',
+    method: 'POST',
+    path: '/api/open-api/keys',
+    handler: http('create-api-key'),
+    auth: 'session',
+    access: { table: 'readwrite' },
+    summary: 'Create an API key (the secret is returned once)',
+  },
+  {
+    id: 'listApiKeys',
+    method: 'GET',
+    path: '/api/open-api/keys',
+    handler: http('list-api-keys'),
+    auth: 'session',
+    access: { table: 'read' },
+    summary: 'List the API keys of the organization',
+  },
+  {
+    id: 'revokeApiKey',
+    method: 'POST',
+    path: '/api/open-api/keys/{keyId}/revoke',
+    handler: http('revoke-api-key'),
+    auth: 'session',
+    access: { table: 'readwrite' },
+    summary: 'Revoke an API key, immediately and permanently',
+  },
+] as const satisfies readonly RouteDefinition[];
+
+export type RouteId = (typeof ROUTES)[number]['id'];
+
+export function routeById(id: RouteId): RouteDefinition {
+  const route = ROUTES.find((candidate) => candidate.id === id);
+  if (!route) throw new Error(`Unknown route id ${id}`);
+  return route;
+}
+
+/** Handler that answers every request no route matched: 404 or 405 in the error envelope. */
+export const FALLBACK_HANDLER = http('route-not-found');
+
+export interface RouteMatch {
+  route: RouteDefinition;
+  pathParameters: Record<string, string>;
+}
+
+function compile(path: string): RegExp {
+  const pattern = path
+    .split('/')
+    .map((segment) => (segment.startsWith('{') ? '([^/]+)' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${pattern}$`);
+}
+
+const compiled = ROUTES.map((route) => ({
+  route: route as RouteDefinition,
+  regex: compile(route.path),
+  names: [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string),
+}));
+
+/** Routes whose path matches, whatever their method (405 needs them). */
+export function matchPath(path: string): RouteMatch[] {
+  const matches: RouteMatch[] = [];
+  for (const { route, regex, names } of compiled) {
+    const found = regex.exec(path);
+    if (!found) continue;
+    const pathParameters: Record<string, string> = {};
+    names.forEach((name, index) => {
+      pathParameters[name] = decodeURIComponent(found[index + 1] ?? '');
+    });
+    matches.push({ route, pathParameters });
+  }
+  return matches;
+}

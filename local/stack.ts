@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { STATE_MACHINES } from '../functions/shared/state-machines.ts';
+import { startApiServer } from './api-server.ts';
+import { ensureTable, startDynamo } from './emulators/dynamodb.ts';
+import { startS3 } from './emulators/s3.ts';
+import { startSqs } from './emulators/sqs.ts';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from './emulators/util.ts';
+import { LocalStepFunctions, localStateMachineArn } from './step-functions.ts';
+
+export interface LocalStackOptions {
+  /** Where DynamoDB Local and the S3 emulator keep their data (kept across restarts). */
+  dataDir: string;
+  /** false: DynamoDB in memory (tests). */
+  persistDynamo: boolean;
+  apiPort: number;
+  /** Replace state machine tasks (keyed by ASL placeholder), e.g. to make a step fail in a test. */
+  taskOverrides?: Record<string, (input: unknown) => Promise<unknown>>;
+  extraEnv?: Record<string, string>;
+}
+
+export interface LocalStack {
+  apiUrl: string;
+  env: Record<string, string>;
+  stepFunctions: LocalStepFunctions;
+  stop(): Promise<void>;
+}
+
+export const LOCAL_RESOURCES = {
+  table: 'project-source-local',
+  uploadsBucket: 'local-uploads',
+  artifactsBucket: 'local-artifacts',
+  indexBucket: 'local-index',
+  webhookQueue: 'webhooks',
+} as const;
+
+/**
+ * Starts the emulators, points the SDK at them through the standard `AWS_ENDPOINT_URL_*` variables
+ * and serves the real handlers over HTTP. Call before any handler module is imported.
+ */
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  const [dynamo, s3, sqs] = await Promise.all([
+    startDynamo({ dataDir: options.persistDynamo ? join(options.dataDir, 'dynamodb') : undefined }),
+    startS3({
+      dataDir: join(options.dataDir, 's3'),
+      buckets: [LOCAL_RESOURCES.uploadsBucket, LOCAL_RESOURCES.artifactsBucket, LOCAL_RESOURCES.indexBucket],
+    }),
+    startSqs({ queues: [LOCAL_RESOURCES.webhookQueue] }),
+  ]);
+  await ensureTable(dynamo.endpoint, LOCAL_RESOURCES.table);
+
+  const env: Record<string, string> = {
+    AWS_REGION: LOCAL_REGION,
+    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+    AWS_ENDPOINT_URL_S3: s3.endpoint,
+    AWS_ENDPOINT_URL_SQS: sqs.endpoint,
+    TABLE_NAME: LOCAL_RESOURCES.table,
+    UPLOADS_BUCKET: LOCAL_RESOURCES.uploadsBucket,
+    ARTIFACTS_BUCKET: LOCAL_RESOURCES.artifactsBucket,
+    INDEX_BUCKET: LOCAL_RESOURCES.indexBucket,
+    WEBHOOK_QUEUE_URL: sqs.queueUrls[LOCAL_RESOURCES.webhookQueue] ?? '',
+    // A fresh key per start: cursors are short-lived, and no secret is written to disk.
+    CURSOR_SIGNING_KEY: randomBytes(32).toString('base64url'),
+    POWERTOOLS_SERVICE_NAME: 'project-source-api',
+    ...Object.fromEntries(
+      STATE_MACHINES.map((machine) => [machine.arnVariable, localStateMachineArn(machine.id)]),
+    ),
+    ...options.extraEnv,
+  };
+  Object.assign(process.env, env);
+
+  const stepFunctions = new LocalStepFunctions(options.taskOverrides);
+  env.AWS_ENDPOINT_URL_SFN = await stepFunctions.listen();
+  process.env.AWS_ENDPOINT_URL_SFN = env.AWS_ENDPOINT_URL_SFN;
+
+  await resumeProvisioning(dynamo.endpoint, stepFunctions);
+  const api: { server: Server; url: string } = await startApiServer(options.apiPort);
+
+  return {
+    apiUrl: api.url,
+    env,
+    stepFunctions,
+    stop: async () => {
+      await new Promise<void>((resolve) => api.server.close(() => resolve()));
+      api.server.closeAllConnections();
+      await stepFunctions.drain();
+      await stepFunctions.close();
+      await Promise.all([dynamo.stop(), s3.stop(), sqs.stop()]);
+    },
+  };
+}
+
+/** Executions live in memory locally: projects left provisioning by a stop are provisioned again. */
+async function resumeProvisioning(endpoint: string, stepFunctions: LocalStepFunctions): Promise<void> {
+  const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  let startKey: Record<string, never> | undefined;
+  do {
+    const page = await client.send(
+      new ScanCommand({
+        TableName: LOCAL_RESOURCES.table,
+        FilterExpression: 'entity = :project AND #status = :provisioning',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':project': { S: 'project' }, ':provisioning': { S: 'provisioning' } },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const raw of page.Items ?? []) {
+      const item = unmarshall(raw);
+      stepFunctions.startExecution(
+        localStateMachineArn('provision-project'),
+        String(item.id),
+        JSON.stringify({ orgId: item.orgId, projectId: item.id }),
+      );
+    }
+    startKey = page.LastEvaluatedKey as Record<string, never> | undefined;
+  } while (startKey);
+  client.destroy();
+}

@@ -1,0 +1,199 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
+import { StateMachine } from 'aws-local-stepfunctions';
+import { STATE_MACHINES } from '../functions/shared/state-machines.ts';
+import { freePort, LOCAL_ACCOUNT, LOCAL_REGION } from './emulators/util.ts';
+import { invokeHandler, REPO_ROOT } from './lambda.ts';
+
+type TaskHandler = (input: unknown) => Promise<unknown>;
+
+interface Execution {
+  executionArn: string;
+  stateMachineArn: string;
+  name: string;
+  input: string;
+  status: 'RUNNING' | 'SUCCEEDED' | 'FAILED';
+  output?: string;
+  error?: string;
+  cause?: string;
+  startDate: number;
+  stopDate?: number;
+  done: Promise<void>;
+}
+
+export function localStateMachineArn(id: string): string {
+  return `arn:aws:states:${LOCAL_REGION}:${LOCAL_ACCOUNT}:stateMachine:${id}`;
+}
+
+function localFunctionArn(placeholder: string): string {
+  return `arn:aws:lambda:${LOCAL_REGION}:${LOCAL_ACCOUNT}:function:${placeholder}`;
+}
+
+interface AslState {
+  Type: string;
+  Resource?: string;
+  Iterator?: { States: Record<string, AslState> };
+  ItemProcessor?: { States: Record<string, AslState> };
+  Branches?: { States: Record<string, AslState> }[];
+}
+
+/** Task overrides are keyed by state name (nested Map/Parallel states included). */
+function taskHandlers(
+  states: Record<string, AslState>,
+  byArn: Map<string, TaskHandler>,
+  into: Record<string, TaskHandler>,
+) {
+  for (const [name, state] of Object.entries(states)) {
+    if (state.Type === 'Task' && state.Resource) {
+      const handler = byArn.get(state.Resource);
+      if (!handler) throw new Error(`State ${name} uses ${state.Resource}, which has no local handler`);
+      into[name] = handler;
+    }
+    const nested = state.ItemProcessor ?? state.Iterator;
+    if (nested) taskHandlers(nested.States, byArn, into);
+    for (const branch of state.Branches ?? []) taskHandlers(branch.States, byArn, into);
+  }
+  return into;
+}
+
+/**
+ * A local Step Functions service: the SDK's StartExecution/DescribeExecution calls (JSON protocol)
+ * run the SAME ASL files as AWS, with `aws-local-stepfunctions`, their Lambda tasks mapped to the
+ * same handler modules.
+ */
+export class LocalStepFunctions {
+  private readonly machines = new Map<
+    string,
+    { machine: StateMachine; handlers: Record<string, TaskHandler> }
+  >();
+  readonly executions = new Map<string, Execution>();
+  private server: Server | undefined;
+  endpoint = '';
+
+  constructor(overrides: Record<string, TaskHandler> = {}) {
+    for (const definition of STATE_MACHINES) {
+      let text = readFileSync(resolve(REPO_ROOT, definition.file), 'utf8');
+      const byArn = new Map<string, TaskHandler>();
+      for (const [placeholder, task] of Object.entries(definition.tasks)) {
+        text = text.replaceAll(`\${${placeholder}}`, localFunctionArn(placeholder));
+        byArn.set(
+          localFunctionArn(placeholder),
+          overrides[placeholder] ??
+            ((input) => invokeHandler(task.handler, input, task.timeoutSeconds * 1000)),
+        );
+      }
+      const asl = JSON.parse(text) as { States: Record<string, AslState> };
+      const machine = new StateMachine(asl as never, {
+        validationOptions: { checkPaths: true, checkArn: true },
+      });
+      this.machines.set(localStateMachineArn(definition.id), {
+        machine,
+        handlers: taskHandlers(asl.States, byArn, {}),
+      });
+    }
+  }
+
+  startExecution(stateMachineArn: string, name: string, input: string): Execution {
+    const entry = this.machines.get(stateMachineArn);
+    if (!entry)
+      throw Object.assign(new Error(`State machine ${stateMachineArn} does not exist`), {
+        type: 'StateMachineDoesNotExist',
+      });
+    const executionArn = `${stateMachineArn.replace(':stateMachine:', ':execution:')}:${name}`;
+    const existing = this.executions.get(executionArn);
+    if (existing) {
+      if (existing.input === input) return existing;
+      throw Object.assign(new Error(`Execution ${name} already exists`), { type: 'ExecutionAlreadyExists' });
+    }
+    const execution: Execution = {
+      executionArn,
+      stateMachineArn,
+      name,
+      input,
+      status: 'RUNNING',
+      startDate: Date.now() / 1000,
+      done: Promise.resolve(),
+    };
+    const run = entry.machine.run(JSON.parse(input), {
+      overrides: { taskResourceLocalHandlers: entry.handlers as never },
+    });
+    execution.done = run.result
+      .then(
+        (output) => {
+          execution.status = 'SUCCEEDED';
+          execution.output = JSON.stringify(output);
+        },
+        (error: Error & { cause?: unknown }) => {
+          execution.status = 'FAILED';
+          execution.error = error.name;
+          execution.cause = error.message;
+        },
+      )
+      .finally(() => {
+        execution.stopDate = Date.now() / 1000;
+      });
+    this.executions.set(executionArn, execution);
+    return execution;
+  }
+
+  async listen(): Promise<string> {
+    const port = await freePort();
+    this.server = createServer((request, response) => void this.handle(request, response));
+    await new Promise<void>((done) => this.server?.listen(port, '127.0.0.1', done));
+    this.endpoint = `http://127.0.0.1:${port}`;
+    return this.endpoint;
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const target = String(request.headers['x-amz-target'] ?? '').replace('AWSStepFunctions.', '');
+    const reply = (status: number, body: unknown, errorType?: string) => {
+      response.writeHead(status, {
+        'content-type': 'application/x-amz-json-1.0',
+        ...(errorType ? { 'x-amzn-errortype': errorType } : {}),
+      });
+      response.end(JSON.stringify(body));
+    };
+    try {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, string>;
+      if (target === 'StartExecution') {
+        const execution = this.startExecution(
+          String(body.stateMachineArn),
+          body.name ?? crypto.randomUUID(),
+          body.input ?? '{}',
+        );
+        reply(200, { executionArn: execution.executionArn, startDate: execution.startDate });
+      } else if (target === 'DescribeExecution') {
+        const execution = this.executions.get(String(body.executionArn));
+        if (!execution)
+          return reply(
+            400,
+            { __type: 'ExecutionDoesNotExist', message: 'No such execution' },
+            'ExecutionDoesNotExist',
+          );
+        const { done: _done, ...visible } = execution;
+        reply(200, visible);
+      } else {
+        reply(
+          400,
+          { __type: 'UnknownOperationException', message: `${target} is not emulated locally` },
+          'UnknownOperationException',
+        );
+      }
+    } catch (error) {
+      const type = (error as { type?: string }).type ?? 'InvalidParameterValue';
+      reply(400, { __type: type, message: (error as Error).message }, type);
+    }
+  }
+
+  /** Resolves when every execution started so far has ended. */
+  async drain(): Promise<void> {
+    await Promise.all([...this.executions.values()].map((execution) => execution.done));
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((done) => (this.server ? this.server.close(() => done()) : done()));
+  }
+}
