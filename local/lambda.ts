@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
 
-export const REPO_ROOT = resolve(import.meta.dirname, '..');
+export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 // biome-ignore lint/suspicious/noExplicitAny: handlers have many event types; the caller knows which.
 export type LambdaHandler = (event: any, context: Context) => Promise<any>;

@@ -42,7 +42,14 @@ export async function issueCredentials(input: {
   const { key, secret } = await createApiKey(
     { keys: apiKeyStore() },
     {
-      principal: { orgId: input.orgId, kind: 'session', keyId: null, userId, scopes: [] },
+      principal: {
+        orgId: input.orgId,
+        kind: 'session',
+        keyId: null,
+        userId,
+        scopes: [],
+        rateLimitPerMinute: null,
+      },
       label: input.label ?? 'local development',
       scopes: input.scopes ?? [...SCOPES],
       expiresAt: null,

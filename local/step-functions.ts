@@ -125,9 +125,11 @@ export class LocalStepFunctions {
           execution.output = JSON.stringify(output);
         },
         (error: Error & { cause?: unknown }) => {
+          // ExecutionError wraps the state's own error (a Fail state's Error/Cause, or the task's).
+          const cause = error.cause instanceof Error ? error.cause : error;
           execution.status = 'FAILED';
-          execution.error = error.name;
-          execution.cause = error.message;
+          execution.error = cause.name;
+          execution.cause = cause.message;
         },
       )
       .finally(() => {

@@ -8,7 +8,7 @@ import {
 import type { ApiKeyRecord } from '../../core/auth/model.ts';
 import type { ApiKeyStore, RateLimiter, SessionRecord, SessionStore } from '../../core/auth/ports.ts';
 import type { Page } from '../../core/projects/ports.ts';
-import { isConditionFailure } from './errors.ts';
+import { isConditionFailure, unmarshallIfNeeded } from './errors.ts';
 import { ENTITY_VERSION, keys, TABLE_DESIGN } from './table.ts';
 
 const KEY_FIELDS = [
@@ -25,6 +25,7 @@ const KEY_FIELDS = [
   'lastUsedAt',
   'lastUsedIp',
   'revokedAt',
+  'rateLimitPerMinute',
 ] as const;
 
 function toKeyRecord(item: Record<string, unknown>): ApiKeyRecord {
@@ -109,17 +110,21 @@ export class DynamoApiKeyStore implements ApiKeyStore {
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.apiKey(keyId),
-          // Revoking twice keeps the first revocation time.
-          UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :at)',
-          ConditionExpression: 'attribute_exists(pk) AND orgId = :org',
-          ExpressionAttributeValues: { ':at': at, ':org': orgId },
+          UpdateExpression: 'SET revokedAt = :at',
+          ConditionExpression:
+            'attribute_exists(pk) AND orgId = :org AND (attribute_not_exists(revokedAt) OR attribute_type(revokedAt, :null))',
+          ExpressionAttributeValues: { ':at': at, ':org': orgId, ':null': 'NULL' },
           ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
       return result.Attributes ? toKeyRecord(result.Attributes) : null;
     } catch (error) {
-      if (isConditionFailure(error)) return null;
-      throw error;
+      if (!isConditionFailure(error)) throw error;
+      // Already revoked: revoking again keeps the first revocation time. Another org's key: absent.
+      const old = (error as { Item?: Record<string, unknown> }).Item;
+      const record = old ? toKeyRecord(unmarshallIfNeeded(old)) : null;
+      return record && record.orgId === orgId ? record : null;
     }
   }
 

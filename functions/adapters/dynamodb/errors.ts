@@ -11,14 +11,17 @@ export function cancellationReasons(
   return reasons.map((reason) => ({
     failed: reason.Code === 'ConditionalCheckFailed',
     code: reason.Code,
-    item: reason.Item ? toPlain(reason.Item) : undefined,
+    item: reason.Item ? unmarshallIfNeeded(reason.Item) : undefined,
   }));
 }
 
-function toPlain(item: Record<string, unknown>): Record<string, unknown> {
-  // Cancellation reasons come back as raw attribute values even through the document client.
+const TYPE_TAGS = new Set(['S', 'N', 'B', 'SS', 'NS', 'BS', 'M', 'L', 'NULL', 'BOOL']);
+
+/** Items attached to errors come back as raw attribute values, even through the document client. */
+export function unmarshallIfNeeded(item: Record<string, unknown>): Record<string, unknown> {
   const first = Object.values(item)[0];
-  const looksMarshalled = typeof first === 'object' && first !== null && Object.keys(first).length === 1;
+  const tags = typeof first === 'object' && first !== null ? Object.keys(first) : [];
+  const looksMarshalled = tags.length === 1 && TYPE_TAGS.has(tags[0] as string);
   return looksMarshalled ? unmarshall(item as Parameters<typeof unmarshall>[0]) : item;
 }
 

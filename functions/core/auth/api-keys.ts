@@ -15,7 +15,13 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  */
 export async function createApiKey(
   deps: { keys: ApiKeyStore },
-  input: { principal: Principal; label: string; scopes: Scope[]; expiresAt: string | null },
+  input: {
+    principal: Principal;
+    label: string;
+    scopes: Scope[];
+    expiresAt: string | null;
+    rateLimitPerMinute?: number | null;
+  },
 ): Promise<{ key: ApiKey; secret: string }> {
   const generated = generateApiKey();
   const record: ApiKeyRecord = {
@@ -32,6 +38,7 @@ export async function createApiKey(
     lastUsedAt: null,
     lastUsedIp: null,
     revokedAt: null,
+    rateLimitPerMinute: input.rateLimitPerMinute ?? null,
   };
   await deps.keys.put(record);
   return { key: toPublicApiKey(record), secret: generated.token };
@@ -77,6 +84,7 @@ export async function authenticateApiKey(
     keyId: record.id,
     userId: record.createdByUserId,
     scopes: record.scopes,
+    rateLimitPerMinute: record.rateLimitPerMinute,
   };
 }
 
@@ -99,7 +107,14 @@ export async function authenticateSession(
   const session = await deps.sessions.get(hashSecret(token));
   const now = input.now ?? new Date();
   if (!session || Date.parse(session.expiresAt) <= now.getTime()) throw new UnauthorizedError(message);
-  return { orgId: session.orgId, kind: 'session', keyId: null, userId: session.userId, scopes: [] };
+  return {
+    orgId: session.orgId,
+    kind: 'session',
+    keyId: null,
+    userId: session.userId,
+    scopes: [],
+    rateLimitPerMinute: null,
+  };
 }
 
 export async function listApiKeys(

@@ -18,6 +18,11 @@ export const ApiKeySchema = z
     lastUsedAt: z.string().nullable().describe('Null until the key is first used.'),
     lastUsedIp: z.string().nullable(),
     revokedAt: z.string().nullable(),
+    rateLimitPerMinute: z
+      .number()
+      .int()
+      .nullable()
+      .describe('Requests per minute allowed for this key; null means the service default.'),
   })
   .meta({ id: 'OpenApiKey' });
 export type ApiKey = z.infer<typeof ApiKeySchema>;
@@ -35,6 +40,7 @@ export const CreateApiKeyBodySchema = z
       .refine((value) => Date.parse(value) > Date.now(), 'must be in the future')
       .nullable()
       .default(null),
+    rateLimitPerMinute: z.number().int().min(1).max(100_000).nullable().default(null),
   })
   .strict();
 
@@ -50,6 +56,8 @@ export interface Principal {
   keyId: string | null;
   userId: string;
   scopes: readonly Scope[];
+  /** Per-key override of the default rate limit. */
+  rateLimitPerMinute: number | null;
 }
 
 export function toPublicApiKey(record: ApiKeyRecord): ApiKey {
@@ -65,5 +73,6 @@ export function toPublicApiKey(record: ApiKeyRecord): ApiKey {
     lastUsedAt: record.lastUsedAt,
     lastUsedIp: record.lastUsedIp,
     revokedAt: record.revokedAt,
+    rateLimitPerMinute: record.rateLimitPerMinute,
   };
 }

@@ -136,7 +136,10 @@ const authentication = (route: RouteDefinition): Middleware => ({
       if (route.scope && !principal.scopes.includes(route.scope)) throw new ScopeRequiredError(route.scope);
     }
     const subject = principal.keyId ?? `user:${principal.userId}`;
-    const retryAfter = await rateLimiter().hit(subject, config.RATE_LIMIT_PER_MINUTE);
+    const retryAfter = await rateLimiter().hit(
+      subject,
+      principal.rateLimitPerMinute ?? config.RATE_LIMIT_PER_MINUTE,
+    );
     if (retryAfter !== null) throw new RateLimitedError(retryAfter);
     request.context.state.principal = principal;
     logger.appendKeys({ orgId: principal.orgId, keyId: principal.keyId ?? undefined });

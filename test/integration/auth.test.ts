@@ -1,0 +1,280 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../../functions/shared/routes.ts';
+import { api, createOrg, createProject, type TestOrg, uniqueName, waitForProject } from './helpers.ts';
+
+const FAKE_PROJECT = 'prj_00000000000000000000000000';
+
+function concretePath(path: string, projectId: string, keyId: string): string {
+  return path.replace('{projectId}', projectId).replace('{keyId}', keyId);
+}
+
+function bodyFor(routeId: string): unknown {
+  if (routeId === 'createProject') return { name: uniqueName('auth') };
+  if (routeId === 'createApiKey') return { label: 'x', scopes: ['jobs:read'] };
+  return undefined;
+}
+
+describe('authentication, scopes and organization isolation', () => {
+  let org: TestOrg;
+  let other: TestOrg;
+  let projectId: string;
+
+  beforeAll(async () => {
+    org = await createOrg();
+    other = await createOrg();
+    projectId = (await createProject(org.apiKey, uniqueName('Owned'))).body.project.id;
+    await waitForProject(org.apiKey, projectId);
+  });
+
+  const keyRoutes = ROUTES.filter((route) => route.auth === 'apiKey');
+  const sessionRoutes = ROUTES.filter((route) => route.auth === 'session');
+
+  it.each(keyRoutes)('$id refuses a missing or malformed key with 401', async (route) => {
+    const path = concretePath(route.path, projectId, 'none');
+    const missing = await api(path, { method: route.method, body: bodyFor(route.id) });
+    const garbage = await api(path, { method: route.method, key: 'not-a-key', body: bodyFor(route.id) });
+    const forged = await api(path, {
+      method: route.method,
+      key: `${org.apiKey.slice(0, -4)}AAAA`,
+      body: bodyFor(route.id),
+    });
+
+    for (const reply of [missing, garbage, forged]) {
+      expect(reply.status).toBe(401);
+      expect(reply.body.error.code).toBe('unauthorized');
+    }
+  });
+
+  it.each(keyRoutes)('$id refuses a revoked key with 401, immediately', async (route) => {
+    const key = await org.keyWith([route.scope as never]);
+    const path = concretePath(route.path, projectId, 'none');
+    const keyId = key.split('_')[1];
+    const before = await api(path, { method: route.method, key, body: bodyFor(route.id) });
+    const revoked = await api(`/api/open-api/keys/${keyId}/revoke`, {
+      method: 'POST',
+      cookie: org.sessionToken,
+    });
+
+    const after = await api(path, { method: route.method, key, body: bodyFor(route.id) });
+
+    expect(before.status).toBeLessThan(400);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.key.revokedAt).toEqual(expect.any(String));
+    expect(after.status).toBe(401);
+    expect(after.body.error.code).toBe('unauthorized');
+  });
+
+  it.each(keyRoutes)('$id refuses a key without its scope with 403 naming the scope', async (route) => {
+    const others = ['projects:write', 'jobs:read', 'jobs:write', 'reviews:read'].filter(
+      (scope) => scope !== route.scope,
+    );
+    const key = await org.keyWith(others as never);
+    const reply = await api(concretePath(route.path, projectId, 'none'), {
+      method: route.method,
+      key,
+      body: bodyFor(route.id),
+    });
+
+    expect(reply.status).toBe(403);
+    expect(reply.body.error.code).toBe('scope_required');
+    expect(reply.body.error.scope).toBe(route.scope);
+    expect(reply.body.error.message).toContain(route.scope);
+  });
+
+  it.each(keyRoutes.filter((route) => route.path.includes('{projectId}')))(
+    "$id answers another organization's project with 404, as if it did not exist",
+    async (route) => {
+      const foreign = await api(concretePath(route.path, projectId, 'none'), {
+        method: route.method,
+        key: other.apiKey,
+      });
+      const absent = await api(concretePath(route.path, FAKE_PROJECT, 'none'), {
+        method: route.method,
+        key: other.apiKey,
+      });
+      const junk = await api(concretePath(route.path, '..%2F..%2Fetc', 'none'), {
+        method: route.method,
+        key: other.apiKey,
+      });
+
+      expect(foreign.status).toBe(404);
+      expect(absent.status).toBe(404);
+      expect(junk.status).toBe(404);
+      expect(foreign.body.error).toEqual({ ...absent.body.error, requestId: foreign.body.error.requestId });
+    },
+  );
+
+  it("does not list another organization's projects", async () => {
+    const theirs = await api('/api/open/v1/projects', { key: other.apiKey });
+    expect(theirs.body.projects.map((project: { id: string }) => project.id)).not.toContain(projectId);
+  });
+
+  it.each(sessionRoutes)(
+    '$id refuses bearer keys and missing or unknown sessions with 401',
+    async (route) => {
+      const path = concretePath(route.path, projectId, org.keyId);
+      const withKey = await api(path, { method: route.method, key: org.apiKey, body: bodyFor(route.id) });
+      const withBoth = await api(path, {
+        method: route.method,
+        key: org.apiKey,
+        cookie: org.sessionToken,
+        body: bodyFor(route.id),
+      });
+      const none = await api(path, { method: route.method, body: bodyFor(route.id) });
+      const unknown = await api(path, {
+        method: route.method,
+        cookie: 'forged-session',
+        body: bodyFor(route.id),
+      });
+
+      for (const reply of [withKey, withBoth, none, unknown]) {
+        expect(reply.status).toBe(401);
+        expect(reply.body.error.code).toBe('unauthorized');
+      }
+    },
+  );
+
+  it("cannot revoke another organization's key (404) and revoking twice keeps the first time", async () => {
+    const foreign = await api(`/api/open-api/keys/${org.keyId}/revoke`, {
+      method: 'POST',
+      cookie: other.sessionToken,
+    });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error.code).toBe('api_key_not_found');
+
+    const key = await org.keyWith(['jobs:read']);
+    const keyId = key.split('_')[1];
+    const first = await api(`/api/open-api/keys/${keyId}/revoke`, {
+      method: 'POST',
+      cookie: org.sessionToken,
+    });
+    const second = await api(`/api/open-api/keys/${keyId}/revoke`, {
+      method: 'POST',
+      cookie: org.sessionToken,
+    });
+    expect(second.status).toBe(200);
+    expect(second.body.key.revokedAt).toBe(first.body.key.revokedAt);
+  });
+
+  it('creates keys whose secret is shown once and never listed', async () => {
+    const created = await api('/api/open-api/keys', {
+      method: 'POST',
+      cookie: org.sessionToken,
+      body: { label: 'CI pipeline', scopes: ['jobs:read', 'jobs:write'] },
+    });
+    const listed = await api('/api/open-api/keys?limit=100', { cookie: org.sessionToken });
+
+    expect(created.status).toBe(201);
+    expect(created.body.secret).toMatch(/^psk_[a-z0-9]{16}_[A-Za-z0-9_-]{43}$/);
+    expect(created.body.key).toMatchObject({
+      label: 'CI pipeline',
+      scopes: ['jobs:read', 'jobs:write'],
+      hashVersion: 'sha256-v1',
+      revokedAt: null,
+      keyPrefix: created.body.secret.split('_').slice(0, 2).join('_'),
+    });
+    const text = JSON.stringify(listed.body);
+    expect(text).not.toContain(created.body.secret.split('_')[2]);
+    expect(text).not.toContain('secretHash');
+    expect(listed.body.keys.map((key: { id: string }) => key.id)).toContain(created.body.key.id);
+    expect(listed.body.total).toBe(listed.body.keys.length);
+    const otherList = await api('/api/open-api/keys', { cookie: other.sessionToken });
+    expect(otherList.body.keys.map((key: { id: string }) => key.id)).not.toContain(created.body.key.id);
+  });
+
+  it('refuses invalid key creation input naming the field', async () => {
+    const badScope = await api('/api/open-api/keys', {
+      method: 'POST',
+      cookie: org.sessionToken,
+      body: { label: 'x', scopes: ['admin'] },
+    });
+    const pastExpiry = await api('/api/open-api/keys', {
+      method: 'POST',
+      cookie: org.sessionToken,
+      body: { label: 'x', expiresAt: '2001-01-01T00:00:00Z' },
+    });
+    expect(badScope.status).toBe(400);
+    expect(badScope.body.error.message).toContain('scopes');
+    expect(pastExpiry.status).toBe(400);
+    expect(pastExpiry.body.error.message).toContain('expiresAt');
+  });
+
+  it('records when and from where a key was last used', async () => {
+    const key = await org.keyWith(['jobs:read']);
+    await api('/api/open/v1/projects', { key });
+    const listed = await api('/api/open-api/keys?limit=100', { cookie: org.sessionToken });
+    const record = listed.body.keys.find((candidate: { id: string }) => candidate.id === key.split('_')[1]);
+    expect(record.lastUsedAt).toEqual(expect.any(String));
+    expect(record.lastUsedIp).toBe('127.0.0.1');
+  });
+});
+
+describe('cursors', () => {
+  it('refuses forged, altered, cross-endpoint and cross-tenant cursors with 400', async () => {
+    const org = await createOrg();
+    const other = await createOrg();
+    for (let i = 0; i < 3; i++) await createProject(org.apiKey, `Cursor ${i}`);
+    for (let i = 0; i < 3; i++) await createProject(other.apiKey, `Cursor ${i}`);
+    await org.keyWith(['jobs:read']);
+    await org.keyWith(['jobs:read']);
+    const page = await api('/api/open/v1/projects?limit=1', { key: org.apiKey });
+    const cursor: string = page.body.nextCursor;
+    const keyPage = await api('/api/open-api/keys?limit=1', { cookie: org.sessionToken });
+    const [payload, signature] = cursor.split('.') as [string, string];
+    const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    const tampered = Buffer.from(JSON.stringify({ ...decoded, o: other.orgId })).toString('base64url');
+
+    const attempts = [
+      'garbage',
+      `${payload}.${signature.slice(0, -2)}AA`,
+      `${tampered}.${signature}`,
+      `${payload}`,
+      `${cursor}.extra`,
+      keyPage.body.nextCursor as string,
+    ];
+    for (const attempt of attempts) {
+      const reply = await api(`/api/open/v1/projects?limit=1&cursor=${encodeURIComponent(attempt)}`, {
+        key: org.apiKey,
+      });
+      expect(reply.status).toBe(400);
+      expect(reply.body.error.code).toBe('invalid_cursor');
+    }
+    const crossTenant = await api(`/api/open/v1/projects?limit=1&cursor=${encodeURIComponent(cursor)}`, {
+      key: other.apiKey,
+    });
+    expect(crossTenant.status).toBe(400);
+    expect(crossTenant.body.error.code).toBe('invalid_cursor');
+    const valid = await api(`/api/open/v1/projects?limit=1&cursor=${encodeURIComponent(cursor)}`, {
+      key: org.apiKey,
+    });
+    expect(valid.status).toBe(200);
+  });
+});
+
+describe('rate limiting', () => {
+  it('answers 429 with Retry-After once a key exceeds its limit', async () => {
+    const org = await createOrg();
+    const created = await api('/api/open-api/keys', {
+      method: 'POST',
+      cookie: org.sessionToken,
+      body: { label: 'throttled', scopes: ['jobs:read'], rateLimitPerMinute: 3 },
+    });
+    const key = created.body.secret;
+
+    const replies = [];
+    for (let i = 0; i < 4; i++) replies.push(await api('/api/open/v1/projects', { key }));
+
+    expect(replies.slice(0, 3).map((reply) => reply.status)).toEqual([200, 200, 200]);
+    const limited = replies[3];
+    // The window may roll over between requests; then the 4th is allowed and there is nothing to check.
+    if (limited?.status !== 200) {
+      expect(limited?.status).toBe(429);
+      expect(limited?.body.error.code).toBe('rate_limited');
+      const retryAfter = Number(limited?.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+    }
+    // Another key of the same organization is not affected.
+    expect((await api('/api/open/v1/projects', { key: org.apiKey })).status).toBe(200);
+  });
+});

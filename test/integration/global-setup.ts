@@ -1,0 +1,27 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    apiUrl: string;
+    localEnv: Record<string, string>;
+  }
+}
+
+/** One local stack (real DynamoDB Local, S3 emulator, SQS, ASL runner, API server) for the whole run. */
+export default async function setup(project: TestProject) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'psa-test-'));
+  process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
+  const { startLocalStack } = await import('../../local/stack.ts');
+  const started = Date.now();
+  const stack = await startLocalStack({ dataDir, persistDynamo: false, apiPort: 0 });
+  console.log(`local stack ready in ${Date.now() - started} ms at ${stack.apiUrl}`);
+  project.provide('apiUrl', stack.apiUrl);
+  project.provide('localEnv', stack.env);
+  return async () => {
+    await stack.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { newId } from '../../functions/core/ids.ts';
+import { EMPTY_COUNTS, type ProjectRecord } from '../../functions/core/projects/model.ts';
+import { organizationStore, projectStore } from '../../functions/shared/container.ts';
+import { LocalStepFunctions, localStateMachineArn } from '../../local/step-functions.ts';
+import { api, createOrg } from './helpers.ts';
+
+function provisioningRecord(orgId: string, name: string): ProjectRecord {
+  const now = new Date().toISOString();
+  return {
+    orgId,
+    id: newId('prj'),
+    name,
+    status: 'provisioning',
+    runtimeStatus: 'starting',
+    error: null,
+    counts: { ...EMPTY_COUNTS },
+    disciplineCounts: [],
+    latestJob: null,
+    indexedSources: 0,
+    settings: null,
+    indexLocation: null,
+    charge: { ledgerEntryId: newId('led'), credits: 100 },
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+describe('provisioning state machine (stepfunctions/provision-project.asl.json)', () => {
+  it('marks the project failed and refunds the charge, once, when a step keeps failing', async () => {
+    // Prepare: a project charged as the create endpoint does, and the real ASL with its
+    // first task failing every time (the other tasks are the real handlers).
+    const org = await createOrg(1_000);
+    const record = provisioningRecord(org.orgId, 'Doomed');
+    const outcome = await projectStore().createWithCharge({
+      orgId: org.orgId,
+      project: record,
+      price: 100,
+      ledgerEntryId: record.charge.ledgerEntryId,
+    });
+    expect(outcome).toEqual({ kind: 'created', availableCredits: 900 });
+    let attempts = 0;
+    const stepFunctions = new LocalStepFunctions({
+      SetUpProjectResourcesFunctionArn: async () => {
+        attempts++;
+        throw new Error('index bucket unavailable');
+      },
+    });
+
+    // Act
+    const execution = stepFunctions.startExecution(
+      localStateMachineArn('provision-project'),
+      record.id,
+      JSON.stringify({ orgId: org.orgId, projectId: record.id }),
+    );
+    await execution.done;
+
+    // Assess
+    expect(attempts).toBe(4);
+    expect(execution.status).toBe('FAILED');
+    expect(execution.error).toBe('ProvisioningFailed');
+    const project = await api(`/api/open/v1/projects/${record.id}`, { key: org.apiKey });
+    expect(project.body.project).toMatchObject({
+      status: 'failed',
+      runtime: { status: 'failed' },
+      error: { code: 'provisioning_failed' },
+    });
+    expect(JSON.stringify(project.body)).not.toContain('index bucket unavailable');
+    const overview = await api(`/api/open/v1/projects/${record.id}/overview`, { key: org.apiKey });
+    expect(overview.body.overview).toMatchObject({ status: 'error', nextAction: null });
+    expect(await organizationStore().balance(org.orgId)).toBe(1_000);
+    const ledger = await organizationStore().ledger(org.orgId);
+    expect(
+      ledger.filter((entry) => entry.projectId === record.id).map((entry) => [entry.kind, entry.amount]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['project_creation', -100],
+        ['project_creation_refund', 100],
+      ]),
+    );
+
+    // A second failure report (a retried task) refunds nothing more.
+    const { failProvisioning } = await import('../../functions/core/projects/provision-project.ts');
+    expect(
+      await failProvisioning({ projects: projectStore() }, { orgId: org.orgId, projectId: record.id }),
+    ).toEqual({
+      refunded: false,
+    });
+    expect(await organizationStore().balance(org.orgId)).toBe(1_000);
+    // The name is free again.
+    const again = await api('/api/open/v1/projects', {
+      method: 'POST',
+      key: org.apiKey,
+      body: { name: 'Doomed' },
+    });
+    expect(again.status).toBe(202);
+  }, 60_000);
+});
