@@ -10,7 +10,10 @@ export type { Scope };
 
 /** What a function may touch; the CDK grants exactly this and nothing more. */
 export interface RouteAccess {
+  /** `read` still allows UpdateItem: every authenticated request counts against its rate limit and marks key use. */
   table?: 'read' | 'readwrite';
+  /** Reads the cursor signing secret (listings with pagination). */
+  cursors?: true;
   uploadsBucket?: 'read' | 'readwrite';
   artifactsBucket?: 'read' | 'readwrite';
   indexBucket?: 'read' | 'readwrite';
@@ -53,7 +56,7 @@ export const ROUTES = [
     handler: http('list-projects'),
     auth: 'apiKey',
     scope: 'jobs:read',
-    access: { table: 'read' },
+    access: { table: 'read', cursors: true },
     summary: 'List the projects of the organization',
   },
   {
@@ -91,7 +94,7 @@ export const ROUTES = [
     path: '/api/open-api/keys',
     handler: http('list-api-keys'),
     auth: 'session',
-    access: { table: 'read' },
+    access: { table: 'read', cursors: true },
     summary: 'List the API keys of the organization',
   },
   {
@@ -149,3 +152,18 @@ export function matchPath(path: string): RouteMatch[] {
   }
   return matches;
 }
+
+/**
+ * The review stream is not an API Gateway route (API Gateway cannot stream): a Lambda function URL
+ * in RESPONSE_STREAM mode serves it. The local server mounts it on the same origin.
+ */
+export const STREAM_ROUTE = {
+  id: 'streamReviewExecution',
+  method: 'GET',
+  path: '/api/open/v1/projects/{projectId}/reviews/{reviewId}/executions/{executionId}/stream',
+  handler: 'functions/handlers/url/stream-review-execution.ts',
+  auth: 'apiKey',
+  scope: 'reviews:read',
+  access: { table: 'read' },
+  summary: 'Stream (and replay) the public events of a review execution as SSE or NDJSON',
+} as const satisfies RouteDefinition;

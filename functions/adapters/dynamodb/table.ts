@@ -25,6 +25,8 @@ export const ENTITY_VERSION = {
   apiKey: 1,
   session: 1,
   rateWindow: 1,
+  reviewExecution: 1,
+  executionEvent: 1,
 } as const;
 
 export type Key = { pk: string; sk: string };
@@ -47,6 +49,16 @@ export const keys = {
     gsi1sk: `APIKEY#${createdAt}#${keyId}`,
   }),
   session: (tokenHash: string): Key => ({ pk: `SESSION#${tokenHash}`, sk: 'SESSION' }),
+  reviewExecution: (orgId: string, executionId: string): Key => ({
+    pk: `ORG#${orgId}`,
+    sk: `EXECUTION#${executionId}`,
+  }),
+  /** Events of one execution, ordered by sequence (zero-padded so string order is numeric order). */
+  executionEvent: (executionId: string, sequence: number): Key => ({
+    pk: `EXECUTION#${executionId}`,
+    sk: `EVENT#${String(sequence).padStart(12, '0')}`,
+  }),
+  executionEventPrefix: 'EVENT#',
   rateWindow: (subject: string, windowStart: number): Key => ({
     pk: `RATE#${subject}`,
     sk: `W#${windowStart}`,

@@ -1,0 +1,50 @@
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { StreamEvent } from '../../core/reviews/stream.ts';
+import { keys } from './table.ts';
+
+export interface ReviewExecutionRef {
+  id: string;
+  projectId: string;
+  reviewId: string;
+}
+
+/** Stored review executions and their public events, read by sequence. */
+export class DynamoReviewEventStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async getExecution(orgId: string, executionId: string): Promise<ReviewExecutionRef | null> {
+    const result = await this.client.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: keys.reviewExecution(orgId, executionId),
+        ConsistentRead: true,
+      }),
+    );
+    if (!result.Item) return null;
+    return {
+      id: executionId,
+      projectId: String(result.Item.projectId),
+      reviewId: String(result.Item.reviewId),
+    };
+  }
+
+  async eventsAfter(executionId: string, after: number, limit: number): Promise<StreamEvent[]> {
+    const result = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk > :after',
+        ExpressionAttributeValues: {
+          ':pk': keys.executionEvent(executionId, 0).pk,
+          // 'EVENT#' sorts before every stored event, so after = -1 replays from the first.
+          ':after': after < 0 ? keys.executionEventPrefix : keys.executionEvent(executionId, after).sk,
+        },
+        ConsistentRead: true,
+        Limit: limit,
+      }),
+    );
+    return (result.Items ?? []).map((item) => item.event as StreamEvent);
+  }
+}

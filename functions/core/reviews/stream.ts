@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { InvalidRequestError, NotFoundError } from '../errors.ts';
+
+/**
+ * Review execution stream: request validation and event framing. Events are stored by sequence;
+ * the stream replays those after `after` and follows new ones until a terminal event.
+ */
+export const STREAM_EVENT_TYPES = [
+  'stream.ready',
+  'response.started',
+  'review.title.updated',
+  'tool.started',
+  'tool.completed',
+  'response.text.delta',
+  'source.reviewed',
+  'citation',
+  'artifact.manifest',
+  'heartbeat',
+  'response.completed',
+  'response.error',
+] as const;
+
+export const TERMINAL_EVENT_TYPES = new Set(['response.completed', 'response.error']);
+
+export const StreamEventSchema = z
+  .object({
+    version: z.literal(1),
+    executionId: z.string(),
+    sequence: z.number().int(),
+    createdAt: z.string(),
+    type: z.enum(STREAM_EVENT_TYPES),
+    payload: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'ReviewStreamEvent' });
+export type StreamEvent = z.infer<typeof StreamEventSchema>;
+
+export type StreamFormat = 'sse' | 'ndjson';
+
+export class StreamError extends InvalidRequestError {}
+
+export class ReviewExecutionNotFoundError extends NotFoundError {
+  constructor() {
+    super('review_execution_not_found', 'No such execution in this project and review.');
+  }
+}
+
+export class StreamMediaTypeError extends InvalidRequestError {}
+
+/** Query: only `after`, at most once, an integer >= -1. */
+export function parseStreamQuery(rawQueryString: string): { after: number } {
+  const params = new URLSearchParams(rawQueryString);
+  const seen = new Set<string>();
+  for (const key of params.keys()) {
+    if (key !== 'after' || seen.has(key)) {
+      throw new StreamError(
+        `Unknown or duplicated query parameter "${key}"; only "after" is accepted, once.`,
+        'invalid_review_stream_query',
+      );
+    }
+    seen.add(key);
+  }
+  const raw = params.get('after');
+  if (raw === null) return { after: -1 };
+  if (!/^-?\d{1,15}$/.test(raw) || Number(raw) < -1) {
+    throw new StreamError('"after" must be an integer of at least -1.', 'invalid_review_stream_after');
+  }
+  return { after: Number(raw) };
+}
+
+/** Accept negotiation: SSE or NDJSON, in the client's order of preference. */
+export function negotiateFormat(accept: string | undefined): StreamFormat {
+  const ranked = (accept ?? '')
+    .split(',')
+    .map((part) => {
+      const [type, ...params] = part.trim().toLowerCase().split(';');
+      const q = Number(params.find((param) => param.trim().startsWith('q='))?.split('=')[1] ?? 1);
+      return { type: type?.trim() ?? '', q: Number.isFinite(q) ? q : 0 };
+    })
+    .filter((entry) => entry.q > 0)
+    .sort((a, b) => b.q - a.q);
+  for (const { type } of ranked) {
+    if (type === 'text/event-stream') return 'sse';
+    if (type === 'application/x-ndjson') return 'ndjson';
+  }
+  throw new StreamMediaTypeError(
+    'Accept must allow text/event-stream or application/x-ndjson.',
+    'review_stream_media_type_not_acceptable',
+  );
+}
+
+export function frame(event: StreamEvent, format: StreamFormat): string {
+  const json = JSON.stringify(event);
+  return format === 'sse' ? `id: ${event.sequence}\nevent: ${event.type}\ndata: ${json}\n\n` : `${json}\n`;
+}

@@ -1,0 +1,157 @@
+import { Arn, CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { FunctionUrlAuthType, InvokeMode } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { DefinitionBody, type IStateMachine, LogLevel, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import type { Construct } from 'constructs';
+import { FALLBACK_HANDLER, ROUTES, STREAM_ROUTE } from '../functions/shared/routes.ts';
+import { STATE_MACHINES } from '../functions/shared/state-machines.ts';
+import { resourceNames } from './resource-names.ts';
+import { ServiceFunction, type ServiceResources } from './service-function.ts';
+
+export interface StatelessStackProps extends StackProps {
+  stage: string;
+}
+
+function pascal(id: string): string {
+  return id.replace(/(^|[-_])(\w)/g, (_match, _sep, letter: string) => letter.toUpperCase());
+}
+
+/** Functions, the HTTP API, the streaming function URL and the state machines, all from the route and machine tables. */
+export class StatelessStack extends Stack {
+  readonly api: HttpApi;
+  readonly functions = new Map<string, ServiceFunction>();
+
+  constructor(scope: Construct, id: string, props: StatelessStackProps) {
+    super(scope, id, props);
+    const names = resourceNames(props.stage);
+    const resources: ServiceResources = {
+      table: TableV2.fromTableName(this, 'Table', names.table),
+      uploadsBucket: Bucket.fromBucketName(this, 'UploadsBucket', names.uploadsBucket),
+      artifactsBucket: Bucket.fromBucketName(this, 'ArtifactsBucket', names.artifactsBucket),
+      indexBucket: Bucket.fromBucketName(this, 'IndexBucket', names.indexBucket),
+      webhookQueue: Queue.fromQueueArn(
+        this,
+        'WebhookQueue',
+        Arn.format({ service: 'sqs', resource: names.webhookQueue }, this),
+      ),
+      cursorSecret: Secret.fromSecretNameV2(this, 'CursorSecret', names.cursorSecret),
+      stateMachines: {},
+    };
+
+    // State machines first: routes start them.
+    for (const definition of STATE_MACHINES) {
+      const substitutions: Record<string, string> = {};
+      const taskFunctions: ServiceFunction[] = [];
+      for (const [placeholder, task] of Object.entries(definition.tasks)) {
+        const fn = new ServiceFunction(this, placeholder.replace(/FunctionArn$/, ''), {
+          entry: task.handler,
+          access: task.access,
+          resources,
+          timeout: Duration.seconds(task.timeoutSeconds),
+          memorySize: task.memoryMb,
+        });
+        substitutions[placeholder] = fn.fn.functionArn;
+        taskFunctions.push(fn);
+        this.functions.set(placeholder, fn);
+      }
+      const machine = new StateMachine(this, `${pascal(definition.id)}StateMachine`, {
+        definitionBody: DefinitionBody.fromFile(definition.file),
+        definitionSubstitutions: substitutions,
+        tracingEnabled: true,
+        logs: {
+          destination: new LogGroup(this, `${pascal(definition.id)}Logs`, {
+            retention: RetentionDays.ONE_MONTH,
+          }),
+          level: LogLevel.ALL,
+          includeExecutionData: false,
+        },
+        timeout: Duration.hours(2),
+      });
+      // Exactly these functions (CDK's grantInvoke would add a `function:*` version wildcard).
+      machine.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['lambda:InvokeFunction'],
+          resources: taskFunctions.map((fn) => fn.fn.functionArn),
+        }),
+      );
+      Validations.of(machine).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason: 'X-Ray tracing and CloudWatch log delivery actions have no resource-level permissions.',
+      });
+      const key: keyof ServiceResources['stateMachines'] =
+        definition.arnVariable === 'PROVISION_STATE_MACHINE_ARN' ? 'provision' : 'processJob';
+      (resources.stateMachines as Record<string, IStateMachine>)[key] = machine;
+    }
+
+    const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.THREE_MONTHS });
+    this.api = new HttpApi(this, 'HttpApi', { createDefaultStage: false });
+    new HttpStage(this, 'DefaultStage', {
+      httpApi: this.api,
+      autoDeploy: true,
+      accessLogSettings: { destination: new LogGroupLogDestination(accessLogs) },
+      throttle: { rateLimit: 500, burstLimit: 1000 },
+    });
+
+    for (const route of ROUTES) {
+      const fn = new ServiceFunction(this, pascal(route.id), {
+        entry: route.handler,
+        access: route.access,
+        resources,
+      });
+      this.functions.set(route.id, fn);
+      this.api.addRoutes({
+        path: route.path,
+        methods: [route.method as never],
+        integration: new HttpLambdaIntegration(`${pascal(route.id)}Integration`, fn.fn),
+      });
+    }
+    const fallback = new ServiceFunction(this, 'RouteNotFound', {
+      entry: FALLBACK_HANDLER,
+      access: {},
+      resources,
+    });
+    this.functions.set('routeNotFound', fallback);
+    this.api.addRoutes({
+      path: '/{proxy+}',
+      integration: new HttpLambdaIntegration('RouteNotFoundIntegration', fallback.fn),
+    });
+
+    const stream = new ServiceFunction(this, 'StreamReviewExecution', {
+      entry: STREAM_ROUTE.handler,
+      access: STREAM_ROUTE.access,
+      resources,
+      timeout: Duration.minutes(15),
+    });
+    this.functions.set(STREAM_ROUTE.id, stream);
+    // Authenticated in the function with the same bearer API keys as every other route.
+    const streamUrl = stream.fn.addFunctionUrl({
+      authType: FunctionUrlAuthType.NONE,
+      invokeMode: InvokeMode.RESPONSE_STREAM,
+    });
+    new CfnOutput(this, 'ReviewStreamUrl', { value: streamUrl.url });
+
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-APIG4',
+      reason:
+        'Routes authenticate in the function: API keys (hashed, scoped, revocable) or the session cookie, as the API contract requires.',
+    });
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      reason: 'AWSLambdaBasicExecutionRole only allows writing the function’s own logs.',
+    });
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'Node.js 22 is the runtime the service is built and tested on (pinned on purpose, not the newest).',
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
+  }
+}

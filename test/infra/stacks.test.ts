@@ -1,0 +1,169 @@
+import { App, Validations } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES, STREAM_ROUTE } from '../../functions/shared/routes.ts';
+import { STATE_MACHINES } from '../../functions/shared/state-machines.ts';
+import { StatefulStack } from '../../lib/stateful-stack.ts';
+import { StatelessStack } from '../../lib/stateless-stack.ts';
+
+/** Synthesizes both stacks once, with real esbuild bundling and the cdk-nag AwsSolutions pack. */
+describe('CDK stacks', () => {
+  let stateful: Template;
+  let stateless: Template;
+  let statelessStack: StatelessStack;
+
+  beforeAll(() => {
+    const app = new App();
+    const stage = 'test';
+    const statefulStack = new StatefulStack(app, 'Stateful', { stage });
+    statelessStack = new StatelessStack(app, 'Stateless', { stage });
+    statelessStack.addStackDependency(statefulStack);
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    // Throws when cdk-nag reports an unacknowledged finding.
+    app.synth();
+    stateful = Template.fromStack(statefulStack);
+    stateless = Template.fromStack(statelessStack);
+  });
+
+  it('has one table with point-in-time recovery, encryption and the designed GSIs', () => {
+    stateful.resourceCountIs('AWS::DynamoDB::GlobalTable', 1);
+    stateful.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: [Match.objectLike({ IndexName: 'gsi1' })],
+      SSESpecification: { SSEEnabled: true },
+      Replicas: [
+        Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } }),
+      ],
+      TimeToLiveSpecification: { AttributeName: 'expiresAtEpoch', Enabled: true },
+    });
+  });
+
+  it('blocks public access, enforces TLS and aborts incomplete multipart uploads on data buckets', () => {
+    const buckets = stateful.findResources('AWS::S3::Bucket');
+    const data = Object.values(buckets).filter((bucket) =>
+      JSON.stringify(bucket.Properties.BucketName).match(/uploads|artifacts|index/),
+    );
+    expect(data).toHaveLength(3);
+    for (const bucket of data) {
+      expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
+      expect(bucket.Properties.LifecycleConfiguration.Rules).toContainEqual(
+        expect.objectContaining({
+          AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+          Status: 'Enabled',
+        }),
+      );
+    }
+    const policies = Object.values(stateful.findResources('AWS::S3::BucketPolicy'));
+    const tlsDenials = policies.filter((policy) =>
+      JSON.stringify(policy.Properties.PolicyDocument).includes('"aws:SecureTransport":"false"'),
+    );
+    expect(tlsDenials.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('gives the webhook queue a dead-letter queue', () => {
+    stateful.hasResourceProperties('AWS::SQS::Queue', {
+      QueueName: 'project-source-test-webhooks',
+      RedrivePolicy: Match.objectLike({ maxReceiveCount: 8 }),
+    });
+  });
+
+  it('builds one function and one HTTP route per entry of the route table, plus the $default fallback', () => {
+    for (const route of ROUTES) {
+      const integration = stateless.findResources('AWS::ApiGatewayV2::Route', {
+        Properties: { RouteKey: `${route.method} ${route.path}` },
+      });
+      expect(Object.keys(integration), `${route.method} ${route.path}`).toHaveLength(1);
+      expect(statelessStack.functions.get(route.id)).toBeDefined();
+    }
+    stateless.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'ANY /{proxy+}' });
+    const functions = stateless.findResources('AWS::Lambda::Function');
+    const taskCount = STATE_MACHINES.reduce((sum, machine) => sum + Object.keys(machine.tasks).length, 0);
+    // routes + fallback + stream + state machine tasks
+    expect(Object.keys(functions)).toHaveLength(ROUTES.length + 2 + taskCount);
+    for (const fn of Object.values(functions)) {
+      expect(fn.Properties.Runtime).toBe('nodejs22.x');
+    }
+  });
+
+  it('serves the review stream from a function URL in RESPONSE_STREAM mode', () => {
+    stateless.hasResourceProperties('AWS::Lambda::Url', { InvokeMode: 'RESPONSE_STREAM' });
+    expect(statelessStack.functions.get(STREAM_ROUTE.id)).toBeDefined();
+  });
+
+  it('loads each state machine from its ASL file with every placeholder substituted', () => {
+    const machines = stateless.findResources('AWS::StepFunctions::StateMachine');
+    expect(Object.keys(machines)).toHaveLength(STATE_MACHINES.length);
+    const text = JSON.stringify(machines);
+    for (const machine of STATE_MACHINES) {
+      for (const placeholder of Object.keys(machine.tasks)) expect(text).toContain(placeholder);
+    }
+    for (const machine of Object.values(machines)) {
+      expect(machine.Properties.DefinitionSubstitutions).toBeDefined();
+      expect(machine.Properties.TracingConfiguration).toEqual({ Enabled: true });
+    }
+  });
+
+  describe('least privilege', () => {
+    function policyOf(id: string): string {
+      const fn = statelessStack.functions.get(id);
+      if (!fn) throw new Error(`no function ${id}`);
+      const role = fn.fn.role?.node.defaultChild;
+      const roleId = statelessStack.resolve((role as { logicalId: string }).logicalId);
+      const policies = stateless.findResources('AWS::IAM::Policy', {
+        Properties: { Roles: [{ Ref: roleId }] },
+      });
+      return JSON.stringify(Object.values(policies).map((policy) => policy.Properties.PolicyDocument));
+    }
+
+    it('lets read routes read the table (and count requests) but never put or delete', () => {
+      const policy = policyOf('getProject');
+      expect(policy).toContain('dynamodb:GetItem');
+      expect(policy).toContain('dynamodb:UpdateItem');
+      expect(policy).not.toContain('dynamodb:PutItem');
+      expect(policy).not.toContain('dynamodb:DeleteItem');
+      expect(policy).not.toContain('s3:');
+      expect(policy).not.toContain('states:');
+      expect(policy).not.toContain('secretsmanager:');
+    });
+
+    it('lets only project creation start the provisioning state machine', () => {
+      for (const route of ROUTES) {
+        const policy = policyOf(route.id);
+        if (route.id === 'createProject') expect(policy).toContain('states:StartExecution');
+        else expect(policy, route.id).not.toContain('states:StartExecution');
+      }
+    });
+
+    it('gives the cursor secret only to paginated listings', () => {
+      for (const route of ROUTES) {
+        const reads = policyOf(route.id).includes('secretsmanager:GetSecretValue');
+        expect(reads, route.id).toBe('cursors' in route.access);
+      }
+    });
+
+    it('gives the index bucket only to the provisioning task that creates indexes', () => {
+      expect(policyOf('SetUpProjectResourcesFunctionArn')).toContain('s3:PutObject');
+      expect(policyOf('MarkProjectReadyFunctionArn')).not.toContain('s3:');
+      for (const route of ROUTES) expect(policyOf(route.id), route.id).not.toContain('s3:PutObject');
+    });
+
+    it('grants no action wildcards to any function', () => {
+      for (const id of statelessStack.functions.keys()) {
+        const actions = [...policyOf(id).matchAll(/"([a-z0-9-]+:[A-Za-z*]+)"/g)].map((match) => match[1]);
+        expect(
+          actions.filter((action) => action?.includes('*')),
+          id,
+        ).toEqual([]);
+      }
+    });
+  });
+});
