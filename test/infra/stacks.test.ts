@@ -117,7 +117,7 @@ describe('CDK stacks', () => {
       const fn = statelessStack.functions.get(id);
       if (!fn) throw new Error(`no function ${id}`);
       const role = fn.fn.role?.node.defaultChild;
-      const roleId = statelessStack.resolve((role as { logicalId: string }).logicalId);
+      const roleId = statelessStack.resolve((role as unknown as { logicalId: string }).logicalId);
       const policies = stateless.findResources('AWS::IAM::Policy', {
         Properties: { Roles: [{ Ref: roleId }] },
       });
