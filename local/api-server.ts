@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { FALLBACK_HANDLER, matchPath } from '../functions/shared/routes.ts';
+import { FALLBACK_HANDLER, matchPath, STREAM_ROUTE } from '../functions/shared/routes.ts';
 import { functionNameOf, lambdaContext, loadHandler } from './lambda.ts';
+import { createResponseStream, installStreamingShim } from './streaming-shim.ts';
+
+installStreamingShim();
+const STREAM_PATH = new RegExp(`^${STREAM_ROUTE.path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
 
 /** API Gateway's own payload limit; bigger requests never reach a function. */
 const API_GATEWAY_MAX_BODY = 10 * 1024 * 1024;
@@ -88,33 +94,54 @@ async function readBody(request: IncomingMessage): Promise<Buffer | null> {
  * invokes the real handlers; whatever no route matches goes to the same `$default` handler as on AWS.
  */
 export async function startApiServer(port: number): Promise<{ server: Server; url: string }> {
-  const server = createServer((request, response) => {
-    void (async () => {
-      const body = await readBody(request);
-      if (body === null) {
-        response.writeHead(413, { 'content-type': 'application/json' });
-        response.end(
-          JSON.stringify({
-            error: { code: 'payload_too_large', message: 'The request body exceeds 10 MB.' },
-          }),
-        );
-        return;
-      }
-      const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-      const match = matchPath(path).find((candidate) => candidate.route.method === request.method);
-      const file = match?.route.handler ?? FALLBACK_HANDLER;
-      const routeKey = match ? `${match.route.method} ${match.route.path}` : '$default';
-      const event = toEvent(request, body, routeKey, match?.pathParameters ?? {});
+  const handle = async (request: IncomingMessage, response: ServerResponse, upgrade: boolean) => {
+    const body = upgrade ? Buffer.alloc(0) : await readBody(request);
+    if (body === null) {
+      response.writeHead(413, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          error: { code: 'payload_too_large', message: 'The request body exceeds 10 MB.' },
+        }),
+      );
+      return;
+    }
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (STREAM_PATH.test(path)) {
+      // On AWS a function URL; here the same origin. Function URLs pass every method and path through.
+      const event = toEvent(request, body, '$default', {});
+      const handler = await loadHandler(STREAM_ROUTE.handler);
+      const stream = createResponseStream(response);
       try {
-        const handler = await loadHandler(file);
-        writeResult(response, await handler(event, lambdaContext(functionNameOf(file))));
+        const streaming = handler as unknown as (e: unknown, s: unknown, c: unknown) => Promise<void>;
+        await streaming(event, stream, lambdaContext(functionNameOf(STREAM_ROUTE.handler), 60_000));
       } catch (error) {
-        // What API Gateway answers when the function itself crashes.
-        console.error(`${file} crashed:`, error);
-        response.writeHead(500, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ error: { code: 'internal_error', message: 'Internal Server Error' } }));
+        console.error('stream handler crashed:', error);
+        if (!response.headersSent) response.writeHead(502);
+        response.end();
       }
-    })();
+      return;
+    }
+    const match = matchPath(path).find((candidate) => candidate.route.method === request.method);
+    const file = match?.route.handler ?? FALLBACK_HANDLER;
+    const routeKey = match ? `${match.route.method} ${match.route.path}` : '$default';
+    const event = toEvent(request, body, routeKey, match?.pathParameters ?? {});
+    try {
+      const handler = await loadHandler(file);
+      writeResult(response, await handler(event, lambdaContext(functionNameOf(file))));
+    } catch (error) {
+      // What API Gateway answers when the function itself crashes.
+      console.error(`${file} crashed:`, error);
+      response.writeHead(500, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: { code: 'internal_error', message: 'Internal Server Error' } }));
+    }
+  };
+  const server = createServer((request, response) => void handle(request, response, false));
+  // A WebSocket upgrade never reaches 'request': answer it through the same handlers, then hang up.
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex) => {
+    const response = new ServerResponse(request);
+    response.assignSocket(socket as Socket);
+    response.on('finish', () => socket.destroy());
+    void handle(request, response, true);
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const address = server.address();

@@ -1,0 +1,171 @@
+import { request as httpRequest } from 'node:http';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '../../functions/adapters/dynamodb/table.ts';
+import { newId } from '../../functions/core/ids.ts';
+import { dynamo } from '../../functions/shared/clients.ts';
+import { apiUrl, createOrg, type TestOrg } from './helpers.ts';
+
+/**
+ * The stream endpoint replays stored events by sequence. Reviews are not built yet, so the
+ * execution and its events are written straight into the table here, as the review pipeline will.
+ */
+async function seedExecution(orgId: string, projectId: string, reviewId: string, sequences: number[]) {
+  const executionId = newId('exe');
+  await dynamo.send(
+    new PutCommand({
+      TableName: process.env.TABLE_NAME,
+      Item: { ...keys.reviewExecution(orgId, executionId), entity: 'reviewExecution', projectId, reviewId },
+    }),
+  );
+  const last = sequences.at(-1);
+  for (const sequence of sequences) {
+    const type =
+      sequence === 0 ? 'stream.ready' : sequence === last ? 'response.completed' : 'response.text.delta';
+    const payload =
+      type === 'response.completed'
+        ? { text: 'Done.' }
+        : type === 'stream.ready'
+          ? {}
+          : { delta: `d${sequence}` };
+    await dynamo.send(
+      new PutCommand({
+        TableName: process.env.TABLE_NAME,
+        Item: {
+          ...keys.executionEvent(executionId, sequence),
+          event: { version: 1, executionId, sequence, createdAt: new Date().toISOString(), type, payload },
+        },
+      }),
+    );
+  }
+  return executionId;
+}
+
+describe('review execution stream (function URL handler)', () => {
+  let org: TestOrg;
+  let other: TestOrg;
+  let executionId: string;
+  const projectId = 'prj_00000000000000000000000001';
+  const reviewId = 'rev_1';
+  const path = () =>
+    `/api/open/v1/projects/${projectId}/reviews/${reviewId}/executions/${executionId}/stream`;
+
+  beforeAll(async () => {
+    org = await createOrg();
+    other = await createOrg();
+    executionId = await seedExecution(org.orgId, projectId, reviewId, [0, 1, 3, 10, 11]);
+  });
+
+  function get(url: string, headers: Record<string, string>) {
+    return fetch(`${apiUrl}${url}`, { headers });
+  }
+
+  it('replays every event as SSE with id, event and data, and ends after the terminal event', async () => {
+    const response = await get(path(), {
+      authorization: `Bearer ${org.apiKey}`,
+      accept: 'text/event-stream',
+    });
+    const text = await response.text();
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const messages = text.trim().split('\n\n');
+    expect(messages.map((message) => message.split('\n')[0])).toEqual([
+      'id: 0',
+      'id: 1',
+      'id: 3',
+      'id: 10',
+      'id: 11',
+    ]);
+    expect(messages.at(-1)).toContain('event: response.completed');
+    const data = JSON.parse(messages[1]?.split('\n')[2]?.slice('data: '.length) ?? '{}');
+    expect(data).toMatchObject({
+      version: 1,
+      executionId,
+      sequence: 1,
+      type: 'response.text.delta',
+      payload: { delta: 'd1' },
+    });
+  });
+
+  it('replays only events after `after`, as NDJSON', async () => {
+    const response = await get(`${path()}?after=3`, {
+      authorization: `Bearer ${org.apiKey}`,
+      accept: 'application/x-ndjson',
+    });
+    const lines = (await response.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines.map((event) => event.sequence)).toEqual([10, 11]);
+  });
+
+  it('refuses bad requests with the spec codes', async () => {
+    const auth = { authorization: `Bearer ${org.apiKey}` };
+    const cases: [string, Record<string, string>, number, string][] = [
+      [`${path()}?after=-2`, { ...auth, accept: 'text/event-stream' }, 400, 'invalid_review_stream_after'],
+      [
+        `${path()}?after=1&after=2`,
+        { ...auth, accept: 'text/event-stream' },
+        400,
+        'invalid_review_stream_query',
+      ],
+      [`${path()}?cursor=1`, { ...auth, accept: 'text/event-stream' }, 400, 'invalid_review_stream_query'],
+      [path(), { ...auth, accept: 'application/json' }, 406, 'review_stream_media_type_not_acceptable'],
+      [path(), { accept: 'text/event-stream' }, 401, 'unauthorized'],
+      [
+        path().replace(reviewId, 'rev_other'),
+        { ...auth, accept: 'text/event-stream' },
+        404,
+        'review_execution_not_found',
+      ],
+    ];
+    for (const [url, headers, status, code] of cases) {
+      const response = await get(url, headers);
+      const body = (await response.json()) as { error: { code: string } };
+      expect([url, response.status, body.error.code]).toEqual([url, status, code]);
+    }
+  });
+
+  it('refuses a WebSocket upgrade with review_stream_transport_unsupported', async () => {
+    const reply = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = httpRequest(`${apiUrl}${path()}`, {
+        headers: {
+          authorization: `Bearer ${org.apiKey}`,
+          accept: 'text/event-stream',
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-version': '13',
+          'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        },
+      });
+      request.on('response', (response) => {
+        let body = '';
+        response.on('data', (chunk) => {
+          body += chunk;
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      });
+      request.on('upgrade', () => reject(new Error('the server accepted the upgrade')));
+      request.on('error', reject);
+      request.end();
+    });
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.body).error.code).toBe('review_stream_transport_unsupported');
+  });
+
+  it("answers another organization's execution with 404 and a key without reviews:read with 403", async () => {
+    const foreign = await get(path(), {
+      authorization: `Bearer ${other.apiKey}`,
+      accept: 'text/event-stream',
+    });
+    expect(foreign.status).toBe(404);
+    const key = await org.keyWith(['jobs:read']);
+    const scoped = await get(path(), { authorization: `Bearer ${key}`, accept: 'text/event-stream' });
+    expect(scoped.status).toBe(403);
+    expect(((await scoped.json()) as { error: unknown }).error).toMatchObject({
+      code: 'scope_required',
+      scope: 'reviews:read',
+    });
+  });
+});
