@@ -1,0 +1,142 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { StreamEventSchema } from '../functions/core/reviews/stream.ts';
+import { CONTRACTS, type Contract } from '../functions/shared/http/contracts.ts';
+import { ROUTES, type RouteDefinition, STREAM_ROUTE } from '../functions/shared/routes.ts';
+
+const ErrorEnvelopeSchema = z
+  .object({
+    error: z
+      .object({
+        code: z.string().describe('Stable machine-readable code, e.g. `invalid_request`, `scope_required`.'),
+        message: z
+          .string()
+          .describe('Human-readable explanation; names the offending field for validation errors.'),
+        requestId: z.string().describe('Also in the `x-request-id` header and the service logs.'),
+        fields: z
+          .array(z.object({ field: z.string(), message: z.string() }))
+          .optional()
+          .describe('Every invalid field, for validation errors.'),
+      })
+      .catchall(z.unknown()),
+  })
+  .meta({ id: 'ErrorEnvelope' });
+
+const COMMON_ERRORS: Record<number, string> = {
+  400: '`invalid_request` (names the field), `invalid_json`, `invalid_cursor`.',
+  401: '`unauthorized`: missing, invalid, expired or revoked credentials.',
+  403: '`scope_required`: the key lacks the scope named in `error.scope`.',
+  413: '`payload_too_large`: JSON bodies are limited to 1 MiB.',
+  429: '`rate_limited`: wait the `Retry-After` seconds.',
+  500: '`internal_error`: nothing internal is exposed; quote `requestId`.',
+};
+
+function register(registry: OpenAPIRegistry, route: RouteDefinition, contract: Contract): void {
+  const responses: Record<string, { description: string; content?: Record<string, { schema: z.ZodType }> }> =
+    {};
+  for (const [status, response] of Object.entries(contract.responses)) {
+    const schema = response.schema ?? (Number(status) >= 400 ? ErrorEnvelopeSchema : undefined);
+    responses[status] = {
+      description: response.description,
+      ...(schema ? { content: { 'application/json': { schema } } } : {}),
+    };
+  }
+  for (const [status, description] of Object.entries(COMMON_ERRORS)) {
+    if (route.auth === 'session' && status === '403') continue;
+    if (!contract.body && status === '413') continue;
+    responses[status] ??= { description, content: { 'application/json': { schema: ErrorEnvelopeSchema } } };
+  }
+  registry.registerPath({
+    method: route.method.toLowerCase() as 'get' | 'post',
+    path: route.path,
+    operationId: route.id,
+    summary: route.summary,
+    description: route.scope
+      ? `Requires scope \`${route.scope}\`.`
+      : 'Session-authenticated (cookie `service_session`); bearer keys are refused.',
+    security: route.auth === 'session' ? [{ sessionCookie: [] }] : [{ bearerApiKey: [] }],
+    'x-required-scope': route.scope ?? null,
+    request: {
+      ...(contract.path ? { params: contract.path as z.ZodObject } : {}),
+      ...(contract.query ? { query: contract.query as z.ZodObject } : {}),
+      ...(contract.body
+        ? { body: { required: true, content: { 'application/json': { schema: contract.body } } } }
+        : {}),
+    },
+    responses,
+  });
+}
+
+/** The OpenAPI 3.1 document, generated from the route table and the zod contracts. */
+export function buildOpenApiDocument() {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'bearerApiKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'API key `psk_<id>_<secret>`, created under /api/open-api/keys. Keys carry scopes.',
+  });
+  registry.registerComponent('securitySchemes', 'sessionCookie', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'service_session',
+  });
+  for (const route of ROUTES) register(registry, route, CONTRACTS[route.id] as Contract);
+
+  registry.registerPath({
+    method: 'get',
+    path: STREAM_ROUTE.path,
+    operationId: STREAM_ROUTE.id,
+    summary: STREAM_ROUTE.summary,
+    description:
+      'Served by a Lambda function URL (response streaming), not API Gateway. Replays stored events with a sequence greater than `after`, then follows new ones until `response.completed` or `response.error`. Reconnect with the last sequence received. Requires scope `reviews:read`.',
+    security: [{ bearerApiKey: [] }],
+    'x-required-scope': STREAM_ROUTE.scope,
+    request: {
+      params: z.object({ projectId: z.string(), reviewId: z.string(), executionId: z.string() }),
+      query: z.object({ after: z.number().int().min(-1).default(-1).optional() }),
+      headers: z.object({ accept: z.enum(['text/event-stream', 'application/x-ndjson']) }),
+    },
+    responses: {
+      200: {
+        description:
+          'SSE (`id` = sequence, `event` = type, `data` = event JSON) or NDJSON (one event per line).',
+        content: {
+          'text/event-stream': { schema: z.string() },
+          'application/x-ndjson': { schema: StreamEventSchema },
+        },
+      },
+      400: {
+        description:
+          '`invalid_review_stream_after`, `invalid_review_stream_query`, `review_stream_transport_unsupported`.',
+        content: { 'application/json': { schema: ErrorEnvelopeSchema } },
+      },
+      401: {
+        description: '`unauthorized`.',
+        content: { 'application/json': { schema: ErrorEnvelopeSchema } },
+      },
+      403: {
+        description: '`scope_required`.',
+        content: { 'application/json': { schema: ErrorEnvelopeSchema } },
+      },
+      404: {
+        description: '`review_execution_not_found`.',
+        content: { 'application/json': { schema: ErrorEnvelopeSchema } },
+      },
+      406: {
+        description: '`review_stream_media_type_not_acceptable`.',
+        content: { 'application/json': { schema: ErrorEnvelopeSchema } },
+      },
+    },
+  });
+
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Project Source Search and Review API',
+      version: '1.0.0',
+      description:
+        'Ingest construction drawing sets, specification books and addenda into projects; list, search and question what was extracted. Decisions on what the contract leaves open are recorded in docs/decisions.md.',
+    },
+    servers: [{ url: 'http://127.0.0.1:3000', description: 'Local stack (`npm start`)' }],
+  });
+}
