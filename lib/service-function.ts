@@ -109,13 +109,13 @@ export class ServiceFunction extends Construct {
         arns,
       );
     }
-    if (access.cursors) {
-      fn.addEnvironment('CURSOR_SIGNING_SECRET_ARN', resources.cursorSecret.secretArn);
+    if (access.signingKey) {
+      fn.addEnvironment('SIGNING_SECRET_ARN', resources.cursorSecret.secretArn);
       allow(['secretsmanager:GetSecretValue'], [resources.cursorSecret.secretArn]);
       Validations.of(fn).acknowledge({
         id: `AwsSolutions-IAM5[Resource::${nagArn(this, resources.cursorSecret.secretArn)}]`,
         reason:
-          'The one cursor secret, imported by name: Secrets Manager appends a random 6-character suffix to its ARN.',
+          'The one signing secret, imported by name: Secrets Manager appends a random 6-character suffix to its ARN.',
       });
     }
     const buckets: [keyof RouteAccess, IBucket, string][] = [

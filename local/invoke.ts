@@ -45,7 +45,7 @@ try {
   process.exit(1);
 }
 Object.assign(process.env, endpoints, { POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'INFO' });
-process.env.CURSOR_SIGNING_KEY ??= 'invoke-only-key-cursors-from-the-server-will-not-decode';
+process.env.SIGNING_KEY ??= 'invoke-only-key-cursors-from-the-server-will-not-decode';
 
 const text = readFileSync(eventFile, 'utf8').replace(/\$\{([A-Z_]+)\}/g, (_match, variable: string) => {
   const value = process.env[variable];

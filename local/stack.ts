@@ -65,7 +65,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     INDEX_BUCKET: LOCAL_RESOURCES.indexBucket,
     WEBHOOK_QUEUE_URL: sqs.queueUrls[LOCAL_RESOURCES.webhookQueue] ?? '',
     // A fresh key per start: cursors are short-lived, and no secret is written to disk.
-    CURSOR_SIGNING_KEY: randomBytes(32).toString('base64url'),
+    SIGNING_KEY: randomBytes(32).toString('base64url'),
     POWERTOOLS_SERVICE_NAME: 'project-source-api',
     ...Object.fromEntries(
       STATE_MACHINES.map((machine) => [machine.arnVariable, localStateMachineArn(machine.id)]),

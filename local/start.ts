@@ -17,7 +17,7 @@ process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
 const stack = await startLocalStack({ dataDir, persistDynamo: true, apiPort: port });
 // Endpoints (no secrets) for `npm run invoke`, which runs single handlers against this stack.
-const { CURSOR_SIGNING_KEY: _secret, ...endpoints } = stack.env;
+const { SIGNING_KEY: _secret, ...endpoints } = stack.env;
 writeFileSync(join(dataDir, 'endpoints.json'), JSON.stringify(endpoints, null, 2));
 const marker = join(dataDir, 'organization.json');
 const LOCAL_ORG = 'org_local';

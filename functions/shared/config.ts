@@ -14,10 +14,32 @@ const ConfigSchema = z.object({
   PROVISION_STATE_MACHINE_ARN: z.string().min(1).optional(),
   PROCESS_JOB_STATE_MACHINE_ARN: z.string().min(1).optional(),
   WEBHOOK_QUEUE_URL: z.string().min(1).optional(),
-  /** HMAC key that signs pagination cursors. Locally a generated value; on AWS read from Secrets Manager. */
-  CURSOR_SIGNING_KEY: z.string().min(32).optional(),
-  CURSOR_SIGNING_SECRET_ARN: z.string().min(1).optional(),
+  /** HMAC key that signs pagination cursors and upload tokens. Locally generated; on AWS from Secrets Manager. */
+  SIGNING_KEY: z.string().min(32).optional(),
+  SIGNING_SECRET_ARN: z.string().min(1).optional(),
   PROJECT_CREATION_PRICE: z.coerce.number().int().min(0).default(100),
+  /** Credits per successfully processed page (reserved at preflight, debited per page). */
+  CREDITS_PER_PAGE: z.coerce.number().int().min(0).default(1),
+  /** Files of at least this size upload in parts (default 100 MiB). */
+  MULTIPART_THRESHOLD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(5 * 1024 * 1024)
+    .default(100 * 1024 * 1024),
+  /** Target part size of multipart uploads (default 64 MiB; S3 allows 5 MiB to 5 GiB). */
+  MULTIPART_PART_SIZE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(5 * 1024 * 1024)
+    .max(5 * 1024 ** 3)
+    .default(64 * 1024 * 1024),
+  /** Lifetime of signed upload URLs (default 1 hour). */
+  UPLOAD_URL_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 24 * 3600)
+    .default(3600),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
   MAX_JSON_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
 });

@@ -1,9 +1,13 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { DynamoApiKeyStore, DynamoRateLimiter, DynamoSessionStore } from '../adapters/dynamodb/auth-store.ts';
+import { DynamoJobStore } from '../adapters/dynamodb/job-store.ts';
 import { DynamoOrganizationStore } from '../adapters/dynamodb/organization-store.ts';
 import { DynamoProjectStore } from '../adapters/dynamodb/project-store.ts';
 import { S3ProjectIndexStore } from '../adapters/s3/project-index-store.ts';
+import { S3UploadStorage } from '../adapters/s3/upload-storage.ts';
+import { StepFunctionsProcessingStarter } from '../adapters/sfn/processing-starter.ts';
 import { StepFunctionsProvisioningStarter } from '../adapters/sfn/provisioning-starter.ts';
+import { HmacTokenSigner } from '../core/auth/tokens.ts';
 import { CursorCodec } from '../core/pagination/cursor.ts';
 import { dynamo, s3, sfn } from './clients.ts';
 import { config, required } from './config.ts';
@@ -30,20 +34,38 @@ export const provisioningStarter = lazy(
 );
 export const projectIndexStore = lazy(() => new S3ProjectIndexStore(s3, required('INDEX_BUCKET')));
 
-let cursorCodecPromise: Promise<CursorCodec> | undefined;
+let signingKeyPromise: Promise<string> | undefined;
 
-/** The cursor key comes from Secrets Manager on AWS (fetched once per cold start) or from the environment locally. */
-export function cursorCodec(): Promise<CursorCodec> {
-  cursorCodecPromise ??= (async () => {
-    if (config.CURSOR_SIGNING_KEY) return new CursorCodec(config.CURSOR_SIGNING_KEY);
-    const secretId = required('CURSOR_SIGNING_SECRET_ARN');
-    const secret = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: secretId }));
+/**
+ * The key that signs cursors and upload tokens: from Secrets Manager on AWS (fetched once per cold
+ * start), from the environment locally.
+ */
+function signingKey(): Promise<string> {
+  signingKeyPromise ??= (async () => {
+    if (config.SIGNING_KEY) return config.SIGNING_KEY;
+    const secret = await new SecretsManagerClient({}).send(
+      new GetSecretValueCommand({ SecretId: required('SIGNING_SECRET_ARN') }),
+    );
     if (!secret.SecretString || secret.SecretString.length < 32)
-      throw new Error('Cursor signing secret is empty');
-    return new CursorCodec(secret.SecretString);
+      throw new Error('The signing secret is empty');
+    return secret.SecretString;
   })();
-  cursorCodecPromise.catch(() => {
-    cursorCodecPromise = undefined;
+  signingKeyPromise.catch(() => {
+    signingKeyPromise = undefined;
   });
-  return cursorCodecPromise;
+  return signingKeyPromise;
 }
+
+export async function cursorCodec(): Promise<CursorCodec> {
+  return new CursorCodec(await signingKey());
+}
+
+export async function uploadTokens(): Promise<HmacTokenSigner> {
+  return new HmacTokenSigner(await signingKey(), 'upload-token');
+}
+
+export const jobStore = lazy(() => new DynamoJobStore(dynamo, required('TABLE_NAME')));
+export const uploadStorage = lazy(() => new S3UploadStorage(s3, required('UPLOADS_BUCKET')));
+export const processingStarter = lazy(
+  () => new StepFunctionsProcessingStarter(sfn, required('PROCESS_JOB_STATE_MACHINE_ARN')),
+);

@@ -12,8 +12,8 @@ export type { Scope };
 export interface RouteAccess {
   /** `read` still allows UpdateItem: every authenticated request counts against its rate limit and marks key use. */
   table?: 'read' | 'readwrite';
-  /** Reads the cursor signing secret (listings with pagination). */
-  cursors?: true;
+  /** Reads the signing secret: pagination cursors and upload tokens. */
+  signingKey?: true;
   uploadsBucket?: 'read' | 'readwrite';
   artifactsBucket?: 'read' | 'readwrite';
   indexBucket?: 'read' | 'readwrite';
@@ -56,7 +56,7 @@ export const ROUTES = [
     handler: http('list-projects'),
     auth: 'apiKey',
     scope: 'jobs:read',
-    access: { table: 'read', cursors: true },
+    access: { table: 'read', signingKey: true },
     summary: 'List the projects of the organization',
   },
   {
@@ -80,6 +80,81 @@ export const ROUTES = [
     summary: 'Counts, disciplines, latest job, next action and capabilities of a project',
   },
   {
+    id: 'createJob',
+    method: 'POST',
+    path: '/api/open/v1/projects/{projectId}/jobs',
+    handler: http('create-job'),
+    auth: 'apiKey',
+    scope: 'jobs:write',
+    access: { table: 'readwrite' },
+    summary: 'Create a processing job in a ready project',
+  },
+  {
+    id: 'listProjectJobs',
+    method: 'GET',
+    path: '/api/open/v1/projects/{projectId}/jobs',
+    handler: http('list-project-jobs'),
+    auth: 'apiKey',
+    scope: 'jobs:read',
+    access: { table: 'read', signingKey: true },
+    summary: 'List the jobs of one project, newest first',
+  },
+  {
+    id: 'listJobs',
+    method: 'GET',
+    path: '/api/open/v1/jobs',
+    handler: http('list-jobs'),
+    auth: 'apiKey',
+    scope: 'jobs:read',
+    access: { table: 'read', signingKey: true },
+    summary: 'List the jobs of the organization, newest first',
+  },
+  {
+    id: 'getJob',
+    method: 'GET',
+    path: '/api/open/v1/jobs/{jobId}',
+    handler: http('get-job'),
+    auth: 'apiKey',
+    scope: 'jobs:read',
+    access: { table: 'read' },
+    summary: 'Get one job with its first files embedded',
+  },
+  {
+    id: 'listJobFiles',
+    method: 'GET',
+    path: '/api/open/v1/jobs/{jobId}/files',
+    handler: http('list-job-files'),
+    auth: 'apiKey',
+    scope: 'jobs:read',
+    access: { table: 'read', signingKey: true },
+    summary: 'Page through all files of a job',
+  },
+  {
+    id: 'registerUploads',
+    method: 'POST',
+    path: '/api/open/v1/jobs/{jobId}/uploads',
+    handler: http('register-uploads'),
+    auth: 'apiKey',
+    scope: 'jobs:write',
+    access: { table: 'readwrite', uploadsBucket: 'readwrite', signingKey: true },
+    summary: 'Register files and get signed upload instructions',
+  },
+  {
+    id: 'completeUploads',
+    method: 'POST',
+    path: '/api/open/v1/jobs/{jobId}/uploads/complete',
+    handler: http('complete-uploads'),
+    auth: 'apiKey',
+    scope: 'jobs:write',
+    access: {
+      table: 'readwrite',
+      uploadsBucket: 'readwrite',
+      signingKey: true,
+      processJobStateMachine: 'start',
+    },
+    summary: 'Complete uploads; processing starts once no file is pending',
+  },
+  {
     id: 'createApiKey',
     method: 'POST',
     path: '/api/open-api/keys',
@@ -94,7 +169,7 @@ export const ROUTES = [
     path: '/api/open-api/keys',
     handler: http('list-api-keys'),
     auth: 'session',
-    access: { table: 'read', cursors: true },
+    access: { table: 'read', signingKey: true },
     summary: 'List the API keys of the organization',
   },
   {

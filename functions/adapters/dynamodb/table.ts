@@ -25,6 +25,13 @@ export const ENTITY_VERSION = {
   apiKey: 1,
   session: 1,
   rateWindow: 1,
+  job: 1,
+  jobFile: 1,
+  document: 1,
+  sheet: 1,
+  region: 1,
+  specSection: 1,
+  specFacet: 1,
   reviewExecution: 1,
   executionEvent: 1,
 } as const;
@@ -42,6 +49,45 @@ export const keys = {
     pk: `ORG#${orgId}`,
     sk: `PROJECTNAME#${normalizeName(name)}`,
   }),
+  job: (orgId: string, jobId: string): Key => ({ pk: `ORG#${orgId}`, sk: `JOB#${jobId}` }),
+  jobPrefix: 'JOB#',
+  jobInProject: (projectId: string, jobId: string) => ({
+    gsi1pk: `PROJECT#${projectId}#JOBS`,
+    gsi1sk: `JOB#${jobId}`,
+  }),
+  jobFile: (jobId: string, fileId: string): Key => ({ pk: `JOB#${jobId}`, sk: `FILE#${fileId}` }),
+  jobFilePrefix: 'FILE#',
+  document: (projectId: string, documentId: string): Key => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `DOC#${documentId}`,
+  }),
+  /** Documents by content digest, for deduplication of uploads within a project. */
+  documentByDigest: (projectId: string, sha256: string, documentId: string) => ({
+    gsi1pk: `PROJECT#${projectId}#SHA#${sha256}`,
+    gsi1sk: `DOC#${documentId}`,
+  }),
+  /** Extracted content lives in its project's partition, ordered by file, page and position. */
+  sheet: (projectId: string, fileId: string, page: number): Key => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `SHEET#${fileId}#${pad(page, 5)}`,
+  }),
+  sheetPrefix: 'SHEET#',
+  region: (projectId: string, fileId: string, page: number, index: number): Key => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `REGION#${fileId}#${pad(page, 5)}#${pad(index, 4)}`,
+  }),
+  regionPrefix: 'REGION#',
+  specSection: (projectId: string, fileId: string, index: number): Key => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `SPEC#${fileId}#${pad(index, 4)}`,
+  }),
+  /** Facets sort right after their section, so one query returns sections with their facets. */
+  specFacet: (projectId: string, fileId: string, index: number, facet: number): Key => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `SPEC#${fileId}#${pad(index, 4)}#F#${pad(facet, 4)}`,
+  }),
+  specPrefix: 'SPEC#',
+  documentPrefix: 'DOC#',
   apiKey: (keyId: string): Key => ({ pk: `APIKEY#${keyId}`, sk: 'APIKEY' }),
   apiKeysOfOrg: (orgId: string) => ({ gsi1pk: `ORG#${orgId}#APIKEYS` }),
   apiKeyInOrg: (orgId: string, keyId: string, createdAt: string) => ({
@@ -64,6 +110,10 @@ export const keys = {
     sk: `W#${windowStart}`,
   }),
 } as const;
+
+export function pad(value: number, width: number): string {
+  return String(value).padStart(width, '0');
+}
 
 export function normalizeName(name: string): string {
   return name.normalize('NFKC').trim().toLowerCase();

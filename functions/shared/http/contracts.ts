@@ -1,8 +1,20 @@
 import { z } from 'zod';
 import { ApiKeySchema, CreateApiKeyBodySchema } from '../../core/auth/model.ts';
 import {
+  CompleteUploadsBodySchema,
+  CreateJobBodySchema,
+  FILE_STATUSES,
+  JOB_STATUSES,
+  JobFileSchema,
+  JobSchema,
+  RegisteredDocumentSchema,
+  RegisterUploadsBodySchema,
+  UploadInstructionSchema,
+} from '../../core/jobs/model.ts';
+import {
   BillingSchema,
   CreateProjectBodySchema,
+  ErrorInfoSchema,
   ProjectOverviewSchema,
   ProjectSchema,
 } from '../../core/projects/model.ts';
@@ -36,6 +48,43 @@ export const PageEnvelopeSchema = z.object({
 });
 
 const projectIdPath = z.object({ projectId: z.string() });
+const jobIdPath = z.object({ jobId: z.string() });
+const JobStatusParam = z.enum(JOB_STATUSES);
+const JobListSchema = z.object({ jobs: z.array(JobSchema), nextCursor: z.string().nullable() });
+
+/** `projectId`/`project_id` and `activeOnly`/`active_only` are both accepted, as the spec says. */
+const JobListQuerySchema = z
+  .object({
+    limit: limitParam(100, 20),
+    cursor: cursorParam,
+    projectId: z.string().max(64).optional(),
+    project_id: z.string().max(64).optional(),
+    status: JobStatusParam.optional(),
+    activeOnly: booleanParam.optional(),
+    active_only: booleanParam.optional(),
+  })
+  .strict()
+  .refine((query) => !(query.projectId && query.project_id && query.projectId !== query.project_id), {
+    message: 'projectId and project_id disagree',
+    path: ['project_id'],
+  })
+  .refine(
+    (query) =>
+      !(
+        query.activeOnly !== undefined &&
+        query.active_only !== undefined &&
+        query.activeOnly !== query.active_only
+      ),
+    {
+      message: 'activeOnly and active_only disagree',
+      path: ['active_only'],
+    },
+  )
+  .transform(({ project_id, active_only, ...rest }) => ({
+    ...rest,
+    projectId: rest.projectId ?? project_id,
+    activeOnly: rest.activeOnly ?? active_only,
+  }));
 
 export const CONTRACTS = {
   createProject: {
@@ -84,6 +133,98 @@ export const CONTRACTS = {
         schema: z.object({ project: ProjectSchema, overview: ProjectOverviewSchema }),
       },
       404: { description: '`project_not_found`.' },
+    },
+  },
+  createJob: {
+    path: projectIdPath,
+    body: CreateJobBodySchema,
+    responses: {
+      201: { description: 'The job, `awaiting_uploads`.', schema: z.object({ job: JobSchema }) },
+      404: { description: '`project_not_found`.' },
+      409: { description: '`project_not_ready`: the project is still provisioning (or failed).' },
+    },
+  },
+  listProjectJobs: {
+    path: projectIdPath,
+    query: z
+      .object({
+        limit: limitParam(100, 20),
+        cursor: cursorParam,
+        status: JobStatusParam.optional(),
+        activeOnly: booleanParam.optional(),
+      })
+      .strict(),
+    responses: {
+      200: { description: 'Jobs of the project, newest first.', schema: JobListSchema },
+      404: { description: '`project_not_found`.' },
+    },
+  },
+  listJobs: {
+    query: JobListQuerySchema,
+    responses: { 200: { description: 'Jobs of the organization, newest first.', schema: JobListSchema } },
+  },
+  getJob: {
+    path: jobIdPath,
+    responses: {
+      200: { description: 'The job.', schema: z.object({ job: JobSchema }) },
+      404: { description: '`job_not_found`.' },
+    },
+  },
+  listJobFiles: {
+    path: jobIdPath,
+    query: z
+      .object({ limit: limitParam(200, 100), cursor: cursorParam, status: z.enum(FILE_STATUSES).optional() })
+      .strict(),
+    responses: {
+      200: {
+        description: 'Files of the job in registration order.',
+        schema: z.object({
+          cursor: z.string().nullable(),
+          fileCount: z.number().int().describe('Files matching the status filter, across all pages.'),
+          files: z.array(JobFileSchema),
+          nextCursor: z.string().nullable(),
+        }),
+      },
+      404: { description: '`job_not_found`.' },
+    },
+  },
+  registerUploads: {
+    path: jobIdPath,
+    body: RegisterUploadsBodySchema,
+    responses: {
+      200: {
+        description: 'Signed upload instructions, one per file.',
+        schema: z.object({
+          job: JobSchema,
+          uploads: z.array(UploadInstructionSchema),
+          documents: z.array(RegisteredDocumentSchema),
+        }),
+      },
+      400: { description: '`invalid_request`, `job_declared_bytes_exceeded`, `job_file_limit_exceeded`.' },
+      404: { description: '`job_not_found`.' },
+      409: { description: '`job_not_accepting_uploads` (processing started) or `job_expired`.' },
+    },
+  },
+  completeUploads: {
+    path: jobIdPath,
+    body: CompleteUploadsBodySchema,
+    responses: {
+      200: {
+        description: 'The job and the outcome of each listed upload. Completing again is harmless.',
+        schema: z.object({
+          job: JobSchema,
+          files: z.array(
+            z.object({
+              documentId: z.string(),
+              status: z.string(),
+              uploadStatus: z.string(),
+              error: ErrorInfoSchema.nullable(),
+            }),
+          ),
+        }),
+      },
+      400: { description: '`invalid_upload_token`, `upload_mode_mismatch`, `invalid_request`.' },
+      404: { description: '`job_not_found`.' },
     },
   },
   createApiKey: {

@@ -1,0 +1,299 @@
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { FileStatus, JobFileRecord, JobRecord, JobStatus } from '../../core/jobs/model.ts';
+import { ACTIVE_JOB_STATUSES } from '../../core/jobs/model.ts';
+import type { DocumentLookup, JobListFilter, JobStore } from '../../core/jobs/ports.ts';
+import type { Page } from '../../core/projects/ports.ts';
+import { cancellationReasons, isConditionFailure } from './errors.ts';
+import { queryCount, queryPage, setExpression } from './query-page.ts';
+import { ENTITY_VERSION, keys, TABLE_DESIGN } from './table.ts';
+
+const STORAGE_ONLY = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'entity', 'v']);
+
+function strip<T>(item: Record<string, unknown>): T {
+  const record: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(item)) if (!STORAGE_ONLY.has(field)) record[field] = value;
+  return record as T;
+}
+
+export class DynamoJobStore implements JobStore, DocumentLookup {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async create(job: JobRecord): Promise<void> {
+    await this.client.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          ...keys.job(job.orgId, job.id),
+          ...keys.jobInProject(job.projectId, job.id),
+          entity: 'job',
+          v: ENTITY_VERSION.job,
+          ...job,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  async get(orgId: string, jobId: string): Promise<JobRecord | null> {
+    const result = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.job(orgId, jobId), ConsistentRead: true }),
+    );
+    return result.Item ? strip<JobRecord>(result.Item) : null;
+  }
+
+  async list(
+    orgId: string,
+    filter: JobListFilter,
+    options: { limit: number; position: unknown | null },
+  ): Promise<Page<JobRecord>> {
+    const filters: string[] = [];
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    if (filter.status) {
+      filters.push('#status = :status');
+      names['#status'] = 'status';
+      values[':status'] = filter.status;
+    }
+    if (filter.activeOnly) {
+      const placeholders = ACTIVE_JOB_STATUSES.map((status, index) => {
+        values[`:active${index}`] = status;
+        return `:active${index}`;
+      });
+      filters.push(`#status IN (${placeholders.join(', ')})`);
+      names['#status'] = 'status';
+    }
+    const index = TABLE_DESIGN.indexes.byParent;
+    const byProject = filter.projectId !== undefined;
+    if (byProject) {
+      // The project index spans organizations' keys only by project id: keep the caller's org.
+      filters.push('orgId = :org');
+      values[':org'] = orgId;
+    }
+    const keyCondition = byProject
+      ? {
+          KeyConditionExpression: `${index.partitionKey} = :pk`,
+          ':pk': keys.jobInProject(filter.projectId as string, '').gsi1pk,
+        }
+      : { KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ':pk': keys.job(orgId, '').pk };
+    return queryPage(
+      this.client,
+      {
+        TableName: this.tableName,
+        ...(byProject ? { IndexName: index.name } : {}),
+        KeyConditionExpression: keyCondition.KeyConditionExpression,
+        ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
+        ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+        ExpressionAttributeValues: {
+          ...values,
+          ':pk': keyCondition[':pk'],
+          ...(byProject ? {} : { ':prefix': keys.jobPrefix }),
+        },
+        ScanIndexForward: false,
+      },
+      {
+        ...options,
+        keyOf: (item) =>
+          byProject
+            ? { pk: item.pk, sk: item.sk, gsi1pk: item.gsi1pk, gsi1sk: item.gsi1sk }
+            : { pk: item.pk, sk: item.sk },
+        map: (item) => strip<JobRecord>(item),
+      },
+    );
+  }
+
+  private fileQuery(jobId: string, status?: FileStatus) {
+    return {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ...(status
+        ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } }
+        : {}),
+      ExpressionAttributeValues: {
+        ':pk': keys.jobFile(jobId, '').pk,
+        ':prefix': keys.jobFilePrefix,
+        ...(status ? { ':status': status } : {}),
+      },
+      ConsistentRead: true,
+    };
+  }
+
+  async files(
+    jobId: string,
+    options: { limit: number; position: unknown | null; status?: FileStatus },
+  ): Promise<Page<JobFileRecord>> {
+    return queryPage(this.client, this.fileQuery(jobId, options.status), {
+      limit: options.limit,
+      position: options.position,
+      keyOf: (item) => ({ pk: item.pk, sk: item.sk }),
+      map: (item) => strip<JobFileRecord>(item),
+    });
+  }
+
+  async countFiles(jobId: string, status?: FileStatus): Promise<number> {
+    return queryCount(this.client, this.fileQuery(jobId, status));
+  }
+
+  async allFiles(jobId: string): Promise<JobFileRecord[]> {
+    const files: JobFileRecord[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const result = await this.client.send(
+        new QueryCommand({ ...this.fileQuery(jobId), ExclusiveStartKey: startKey }),
+      );
+      files.push(...(result.Items ?? []).map((item) => strip<JobFileRecord>(item)));
+      startKey = result.LastEvaluatedKey;
+    } while (startKey);
+    return files;
+  }
+
+  async getFile(jobId: string, fileId: string): Promise<JobFileRecord | null> {
+    const result = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.jobFile(jobId, fileId), ConsistentRead: true }),
+    );
+    return result.Item ? strip<JobFileRecord>(result.Item) : null;
+  }
+
+  async addFiles(
+    job: JobRecord,
+    files: JobFileRecord[],
+    limits: { maxDeclaredBytes: number; maxFiles: number },
+  ): Promise<'added' | 'limit_exceeded' | 'not_accepting'> {
+    // A transaction holds 100 items: the job counter update plus at most 99 files, so each chunk
+    // adds its own files and their counts together (a failed chunk leaves nothing half-counted).
+    for (let start = 0; start < files.length; start += 50) {
+      const chunk = files.slice(start, start + 50);
+      const bytes = chunk.reduce((sum, file) => sum + file.fileSize, 0);
+      try {
+        await this.client.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: this.tableName,
+                  Key: keys.job(job.orgId, job.id),
+                  UpdateExpression: 'ADD declaredBytes :bytes, fileCount :count SET updatedAt = :now',
+                  ConditionExpression:
+                    '#status IN (:awaiting, :uploading) AND declaredBytes <= :bytesLeft AND fileCount <= :filesLeft',
+                  ExpressionAttributeNames: { '#status': 'status' },
+                  ExpressionAttributeValues: {
+                    ':bytes': bytes,
+                    ':count': chunk.length,
+                    ':now': new Date().toISOString(),
+                    ':awaiting': 'awaiting_uploads',
+                    ':uploading': 'uploading',
+                    ':bytesLeft': limits.maxDeclaredBytes - bytes,
+                    ':filesLeft': limits.maxFiles - chunk.length,
+                  },
+                  ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+                },
+              },
+              ...chunk.map((file) => ({
+                Put: {
+                  TableName: this.tableName,
+                  Item: {
+                    ...keys.jobFile(job.id, file.id),
+                    entity: 'jobFile',
+                    v: ENTITY_VERSION.jobFile,
+                    ...file,
+                  },
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                },
+              })),
+            ],
+          }),
+        );
+      } catch (error) {
+        const reasons = cancellationReasons(error);
+        const jobReason = reasons?.[0];
+        if (!jobReason?.failed) throw error;
+        const status = jobReason.item?.status;
+        return status === 'awaiting_uploads' || status === 'uploading' ? 'limit_exceeded' : 'not_accepting';
+      }
+    }
+    return 'added';
+  }
+
+  async updateFile(file: JobFileRecord, changes: Partial<JobFileRecord>): Promise<void> {
+    const set = setExpression({ ...changes, updatedAt: new Date().toISOString() });
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.jobFile(file.jobId, file.id),
+        UpdateExpression: set.expression,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: set.names,
+        ExpressionAttributeValues: set.values,
+      }),
+    );
+  }
+
+  async transition(
+    orgId: string,
+    jobId: string,
+    from: JobStatus[],
+    to: JobStatus,
+    changes: Partial<JobRecord> = {},
+  ): Promise<boolean> {
+    const set = setExpression({ ...changes, status: to, updatedAt: new Date().toISOString() });
+    const fromValues = Object.fromEntries(from.map((status, index) => [`:from${index}`, status]));
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.job(orgId, jobId),
+          UpdateExpression: set.expression,
+          ConditionExpression: `#st IN (${Object.keys(fromValues).join(', ')})`,
+          ExpressionAttributeNames: { ...set.names, '#st': 'status' },
+          ExpressionAttributeValues: { ...set.values, ...fromValues },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  async update(orgId: string, jobId: string, changes: Partial<JobRecord>): Promise<void> {
+    const set = setExpression({ ...changes, updatedAt: new Date().toISOString() });
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.job(orgId, jobId),
+        UpdateExpression: set.expression,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: set.names,
+        ExpressionAttributeValues: set.values,
+      }),
+    );
+  }
+
+  async readyDocumentWithDigest(projectId: string, sha256: string): Promise<string | null> {
+    const index = TABLE_DESIGN.indexes.byParent;
+    const result = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: index.name,
+        KeyConditionExpression: `${index.partitionKey} = :pk`,
+        FilterExpression: '#status = :ready',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':pk': keys.documentByDigest(projectId, sha256, '').gsi1pk,
+          ':ready': 'ready',
+        },
+      }),
+    );
+    const found = result.Items?.[0];
+    return found ? String(found.documentId) : null;
+  }
+}

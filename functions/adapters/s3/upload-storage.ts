@@ -1,0 +1,107 @@
+import {
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  type S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { ObjectInfo, UploadStorage } from '../../core/jobs/ports.ts';
+
+/**
+ * Signed uploads straight to the uploads bucket. A direct PUT URL signs `content-type` and
+ * `x-amz-checksum-sha256` (kept as headers, not hoisted into the query), so storage itself refuses
+ * any other type or bytes. Each part URL signs its exact `content-length`.
+ */
+export class S3UploadStorage implements UploadStorage {
+  constructor(
+    private readonly client: S3Client,
+    private readonly bucket: string,
+  ) {}
+
+  async presignPut(input: {
+    key: string;
+    contentType: string;
+    sha256Base64: string;
+    expiresInSeconds: number;
+  }) {
+    const command = new PutObjectCommand({
+      Bucket: this.bucket,
+      Key: input.key,
+      ContentType: input.contentType,
+      ChecksumSHA256: input.sha256Base64,
+    });
+    const url = await getSignedUrl(this.client, command, {
+      expiresIn: input.expiresInSeconds,
+      signableHeaders: new Set(['content-type', 'x-amz-checksum-sha256']),
+      unhoistableHeaders: new Set(['x-amz-checksum-sha256']),
+    });
+    return {
+      url,
+      headers: { 'content-type': input.contentType, 'x-amz-checksum-sha256': input.sha256Base64 },
+    };
+  }
+
+  async createMultipart(input: { key: string; contentType: string }): Promise<string> {
+    const result = await this.client.send(
+      new CreateMultipartUploadCommand({
+        Bucket: this.bucket,
+        Key: input.key,
+        ContentType: input.contentType,
+      }),
+    );
+    if (!result.UploadId) throw new Error('Storage returned no UploadId');
+    return result.UploadId;
+  }
+
+  async presignPart(input: {
+    key: string;
+    uploadId: string;
+    partNumber: number;
+    contentLength: number;
+    expiresInSeconds: number;
+  }) {
+    const command = new UploadPartCommand({
+      Bucket: this.bucket,
+      Key: input.key,
+      UploadId: input.uploadId,
+      PartNumber: input.partNumber,
+      ContentLength: input.contentLength,
+    });
+    const url = await getSignedUrl(this.client, command, {
+      expiresIn: input.expiresInSeconds,
+      signableHeaders: new Set(['content-length']),
+    });
+    return { url, headers: { 'content-length': String(input.contentLength) } };
+  }
+
+  async completeMultipart(input: {
+    key: string;
+    uploadId: string;
+    parts: { partNumber: number; etag: string }[];
+  }) {
+    await this.client.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: this.bucket,
+        Key: input.key,
+        UploadId: input.uploadId,
+        MultipartUpload: {
+          Parts: input.parts.map((part) => ({ PartNumber: part.partNumber, ETag: part.etag })),
+        },
+      }),
+    );
+  }
+
+  async head(key: string): Promise<ObjectInfo | null> {
+    try {
+      const result = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return { size: Number(result.ContentLength ?? 0) };
+    } catch (error) {
+      const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      if (status === 404 || (error as Error).name === 'NotFound' || (error as Error).name === 'NoSuchKey')
+        return null;
+      throw error;
+    }
+  }
+}

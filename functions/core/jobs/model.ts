@@ -1,0 +1,315 @@
+import { z } from 'zod';
+import { ErrorInfoSchema } from '../projects/model.ts';
+
+export const CLASSIFICATIONS = ['plans', 'specifications', 'documents', 'addenda', 'mixed', 'other'] as const;
+export const ClassificationSchema = z.enum(CLASSIFICATIONS);
+export type Classification = z.infer<typeof ClassificationSchema>;
+
+export const JOB_STATUSES = [
+  'provisioning',
+  'awaiting_uploads',
+  'uploading',
+  'preflighting',
+  'processing',
+  'completed',
+  'failed',
+] as const;
+export const ACTIVE_JOB_STATUSES: readonly JobStatus[] = [
+  'provisioning',
+  'awaiting_uploads',
+  'uploading',
+  'preflighting',
+  'processing',
+];
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+export const FILE_STATUSES = ['processing', 'ready', 'error', 'cancelled'] as const;
+export type FileStatus = (typeof FILE_STATUSES)[number];
+
+/** Limits of one job. */
+export const JOB_LIMITS = {
+  maxDeclaredBytes: 10_000_000_000,
+  maxFiles: 1_000,
+  filesPerRegistration: 100,
+  /** Files embedded in a Job response; past it `filesTruncated` is true and the file listing pages through all. */
+  embeddedFiles: 50,
+} as const;
+
+export const JobFileSchema = z
+  .object({
+    id: z.string(),
+    documentId: z.string(),
+    fileName: z.string(),
+    contentType: z.string(),
+    fileSize: z.number().int(),
+    classification: ClassificationSchema,
+    pageCount: z.number().int(),
+    successfulPageCount: z.number().int(),
+    status: z.enum(FILE_STATUSES),
+    uploadStatus: z
+      .enum(['pending', 'uploaded', 'failed'])
+      .describe(
+        '`pending` until completed, `uploaded` once storage holds the declared bytes, `failed` otherwise.',
+      ),
+    error: ErrorInfoSchema.nullable(),
+  })
+  .meta({ id: 'JobFile' });
+export type JobFile = z.infer<typeof JobFileSchema>;
+
+export const JobSchema = z
+  .object({
+    id: z.string(),
+    displayName: z.string(),
+    activityLabel: z.string(),
+    externalId: z.string().nullable(),
+    status: z.enum(JOB_STATUSES),
+    projectId: z.string(),
+    project: z.object({ id: z.string(), name: z.string() }),
+    pageCount: z.number().int(),
+    successfulPageCount: z.number().int(),
+    failedPageCount: z.number().int(),
+    progress: z.object({
+      processedPages: z.number().int(),
+      totalPages: z.number().int(),
+      percent: z.number().int(),
+      phase: z.string(),
+      message: z.string(),
+      updatedAt: z.string(),
+    }),
+    resultUrl: z.string(),
+    billing: z.object({ creditsDebited: z.number().int(), creditsReserved: z.number().int() }),
+    files: z.array(JobFileSchema),
+    filesTruncated: z.boolean(),
+    limits: z.object({ maxDeclaredBytes: z.number().int(), maxFiles: z.number().int() }),
+    error: ErrorInfoSchema.nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    completedAt: z.string().nullable(),
+    expiresAt: z.string().describe('Uploads must be registered and completed before this time.'),
+  })
+  .meta({ id: 'Job' });
+export type Job = z.infer<typeof JobSchema>;
+
+/** What the table stores for a job (files are separate items). */
+export interface JobRecord {
+  orgId: string;
+  id: string;
+  projectId: string;
+  projectName: string;
+  displayName: string;
+  externalId: string | null;
+  status: JobStatus;
+  declaredBytes: number;
+  fileCount: number;
+  pageCount: number;
+  successfulPageCount: number;
+  failedPageCount: number;
+  progress: Job['progress'];
+  creditsReserved: number;
+  creditsDebited: number;
+  error: Job['error'];
+  createdAt: string;
+  updatedAt: string;
+  completedAt: string | null;
+  expiresAt: string;
+}
+
+export interface JobFileRecord extends JobFile {
+  jobId: string;
+  orgId: string;
+  projectId: string;
+  sha256: string;
+  objectKey: string;
+  /** False when the client left classification out: preflight classifies the file. */
+  classificationDeclared: boolean;
+  uploadMode: 'direct_put' | 'multipart';
+  multipartUploadId: string | null;
+  partSize: number | null;
+  /** Set when the same bytes are already a ready document of the project: no extraction, no charge. */
+  duplicateOfDocumentId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const ACTIVITY_LABELS: Record<JobStatus, string> = {
+  provisioning: 'Preparing the job',
+  awaiting_uploads: 'Waiting for files to be registered',
+  uploading: 'Waiting for uploads to complete',
+  preflighting: 'Checking files and reserving credits',
+  processing: 'Extracting sheets, regions and specifications',
+  completed: 'Completed',
+  failed: 'Failed',
+};
+
+export function toPublicJobFile(record: JobFileRecord): JobFile {
+  return {
+    id: record.id,
+    documentId: record.documentId,
+    fileName: record.fileName,
+    contentType: record.contentType,
+    fileSize: record.fileSize,
+    classification: record.classification,
+    pageCount: record.pageCount,
+    successfulPageCount: record.successfulPageCount,
+    status: record.status,
+    uploadStatus: record.uploadStatus,
+    error: record.error,
+  };
+}
+
+export function resultPath(jobId: string): string {
+  return `/api/open/v1/jobs/${jobId}/result`;
+}
+
+export function toPublicJob(record: JobRecord, files: JobFileRecord[], filesTruncated: boolean): Job {
+  return {
+    id: record.id,
+    displayName: record.displayName,
+    activityLabel: ACTIVITY_LABELS[record.status],
+    externalId: record.externalId,
+    status: record.status,
+    projectId: record.projectId,
+    project: { id: record.projectId, name: record.projectName },
+    pageCount: record.pageCount,
+    successfulPageCount: record.successfulPageCount,
+    failedPageCount: record.failedPageCount,
+    progress: record.progress,
+    resultUrl: resultPath(record.id),
+    billing: { creditsDebited: record.creditsDebited, creditsReserved: record.creditsReserved },
+    files: files.map(toPublicJobFile),
+    filesTruncated,
+    limits: { maxDeclaredBytes: JOB_LIMITS.maxDeclaredBytes, maxFiles: JOB_LIMITS.maxFiles },
+    error: record.error,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    completedAt: record.completedAt,
+    expiresAt: record.expiresAt,
+  };
+}
+
+// ---- request bodies ----
+
+const FILE_NAME = z
+  .string()
+  .min(1)
+  .max(255)
+  .refine(
+    (name) => !/[\p{Cc}/\\]/u.test(name),
+    'must be a plain file name (no path separators or control characters)',
+  )
+  .refine((name) => name !== '.' && name !== '..', 'must be a plain file name');
+
+export const CreateJobBodySchema = z
+  .object({
+    displayName: z.string().trim().min(1).max(180).optional(),
+    externalId: z.string().trim().min(1).max(256).optional(),
+  })
+  .strict();
+
+export const RegisterUploadsBodySchema = z
+  .object({
+    files: z
+      .array(
+        z
+          .object({
+            fileName: FILE_NAME,
+            contentType: z
+              .string()
+              .max(255)
+              .regex(
+                /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i,
+                'must be a MIME type such as application/pdf',
+              ),
+            fileSize: z
+              .number()
+              .int()
+              .min(0)
+              .max(5 * 1024 ** 4, 'must be at most 5 TiB (the S3 object limit)'),
+            sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hexadecimal characters'),
+            classification: ClassificationSchema.optional(),
+          })
+          .strict(),
+      )
+      .min(1, 'must hold at least 1 file')
+      .max(JOB_LIMITS.filesPerRegistration, `must hold at most ${JOB_LIMITS.filesPerRegistration} files`),
+  })
+  .strict();
+export type RegisterUploadsBody = z.infer<typeof RegisterUploadsBodySchema>;
+
+export const CompleteUploadsBodySchema = z
+  .object({
+    directUploads: z
+      .array(z.object({ documentId: z.string().max(64), uploadToken: z.string().max(2048) }).strict())
+      .max(JOB_LIMITS.filesPerRegistration)
+      .default([]),
+    multipartUploads: z
+      .array(
+        z
+          .object({
+            documentId: z.string().max(64),
+            multipartUploadId: z.string().max(1024),
+            uploadToken: z.string().max(2048),
+            parts: z
+              .array(
+                z
+                  .object({
+                    partNumber: z.number().int().min(1).max(10_000),
+                    etag: z.string().min(1).max(128),
+                  })
+                  .strict(),
+              )
+              .min(1)
+              .max(10_000),
+          })
+          .strict(),
+      )
+      .max(JOB_LIMITS.filesPerRegistration)
+      .default([]),
+  })
+  .strict()
+  .refine((body) => body.directUploads.length + body.multipartUploads.length > 0, {
+    message: 'must list at least one upload in directUploads or multipartUploads',
+    path: ['directUploads'],
+  });
+
+export const UploadInstructionSchema = z
+  .object({
+    documentId: z.string(),
+    uploadMode: z.enum(['direct_put', 'multipart']),
+    uploadUrl: z.string().optional(),
+    uploadHeaders: z.record(z.string(), z.string()).optional(),
+    uploadToken: z.string(),
+    expiresAt: z.string(),
+    multipartUploadId: z.string().optional(),
+    partSize: z.number().int().optional(),
+    parts: z
+      .array(
+        z.object({
+          partNumber: z.number().int(),
+          startByte: z.number().int(),
+          endByteExclusive: z.number().int(),
+          uploadUrl: z.string(),
+          uploadHeaders: z.record(z.string(), z.string()),
+        }),
+      )
+      .optional(),
+  })
+  .meta({ id: 'UploadInstruction' });
+export type UploadInstruction = z.infer<typeof UploadInstructionSchema>;
+
+export const RegisteredDocumentSchema = z
+  .object({
+    documentId: z.string(),
+    fileId: z.string(),
+    fileName: z.string(),
+    sha256: z.string(),
+    uploadMode: z.enum(['direct_put', 'multipart']),
+    duplicateOfDocumentId: z
+      .string()
+      .nullable()
+      .describe(
+        'Set when these bytes are already a ready document of the project: uploading is optional, nothing is extracted or charged again.',
+      ),
+    uploadRequired: z.boolean(),
+  })
+  .meta({ id: 'RegisteredDocument' });

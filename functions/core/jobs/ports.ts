@@ -1,0 +1,89 @@
+import type { Page } from '../projects/ports.ts';
+import type { FileStatus, JobFileRecord, JobRecord, JobStatus } from './model.ts';
+
+export interface JobListFilter {
+  projectId?: string;
+  status?: JobStatus;
+  activeOnly?: boolean;
+}
+
+export interface JobStore {
+  create(job: JobRecord): Promise<void>;
+  get(orgId: string, jobId: string): Promise<JobRecord | null>;
+  list(
+    orgId: string,
+    filter: JobListFilter,
+    options: { limit: number; position: unknown | null },
+  ): Promise<Page<JobRecord>>;
+  files(
+    jobId: string,
+    options: { limit: number; position: unknown | null; status?: FileStatus },
+  ): Promise<Page<JobFileRecord>>;
+  countFiles(jobId: string, status?: FileStatus): Promise<number>;
+  allFiles(jobId: string): Promise<JobFileRecord[]>;
+  getFile(jobId: string, fileId: string): Promise<JobFileRecord | null>;
+  /**
+   * Adds new files to a job and its declared-bytes and file counters, in transactions conditional
+   * on the limits and on the job accepting uploads; refreshes nothing that exists already.
+   * Returns `limit_exceeded` or `not_accepting` instead of writing when a condition fails.
+   */
+  addFiles(
+    job: JobRecord,
+    files: JobFileRecord[],
+    limits: { maxDeclaredBytes: number; maxFiles: number },
+  ): Promise<'added' | 'limit_exceeded' | 'not_accepting'>;
+  updateFile(file: JobFileRecord, changes: Partial<JobFileRecord>): Promise<void>;
+  /** Moves the job between statuses when it is in one of `from`; false when it was not. */
+  transition(
+    orgId: string,
+    jobId: string,
+    from: JobStatus[],
+    to: JobStatus,
+    changes?: Partial<JobRecord>,
+  ): Promise<boolean>;
+  update(orgId: string, jobId: string, changes: Partial<JobRecord>): Promise<void>;
+}
+
+export interface DocumentLookup {
+  /** A ready document of the project with exactly these bytes, if any. */
+  readyDocumentWithDigest(projectId: string, sha256: string): Promise<string | null>;
+}
+
+export interface ObjectInfo {
+  size: number;
+}
+
+export interface UploadStorage {
+  presignPut(input: {
+    key: string;
+    contentType: string;
+    sha256Base64: string;
+    expiresInSeconds: number;
+  }): Promise<{
+    url: string;
+    headers: Record<string, string>;
+  }>;
+  createMultipart(input: { key: string; contentType: string }): Promise<string>;
+  presignPart(input: {
+    key: string;
+    uploadId: string;
+    partNumber: number;
+    contentLength: number;
+    expiresInSeconds: number;
+  }): Promise<{ url: string; headers: Record<string, string> }>;
+  completeMultipart(input: {
+    key: string;
+    uploadId: string;
+    parts: { partNumber: number; etag: string }[];
+  }): Promise<void>;
+  head(key: string): Promise<ObjectInfo | null>;
+}
+
+export interface ProcessingStarter {
+  start(orgId: string, jobId: string): Promise<void>;
+}
+
+export interface TokenSigner {
+  sign(payload: Record<string, string>): string;
+  verify(token: string): Record<string, string> | null;
+}

@@ -1,0 +1,27 @@
+import { registerUploads } from '../../core/jobs/uploads.ts';
+import { config } from '../../shared/config.ts';
+import { jobStore, projectStore, uploadStorage, uploadTokens } from '../../shared/container.ts';
+import { apiHandler } from '../../shared/http/api-handler.ts';
+
+export const handler = apiHandler('registerUploads', async ({ path, body, principal }) => {
+  const result = await registerUploads(
+    {
+      jobs: jobStore(),
+      documents: jobStore(),
+      storage: uploadStorage(),
+      tokens: await uploadTokens(),
+      projects: projectStore(),
+    },
+    {
+      orgId: principal.orgId,
+      jobId: path.jobId,
+      body,
+      settings: {
+        multipartThresholdBytes: config.MULTIPART_THRESHOLD_BYTES,
+        partSizeBytes: config.MULTIPART_PART_SIZE_BYTES,
+        urlTtlSeconds: config.UPLOAD_URL_TTL_SECONDS,
+      },
+    },
+  );
+  return { status: 200, body: result };
+});
