@@ -5,6 +5,7 @@ import { StateMachine } from 'aws-local-stepfunctions';
 import { STATE_MACHINES } from '../functions/shared/state-machines.ts';
 import { freePort, LOCAL_ACCOUNT, LOCAL_REGION } from './emulators/util.ts';
 import { invokeHandler, REPO_ROOT } from './lambda.ts';
+import { TaskPool } from './task-pool.ts';
 
 type TaskHandler = (input: unknown) => Promise<unknown>;
 
@@ -69,6 +70,7 @@ export class LocalStepFunctions {
   >();
   readonly executions = new Map<string, Execution>();
   private server: Server | undefined;
+  private readonly pool = new TaskPool();
   endpoint = '';
 
   constructor(overrides: Record<string, TaskHandler> = {}) {
@@ -80,7 +82,10 @@ export class LocalStepFunctions {
         byArn.set(
           localFunctionArn(placeholder),
           overrides[placeholder] ??
-            ((input) => invokeHandler(task.handler, input, task.timeoutSeconds * 1000)),
+            ((input) =>
+              task.isolated
+                ? this.pool.run(task.handler, input, task.timeoutSeconds * 1000)
+                : invokeHandler(task.handler, input, task.timeoutSeconds * 1000)),
         );
       }
       const asl = JSON.parse(text) as { States: Record<string, AslState> };
@@ -196,6 +201,7 @@ export class LocalStepFunctions {
   }
 
   async close(): Promise<void> {
+    await this.pool.close();
     await new Promise<void>((done) => (this.server ? this.server.close(() => done()) : done()));
   }
 }

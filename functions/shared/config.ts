@@ -20,6 +20,10 @@ const ConfigSchema = z.object({
   PROJECT_CREATION_PRICE: z.coerce.number().int().min(0).default(100),
   /** Credits per successfully processed page (reserved at preflight, debited per page). */
   CREDITS_PER_PAGE: z.coerce.number().int().min(0).default(1),
+  /** Pages per extraction task of the pipeline. */
+  PAGES_PER_BATCH: z.coerce.number().int().min(1).max(500).default(25),
+  /** Files with more pages fail alone with pdf_too_many_pages. */
+  MAX_PAGES_PER_FILE: z.coerce.number().int().min(1).default(5000),
   /** Files of at least this size upload in parts (default 100 MiB). */
   MULTIPART_THRESHOLD_BYTES: z.coerce
     .number()

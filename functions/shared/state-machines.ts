@@ -10,6 +10,8 @@ export interface StateMachineTask {
   access: Omit<RouteAccess, 'provisionStateMachine' | 'processJobStateMachine'>;
   timeoutSeconds: number;
   memoryMb: number;
+  /** CPU-heavy: the local runner runs it in a worker thread so the local API stays responsive. */
+  isolated?: boolean;
 }
 
 export interface StateMachineDefinition {
@@ -43,6 +45,51 @@ export const STATE_MACHINES: StateMachineDefinition[] = [
         access: { table: 'readwrite' },
         timeoutSeconds: 30,
         memoryMb: 256,
+      },
+    },
+  },
+  {
+    id: 'process-job',
+    file: 'stepfunctions/process-job.asl.json',
+    arnVariable: 'PROCESS_JOB_STATE_MACHINE_ARN',
+    tasks: {
+      PreflightJobFunctionArn: {
+        handler: 'functions/handlers/sfn/preflight-job.ts',
+        access: { table: 'readwrite', uploadsBucket: 'read', webhookQueue: 'send' },
+        timeoutSeconds: 900,
+        memoryMb: 3008,
+      },
+      ExtractPageBatchFunctionArn: {
+        handler: 'functions/handlers/sfn/extract-page-batch.ts',
+        access: { table: 'readwrite', uploadsBucket: 'read', artifactsBucket: 'readwrite' },
+        timeoutSeconds: 900,
+        memoryMb: 3008,
+        isolated: true,
+      },
+      AssembleFileFunctionArn: {
+        handler: 'functions/handlers/sfn/assemble-file.ts',
+        access: { table: 'readwrite', uploadsBucket: 'read', artifactsBucket: 'readwrite' },
+        timeoutSeconds: 900,
+        memoryMb: 3008,
+        isolated: true,
+      },
+      FailFileFunctionArn: {
+        handler: 'functions/handlers/sfn/fail-file.ts',
+        access: { table: 'readwrite' },
+        timeoutSeconds: 60,
+        memoryMb: 256,
+      },
+      FinalizeJobFunctionArn: {
+        handler: 'functions/handlers/sfn/finalize-job.ts',
+        access: { table: 'readwrite', artifactsBucket: 'readwrite', webhookQueue: 'send' },
+        timeoutSeconds: 300,
+        memoryMb: 1024,
+      },
+      FailJobFunctionArn: {
+        handler: 'functions/handlers/sfn/fail-job.ts',
+        access: { table: 'readwrite', webhookQueue: 'send' },
+        timeoutSeconds: 120,
+        memoryMb: 512,
       },
     },
   },

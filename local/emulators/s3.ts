@@ -60,6 +60,24 @@ export async function startS3(options: { dataDir: string; buckets: string[] }): 
   await s3rver.run();
 
   const proxy = createServer((incoming, response) => {
+    if (incoming.method === 'PUT' && incoming.headers['if-none-match'] === '*') {
+      // Conditional create (S3 supports it; s3rver ignores it): refuse to overwrite an existing object.
+      const [bucket, ...rest] = new URL(incoming.url ?? '/', 'http://local').pathname.slice(1).split('/');
+      const key = decodeURIComponent(rest.join('/'));
+      void s3rver.store.existsObject(bucket ?? '', key).then((exists) => {
+        if (!exists) return handle(incoming, response);
+        incoming.resume();
+        response.writeHead(412, { 'content-type': 'application/xml' });
+        response.end(
+          '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>PreconditionFailed</Code>' +
+            '<Message>At least one of the pre-conditions you specified did not hold</Message></Error>',
+        );
+      });
+      return;
+    }
+    handle(incoming, response);
+  });
+  const handle = (incoming: IncomingMessage, response: ServerResponse) => {
     const declared = incoming.headers['x-amz-checksum-sha256'];
     if ((incoming.method === 'PUT' || incoming.method === 'POST') && typeof declared === 'string') {
       const chunks: Buffer[] = [];
@@ -81,7 +99,7 @@ export async function startS3(options: { dataDir: string; buckets: string[] }): 
       return;
     }
     forward(innerPort, incoming, response, null);
-  });
+  };
   const port = await freePort();
   await new Promise<void>((resolve) => proxy.listen(port, '127.0.0.1', resolve));
   return {

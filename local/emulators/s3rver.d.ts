@@ -10,5 +10,6 @@ declare module '@20minutes/s3rver' {
     constructor(options: S3rverOptions);
     run(): Promise<{ address: string; port: number }>;
     close(): Promise<void>;
+    store: { existsObject(bucket: string, key: string): Promise<boolean> };
   }
 }

@@ -8,7 +8,7 @@ export interface LocalSqs {
 
 /** fauxqs in-process (SQS only: its S3 mode caps bodies at 11 MiB). Queues with a DLQ each, as on AWS. */
 export async function startSqs(options: { queues: string[] }): Promise<LocalSqs> {
-  const server = await startFauxqs({ port: 0, logger: false, host: '127.0.0.1' });
+  const server = await startFauxqs({ port: 0, logger: false });
   const queueUrls: Record<string, string> = {};
   for (const name of options.queues) {
     const dlq = server.createQueue(`${name}-dlq`);

@@ -16,7 +16,17 @@ export default async function setup(project: TestProject) {
   process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
   const { startLocalStack } = await import('../../local/stack.ts');
   const started = Date.now();
-  const stack = await startLocalStack({ dataDir, persistDynamo: false, apiPort: 0 });
+  const stack = await startLocalStack({
+    dataDir,
+    persistDynamo: false,
+    apiPort: 0,
+    // Small thresholds so tests exercise multipart uploads and several page batches with small files.
+    extraEnv: {
+      MULTIPART_THRESHOLD_BYTES: String(6 * 1024 * 1024),
+      MULTIPART_PART_SIZE_BYTES: String(5 * 1024 * 1024),
+      PAGES_PER_BATCH: '1',
+    },
+  });
   console.log(`local stack ready in ${Date.now() - started} ms at ${stack.apiUrl}`);
   project.provide('apiUrl', stack.apiUrl);
   project.provide('localEnv', stack.env);

@@ -16,7 +16,6 @@ function provisioningRecord(orgId: string, name: string): ProjectRecord {
     error: null,
     counts: { ...EMPTY_COUNTS },
     disciplineCounts: [],
-    latestJob: null,
     indexedSources: 0,
     settings: null,
     indexLocation: null,

@@ -9,7 +9,8 @@ import {
 import type { FileStatus, JobFileRecord, JobRecord, JobStatus } from '../../core/jobs/model.ts';
 import { ACTIVE_JOB_STATUSES } from '../../core/jobs/model.ts';
 import type { DocumentLookup, JobListFilter, JobStore } from '../../core/jobs/ports.ts';
-import type { Page } from '../../core/projects/ports.ts';
+import type { LatestJob } from '../../core/projects/model.ts';
+import type { LatestJobLookup, Page } from '../../core/projects/ports.ts';
 import { cancellationReasons, isConditionFailure } from './errors.ts';
 import { queryCount, queryPage, setExpression } from './query-page.ts';
 import { ENTITY_VERSION, keys, TABLE_DESIGN } from './table.ts';
@@ -22,7 +23,7 @@ function strip<T>(item: Record<string, unknown>): T {
   return record as T;
 }
 
-export class DynamoJobStore implements JobStore, DocumentLookup {
+export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -276,6 +277,54 @@ export class DynamoJobStore implements JobStore, DocumentLookup {
         ExpressionAttributeValues: set.values,
       }),
     );
+  }
+
+  async latestJob(orgId: string, projectId: string): Promise<LatestJob | null> {
+    const page = await this.list(orgId, { projectId }, { limit: 1, position: null });
+    const job = page.items[0];
+    if (!job) return null;
+    return {
+      id: job.id,
+      status: job.status,
+      createdAt: job.createdAt,
+      updatedAt: job.updatedAt,
+      completedAt: job.completedAt,
+      error: job.error,
+    };
+  }
+
+  async addProgress(orgId: string, jobId: string, pages: number): Promise<void> {
+    const result = await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.job(orgId, jobId),
+        UpdateExpression:
+          'ADD progress.processedPages :pages SET progress.updatedAt = :now, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':pages': pages, ':now': new Date().toISOString() },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    const progress = result.Attributes?.progress as JobRecord['progress'] | undefined;
+    if (!progress || progress.totalPages <= 0) return;
+    // Percent follows the counter; capped below 100 until the job completes.
+    const percent = Math.min(99, Math.floor((progress.processedPages / progress.totalPages) * 100));
+    await this.client
+      .send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.job(orgId, jobId),
+          UpdateExpression: 'SET progress.percent = :percent, progress.message = :message',
+          ConditionExpression: 'attribute_exists(pk) AND progress.percent < :percent',
+          ExpressionAttributeValues: {
+            ':percent': percent,
+            ':message': `Processed ${Math.min(progress.processedPages, progress.totalPages)} of ${progress.totalPages} pages.`,
+          },
+        }),
+      )
+      .catch((error) => {
+        if (!isConditionFailure(error)) throw error;
+      });
   }
 
   async readyDocumentWithDigest(projectId: string, sha256: string): Promise<string | null> {

@@ -24,7 +24,6 @@ const PROJECT_FIELDS = [
   'error',
   'counts',
   'disciplineCounts',
-  'latestJob',
   'indexedSources',
   'settings',
   'indexLocation',

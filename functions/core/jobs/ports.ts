@@ -42,6 +42,8 @@ export interface JobStore {
     changes?: Partial<JobRecord>,
   ): Promise<boolean>;
   update(orgId: string, jobId: string, changes: Partial<JobRecord>): Promise<void>;
+  /** Atomically adds processed pages to the job's progress (percent included). */
+  addProgress(orgId: string, jobId: string, pages: number): Promise<void>;
 }
 
 export interface DocumentLookup {

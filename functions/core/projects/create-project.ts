@@ -28,7 +28,6 @@ export async function createProject(
     error: null,
     counts: { ...EMPTY_COUNTS },
     disciplineCounts: [],
-    latestJob: null,
     indexedSources: 0,
     settings: null,
     indexLocation: null,

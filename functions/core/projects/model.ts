@@ -103,7 +103,6 @@ export interface ProjectRecord {
   error: ErrorInfo | null;
   counts: OverviewCounts;
   disciplineCounts: { code: string; label: string; count: number }[];
-  latestJob: LatestJob | null;
   /** Number of sources (sheets' regions, spec facets, docs) written to the source index. */
   indexedSources: number;
   settings: ProjectSettings | null;
@@ -163,9 +162,9 @@ const STATUS_LABELS: Record<ProjectOverview['status'], string> = {
  * The overview follows the spec's rules: normalization is useful when regions outnumber
  * normalized regions; index reconciliation when sources exist but search is not possible.
  */
-export function computeOverview(record: ProjectRecord): ProjectOverview {
+export function computeOverview(record: ProjectRecord, latestJob: LatestJob | null): ProjectOverview {
   const ready = record.status === 'ready';
-  const jobActive = record.latestJob !== null && ACTIVE_JOB_STATUSES.has(record.latestJob.status);
+  const jobActive = latestJob !== null && ACTIVE_JOB_STATUSES.has(latestJob.status);
   const counts = record.counts;
   const sources = counts.regions + counts.specifications + counts.docs;
   const canSearch = ready && record.indexedSources >= sources;
@@ -189,7 +188,7 @@ export function computeOverview(record: ProjectRecord): ProjectOverview {
     statusLabel: STATUS_LABELS[status],
     counts,
     disciplines: record.disciplineCounts,
-    latestJob: record.latestJob,
+    latestJob,
     nextAction,
     capabilities: {
       canCreateJob: ready,

@@ -1,4 +1,4 @@
-import type { ErrorInfo, ProjectRecord, ProjectSettings } from './model.ts';
+import type { ErrorInfo, LatestJob, ProjectRecord, ProjectSettings } from './model.ts';
 
 export interface Page<T> {
   items: T[];
@@ -50,4 +50,8 @@ export interface ProvisioningStarter {
 export interface ProjectIndexStore {
   /** Creates the project's (empty) source index and returns its location. Idempotent. */
   createIndex(orgId: string, projectId: string): Promise<string>;
+}
+
+export interface LatestJobLookup {
+  latestJob(orgId: string, projectId: string): Promise<LatestJob | null>;
 }

@@ -9,7 +9,7 @@ import {
   type ProjectRecord,
   toPublicProject,
 } from './model.ts';
-import type { ProjectStore } from './ports.ts';
+import type { LatestJobLookup, ProjectStore } from './ports.ts';
 
 /** A project of the caller's organization, or ProjectNotFoundError: another org's project does not exist for them. */
 export async function requireProject(
@@ -31,15 +31,16 @@ export async function getProject(
 }
 
 export async function getProjectOverview(
-  deps: { projects: ProjectStore },
+  deps: { projects: ProjectStore; jobs: LatestJobLookup },
   input: { orgId: string; projectId: string },
 ): Promise<{ project: Project; overview: ProjectOverview }> {
   const record = await requireProject(deps.projects, input.orgId, input.projectId);
-  return { project: toPublicProject(record), overview: computeOverview(record) };
+  const latestJob = await deps.jobs.latestJob(input.orgId, record.id);
+  return { project: toPublicProject(record), overview: computeOverview(record, latestJob) };
 }
 
 export async function listProjects(
-  deps: { projects: ProjectStore; cursors: CursorCodec },
+  deps: { projects: ProjectStore; cursors: CursorCodec; jobs: LatestJobLookup },
   input: { orgId: string; limit: number; cursor: string | undefined; includeOverview: boolean },
 ): Promise<PageEnvelope & { projects: (Project & { overview?: ProjectOverview })[] }> {
   const scope = { endpoint: 'listProjects', orgId: input.orgId, filters: {} };
@@ -50,10 +51,15 @@ export async function listProjects(
   ]);
   const nextCursor = page.nextPosition === null ? null : deps.cursors.encode(scope, page.nextPosition);
   return {
-    projects: page.items.map((record) =>
-      input.includeOverview
-        ? { ...toPublicProject(record), overview: computeOverview(record) }
-        : toPublicProject(record),
+    projects: await Promise.all(
+      page.items.map(async (record) =>
+        input.includeOverview
+          ? {
+              ...toPublicProject(record),
+              overview: computeOverview(record, await deps.jobs.latestJob(input.orgId, record.id)),
+            }
+          : toPublicProject(record),
+      ),
     ),
     ...pageEnvelope({
       total,

@@ -1,0 +1,361 @@
+import {
+  BatchWriteCommand,
+  type DynamoDBDocumentClient,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type {
+  ContentStore,
+  CreditLedger,
+  FileContent,
+  ProjectTotalsWriter,
+} from '../../core/pipeline/ports.ts';
+import type { OverviewCounts } from '../../core/projects/model.ts';
+import { cancellationReasons } from './errors.ts';
+import { queryCount } from './query-page.ts';
+import { ENTITY_VERSION, keys } from './table.ts';
+
+type Item = Record<string, unknown>;
+
+/** Rows of extracted content, keyed so that a retried write replaces and never duplicates. */
+export class DynamoContentStore implements ContentStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  private async keysWithPrefix(projectId: string, prefix: string): Promise<{ pk: string; sk: string }[]> {
+    const found: { pk: string; sk: string }[] = [];
+    let startKey: Item | undefined;
+    do {
+      const result = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': `PROJECT#${projectId}`, ':prefix': prefix },
+          ProjectionExpression: 'pk, sk',
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of result.Items ?? []) found.push({ pk: String(item.pk), sk: String(item.sk) });
+      startKey = result.LastEvaluatedKey;
+    } while (startKey);
+    return found;
+  }
+
+  private async batchWrite(
+    requests: NonNullable<ConstructorParameters<typeof BatchWriteCommand>[0]['RequestItems']>[string],
+  ) {
+    for (let start = 0; start < requests.length; start += 25) {
+      let pending = requests.slice(start, start + 25);
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        const result = await this.client.send(
+          new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } }),
+        );
+        pending = result.UnprocessedItems?.[this.tableName] ?? [];
+        if (pending.length > 0) {
+          if (attempt > 8) throw new Error('DynamoDB kept throttling the content write');
+          await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
+        }
+      }
+    }
+  }
+
+  async writeFileContent(projectId: string, fileId: string, content: FileContent): Promise<void> {
+    const puts: Item[] = [
+      ...content.sheets.map((sheet) => ({
+        ...keys.sheet(projectId, fileId, sheet.pageNumber),
+        entity: 'sheet',
+        v: ENTITY_VERSION.sheet,
+        ...sheet,
+      })),
+      ...content.regions.map((region) => ({
+        ...keys.region(projectId, fileId, region.pageNumber, region.regionIndex),
+        entity: 'region',
+        v: ENTITY_VERSION.region,
+        ...region,
+      })),
+      ...content.sections.map((section) => ({
+        ...keys.specSection(projectId, fileId, section.sectionIndex),
+        entity: 'specSection',
+        v: ENTITY_VERSION.specSection,
+        ...section,
+      })),
+      ...content.facets.map((facet) => {
+        const section = content.sections.find(
+          (candidate) => candidate.specificationId === facet.specificationId,
+        );
+        return {
+          ...keys.specFacet(projectId, fileId, section?.sectionIndex ?? 0, facet.facetIndex),
+          entity: 'specFacet',
+          v: ENTITY_VERSION.specFacet,
+          ...facet,
+        };
+      }),
+    ];
+    // Rows a previous attempt wrote but this one does not (the engine changed its mind) are removed.
+    const wanted = new Set(puts.map((item) => item.sk as string));
+    const stale = (
+      await Promise.all(
+        [keys.sheetPrefix, keys.regionPrefix, keys.specPrefix].map((prefix) =>
+          this.keysWithPrefix(projectId, `${prefix}${fileId}#`),
+        ),
+      )
+    )
+      .flat()
+      .filter((key) => !wanted.has(key.sk));
+    await this.batchWrite([
+      ...stale.map((key) => ({ DeleteRequest: { Key: key } })),
+      ...puts.map((item) => ({ PutRequest: { Item: item } })),
+    ]);
+    // The document row last: once it says ready, everything it points to is in place.
+    await this.client.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          ...keys.document(projectId, content.document.documentId),
+          ...keys.documentByDigest(projectId, content.document.sha256, content.document.documentId),
+          entity: 'document',
+          v: ENTITY_VERSION.document,
+          ...content.document,
+        },
+      }),
+    );
+  }
+
+  async artifactKeysOfJob(projectId: string, fileIds: string[]) {
+    const found: { type: 'region_crop' | 'specification_file'; key: string }[] = [];
+    for (const fileId of fileIds) {
+      for (const [prefix, field, type] of [
+        [keys.regionPrefix, 'cropPath', 'region_crop'],
+        [keys.specPrefix, 'pdfPath', 'specification_file'],
+      ] as const) {
+        let startKey: Item | undefined;
+        do {
+          const result = await this.client.send(
+            new QueryCommand({
+              TableName: this.tableName,
+              KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+              FilterExpression: 'attribute_exists(#field)',
+              ExpressionAttributeNames: { '#field': field },
+              ExpressionAttributeValues: { ':pk': `PROJECT#${projectId}`, ':prefix': `${prefix}${fileId}#` },
+              ProjectionExpression: '#field',
+              ExclusiveStartKey: startKey,
+            }),
+          );
+          for (const item of result.Items ?? [])
+            if (typeof item[field] === 'string') found.push({ type, key: item[field] as string });
+          startKey = result.LastEvaluatedKey;
+        } while (startKey);
+      }
+    }
+    return found;
+  }
+
+  async projectTotals(projectId: string) {
+    const pk = `PROJECT#${projectId}`;
+    const count = (
+      prefix: string,
+      filter?: { expression: string; values: Item; names?: Record<string, string> },
+    ) =>
+      queryCount(this.client, {
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix, ...filter?.values },
+        ...(filter ? { FilterExpression: filter.expression } : {}),
+        ...(filter?.names ? { ExpressionAttributeNames: filter.names } : {}),
+      });
+    const sectionFilter = { expression: 'entity = :section', values: { ':section': 'specSection' } };
+    const [files, docs, sheets, regions, normalizedRegions, specifications] = await Promise.all([
+      count(keys.documentPrefix),
+      count(keys.documentPrefix, {
+        expression: 'NOT classification IN (:plans, :specifications)',
+        values: { ':plans': 'plans', ':specifications': 'specifications' },
+      }),
+      count(keys.sheetPrefix),
+      count(keys.regionPrefix),
+      count(keys.regionPrefix, {
+        expression: '#normalized = :yes',
+        values: { ':yes': true },
+        names: { '#normalized': 'normalized' },
+      }),
+      count(keys.specPrefix, sectionFilter),
+    ]);
+    const disciplines = new Map<string, { code: string; label: string; count: number }>();
+    let startKey: Item | undefined;
+    do {
+      const result = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': pk, ':prefix': keys.sheetPrefix },
+          ProjectionExpression: 'discipline',
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of result.Items ?? []) {
+        const discipline = item.discipline as { code: string; label: string } | null | undefined;
+        if (!discipline) continue;
+        const entry = disciplines.get(discipline.code) ?? {
+          code: discipline.code,
+          label: discipline.label,
+          count: 0,
+        };
+        entry.count++;
+        disciplines.set(discipline.code, entry);
+      }
+      startKey = result.LastEvaluatedKey;
+    } while (startKey);
+    const counts: OverviewCounts = {
+      files,
+      sheets,
+      regions,
+      // The semantic index is built by a later stage; until then nothing is chunked or embedded.
+      vectors: 0,
+      vectorChunks: 0,
+      normalizedRegions,
+      specifications,
+      docs,
+    };
+    return {
+      counts,
+      disciplines: [...disciplines.values()].sort(
+        (a, b) => b.count - a.count || a.code.localeCompare(b.code),
+      ),
+    };
+  }
+}
+
+export class DynamoProjectTotalsWriter implements ProjectTotalsWriter {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async saveTotals(
+    orgId: string,
+    projectId: string,
+    totals: Awaited<ReturnType<ContentStore['projectTotals']>>,
+  ) {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.project(orgId, projectId),
+        UpdateExpression: 'SET counts = :counts, disciplineCounts = :disciplines, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: {
+          ':counts': totals.counts,
+          ':disciplines': totals.disciplines,
+          ':now': new Date().toISOString(),
+        },
+      }),
+    );
+  }
+}
+
+/**
+ * Job credits: a reservation moves credits out of the balance at preflight; settlement keeps the
+ * debit and returns the rest. Ledger entries have ids derived from the job, so each happens once.
+ */
+export class DynamoCreditLedger implements CreditLedger {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async reserve(orgId: string, jobId: string, credits: number) {
+    const now = new Date().toISOString();
+    const entryId = `led_reserve_${jobId}`;
+    try {
+      await this.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: {
+                  ...keys.ledgerEntry(orgId, entryId),
+                  entity: 'ledgerEntry',
+                  v: ENTITY_VERSION.ledgerEntry,
+                  id: entryId,
+                  orgId,
+                  kind: 'job_reservation',
+                  amount: -credits,
+                  jobId,
+                  createdAt: now,
+                },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: keys.organization(orgId),
+                UpdateExpression: 'SET creditBalance = creditBalance - :credits, updatedAt = :now',
+                ConditionExpression: 'attribute_exists(pk) AND creditBalance >= :credits',
+                ExpressionAttributeValues: { ':credits': credits, ':now': now },
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+              },
+            },
+          ],
+        }),
+      );
+      return { ok: true as const };
+    } catch (error) {
+      const reasons = cancellationReasons(error);
+      if (!reasons) throw error;
+      if (reasons[0]?.failed) return { ok: true as const }; // reserved by an earlier attempt
+      if (reasons[1]?.failed) {
+        const balance = reasons[1].item?.creditBalance;
+        return { ok: false as const, available: typeof balance === 'number' ? balance : 0 };
+      }
+      throw error;
+    }
+  }
+
+  async settle(orgId: string, jobId: string, reserved: number, debit: number) {
+    const now = new Date().toISOString();
+    const entryId = `led_settle_${jobId}`;
+    const release = Math.max(0, reserved - debit);
+    try {
+      await this.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: {
+                  ...keys.ledgerEntry(orgId, entryId),
+                  entity: 'ledgerEntry',
+                  v: ENTITY_VERSION.ledgerEntry,
+                  id: entryId,
+                  orgId,
+                  kind: 'job_settlement',
+                  amount: release,
+                  debited: Math.min(debit, reserved),
+                  jobId,
+                  createdAt: now,
+                },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: keys.organization(orgId),
+                UpdateExpression: 'SET creditBalance = creditBalance + :release, updatedAt = :now',
+                ConditionExpression: 'attribute_exists(pk)',
+                ExpressionAttributeValues: { ':release': release, ':now': now },
+              },
+            },
+          ],
+        }),
+      );
+    } catch (error) {
+      if (cancellationReasons(error)?.[0]?.failed) return; // settled by an earlier attempt
+      throw error;
+    }
+  }
+}

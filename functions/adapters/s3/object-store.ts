@@ -1,0 +1,58 @@
+import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { ObjectStore } from '../../core/pipeline/ports.ts';
+
+function status(error: unknown): number | undefined {
+  return (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+}
+
+export class S3ObjectStore implements ObjectStore {
+  constructor(
+    private readonly client: S3Client,
+    private readonly bucket: string,
+  ) {}
+
+  async getBytes(key: string): Promise<Uint8Array> {
+    const result = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+    if (!result.Body) throw new Error(`Object ${key} has no body`);
+    return result.Body.transformToByteArray();
+  }
+
+  async putBytes(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: bytes, ContentType: contentType }),
+    );
+  }
+
+  async putImmutable(key: string, bytes: Uint8Array, contentType: string): Promise<boolean> {
+    try {
+      await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          Body: bytes,
+          ContentType: contentType,
+          IfNoneMatch: '*',
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (status(error) === 412 || (error as Error).name === 'PreconditionFailed') return false;
+      throw error;
+    }
+  }
+
+  async getJson<T>(key: string): Promise<T | null> {
+    try {
+      const result = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const text = await result.Body?.transformToString('utf8');
+      return text ? (JSON.parse(text) as T) : null;
+    } catch (error) {
+      if (status(error) === 404 || (error as Error).name === 'NoSuchKey') return null;
+      throw error;
+    }
+  }
+
+  async putJson(key: string, value: unknown): Promise<void> {
+    await this.putBytes(key, new TextEncoder().encode(JSON.stringify(value)), 'application/json');
+  }
+}

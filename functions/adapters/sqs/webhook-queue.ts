@@ -1,0 +1,19 @@
+import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { WebhookQueue } from '../../core/pipeline/ports.ts';
+
+/** Job outcomes go through a queue: delivery (signing, retries with backoff, dead letters) is the consumer's. */
+export class SqsWebhookQueue implements WebhookQueue {
+  constructor(
+    private readonly client: SQSClient,
+    private readonly queueUrl: string,
+  ) {}
+
+  async enqueue(message: { orgId: string; event: string; payload: unknown }): Promise<void> {
+    await this.client.send(
+      new SendMessageCommand({
+        QueueUrl: this.queueUrl,
+        MessageBody: JSON.stringify({ ...message, attempt: 0, occurredAt: new Date().toISOString() }),
+      }),
+    );
+  }
+}

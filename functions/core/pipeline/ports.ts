@@ -1,0 +1,63 @@
+import type {
+  DocumentRecord,
+  FacetRecord,
+  RegionRecord,
+  SheetRecord,
+  SpecSectionRecord,
+} from '../content/model.ts';
+import type { OverviewCounts } from '../projects/model.ts';
+
+export interface ObjectStore {
+  getBytes(key: string): Promise<Uint8Array>;
+  putBytes(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /** Writes once: a second write of the same key is refused and reported as false. */
+  putImmutable(key: string, bytes: Uint8Array, contentType: string): Promise<boolean>;
+  getJson<T>(key: string): Promise<T | null>;
+  putJson(key: string, value: unknown): Promise<void>;
+}
+
+export interface FileContent {
+  document: DocumentRecord;
+  sheets: SheetRecord[];
+  regions: RegionRecord[];
+  sections: SpecSectionRecord[];
+  facets: FacetRecord[];
+}
+
+export interface ContentStore {
+  /** Replaces everything stored for one file (rows are keyed deterministically: a retry rewrites, never duplicates). */
+  writeFileContent(projectId: string, fileId: string, content: FileContent): Promise<void>;
+  /** Storage keys of the artifacts of these files (for the immutable job result). */
+  artifactKeysOfJob(
+    projectId: string,
+    fileIds: string[],
+  ): Promise<{ type: 'region_crop' | 'specification_file'; key: string }[]>;
+  /** Counts and disciplines of everything stored in the project. */
+  projectTotals(projectId: string): Promise<{
+    counts: OverviewCounts;
+    disciplines: { code: string; label: string; count: number }[];
+  }>;
+}
+
+export interface CreditLedger {
+  /** Moves `credits` from the balance into the job's reservation, once per job. */
+  reserve(
+    orgId: string,
+    jobId: string,
+    credits: number,
+  ): Promise<{ ok: true } | { ok: false; available: number }>;
+  /** Debits `debit` of the reservation and returns the rest to the balance, once per job. */
+  settle(orgId: string, jobId: string, reserved: number, debit: number): Promise<void>;
+}
+
+export interface ProjectTotalsWriter {
+  saveTotals(
+    orgId: string,
+    projectId: string,
+    totals: Awaited<ReturnType<ContentStore['projectTotals']>>,
+  ): Promise<void>;
+}
+
+export interface WebhookQueue {
+  enqueue(message: { orgId: string; event: string; payload: unknown }): Promise<void>;
+}

@@ -1,0 +1,609 @@
+import { createHash } from 'node:crypto';
+import { PDFDocument } from 'pdf-lib';
+import {
+  contentIds,
+  type DocumentRecord,
+  type FacetRecord,
+  type FileContext,
+  type RegionRecord,
+  type SheetRecord,
+  type SpecSectionRecord,
+} from '../content/model.ts';
+import type { ExtractionResult, PageResult } from '../extraction/index.ts';
+import { type JobFileRecord, type JobRecord, resultPath } from '../jobs/model.ts';
+import type { JobStore } from '../jobs/ports.ts';
+import type { ErrorInfo } from '../projects/model.ts';
+import type { ContentStore, CreditLedger, ObjectStore, ProjectTotalsWriter, WebhookQueue } from './ports.ts';
+
+/**
+ * The processing pipeline's steps, run by `stepfunctions/process-job.asl.json`. Every step is
+ * idempotent: a retried task rewrites the same rows (deterministic keys), never charges twice and
+ * never counts progress twice. One bad file (or batch) never fails the job.
+ */
+export interface PipelineSettings {
+  creditsPerPage: number;
+  pagesPerBatch: number;
+  maxPagesPerFile: number;
+}
+
+export interface Extractor {
+  extractPages(
+    bytes: Uint8Array,
+    options: {
+      pages: { from: number; to: number };
+      fileName: string;
+      classification?: FileContext['classification'];
+    },
+  ): Promise<{ pageCount: number; pages: PageResult[] }>;
+  assemble(
+    pages: PageResult[],
+    options: { pageCount: number; fileName: string; classification?: FileContext['classification'] },
+  ): ExtractionResult;
+  /** PNG of one region (null when the engine cannot render it). */
+  regionCrop(
+    bytes: Uint8Array,
+    pageNumber: number,
+    box: { left: number; top: number; right: number; bottom: number },
+  ): Promise<Uint8Array | null>;
+  /** PDF of pages [from, to] of the file. */
+  sectionPdf(bytes: Uint8Array, from: number, to: number): Promise<Uint8Array>;
+}
+
+export interface PipelineDeps {
+  jobs: JobStore;
+  uploads: ObjectStore;
+  artifacts: ObjectStore;
+  content: ContentStore;
+  credits: CreditLedger;
+  totals: ProjectTotalsWriter;
+  webhooks: WebhookQueue;
+  extractor: Extractor;
+}
+
+export interface PlannedFile {
+  fileId: string;
+  pageCount: number;
+  batches: { from: number; to: number }[];
+}
+
+export interface Plan {
+  orgId: string;
+  jobId: string;
+  proceed: boolean;
+  files: PlannedFile[];
+}
+
+const ERRORS = {
+  checksum: (): ErrorInfo => ({
+    code: 'checksum_mismatch',
+    message: 'The stored bytes do not match the declared SHA-256; register and upload the file again.',
+  }),
+  notPdf: (): ErrorInfo => ({
+    code: 'unsupported_file_type',
+    message: 'Only PDF files are processed; this file is not a PDF.',
+  }),
+  encrypted: (): ErrorInfo => ({
+    code: 'pdf_encrypted',
+    message: 'The PDF is encrypted; upload a copy without a password.',
+  }),
+  malformed: (detail: string): ErrorInfo => ({
+    code: 'pdf_malformed',
+    message: `The PDF could not be read: ${detail}`,
+  }),
+  empty: (): ErrorInfo => ({ code: 'pdf_empty', message: 'The PDF has no pages.' }),
+  tooManyPages: (pages: number, max: number): ErrorInfo => ({
+    code: 'pdf_too_many_pages',
+    message: `The PDF has ${pages} pages; at most ${max} are processed per file. Split it.`,
+  }),
+};
+
+export function batchesFor(pageCount: number, pagesPerBatch: number): { from: number; to: number }[] {
+  const batches: { from: number; to: number }[] = [];
+  for (let from = 1; from <= pageCount; from += pagesPerBatch) {
+    batches.push({ from, to: Math.min(pageCount, from + pagesPerBatch - 1) });
+  }
+  return batches;
+}
+
+async function requireJobRecord(jobs: JobStore, orgId: string, jobId: string): Promise<JobRecord> {
+  const job = await jobs.get(orgId, jobId);
+  if (!job) throw new Error(`Job ${jobId} does not exist`);
+  return job;
+}
+
+async function inspectPdf(
+  bytes: Uint8Array,
+  maxPages: number,
+): Promise<{ pageCount: number } | { error: ErrorInfo }> {
+  const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1');
+  if (!head.includes('%PDF-')) return { error: ERRORS.notPdf() };
+  try {
+    const pdf = await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: false });
+    const pageCount = pdf.getPageCount();
+    if (pageCount === 0) return { error: ERRORS.empty() };
+    if (pageCount > maxPages) return { error: ERRORS.tooManyPages(pageCount, maxPages) };
+    return { pageCount };
+  } catch (error) {
+    if ((error as Error).name === 'EncryptedPDFError' || /encrypt/i.test((error as Error).message)) {
+      return { error: ERRORS.encrypted() };
+    }
+    return { error: ERRORS.malformed((error as Error).message.slice(0, 200)) };
+  }
+}
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+/**
+ * Preflight: verify each uploaded file (digest, PDF, page count), reserve credits for all pages,
+ * and plan the page batches. Not enough credits fails the job before any work.
+ */
+export async function preflightJob(
+  deps: PipelineDeps,
+  settings: PipelineSettings,
+  input: { orgId: string; jobId: string },
+): Promise<Plan> {
+  const job = await requireJobRecord(deps.jobs, input.orgId, input.jobId);
+  const files = await deps.jobs.allFiles(job.id);
+  if (job.status === 'preflighting') {
+    for (const file of files) {
+      if (file.uploadStatus !== 'uploaded' || file.status !== 'processing' || file.pageCount > 0) continue;
+      if (file.duplicateOfDocumentId) {
+        await deps.jobs.updateFile(file, { status: 'ready' });
+        file.status = 'ready';
+        continue;
+      }
+      const bytes = await deps.uploads.getBytes(file.objectKey);
+      const digest = createHash('sha256').update(bytes).digest('hex');
+      const inspected =
+        digest !== file.sha256
+          ? { error: ERRORS.checksum() }
+          : await inspectPdf(bytes, settings.maxPagesPerFile);
+      const changes: Partial<JobFileRecord> =
+        'error' in inspected
+          ? { status: 'error', error: inspected.error }
+          : { pageCount: inspected.pageCount };
+      await deps.jobs.updateFile(file, changes);
+      Object.assign(file, changes);
+    }
+  }
+  const processable = files.filter(
+    (file) => file.status === 'processing' && file.uploadStatus === 'uploaded' && file.pageCount > 0,
+  );
+  const totalPages = processable.reduce((sum, file) => sum + file.pageCount, 0);
+
+  if (job.status === 'preflighting') {
+    const credits = totalPages * settings.creditsPerPage;
+    if (credits > 0) {
+      const reserved = await deps.credits.reserve(job.orgId, job.id, credits);
+      if (!reserved.ok) {
+        const error = {
+          code: 'insufficient_credits',
+          message: `Processing ${totalPages} pages needs ${credits} credits; the organization has ${reserved.available}.`,
+        };
+        await failJob(deps, { orgId: job.orgId, jobId: job.id, error, cancelFiles: true });
+        return { orgId: job.orgId, jobId: job.id, proceed: false, files: [] };
+      }
+    }
+    await deps.jobs.transition(job.orgId, job.id, ['preflighting'], 'processing', {
+      pageCount: totalPages,
+      creditsReserved: credits,
+      progress: {
+        processedPages: 0,
+        totalPages,
+        percent: 0,
+        phase: 'processing',
+        message: `Processing ${totalPages} pages.`,
+        updatedAt: now(),
+      },
+    });
+  } else if (job.status !== 'processing') {
+    return { orgId: job.orgId, jobId: job.id, proceed: false, files: [] };
+  }
+  return {
+    orgId: job.orgId,
+    jobId: job.id,
+    proceed: true,
+    files: processable.map((file) => ({
+      fileId: file.id,
+      pageCount: file.pageCount,
+      batches: batchesFor(file.pageCount, settings.pagesPerBatch),
+    })),
+  };
+}
+
+const batchKey = (jobId: string, fileId: string, from: number) =>
+  `work/${jobId}/${fileId}/${String(from).padStart(5, '0')}.json`;
+
+interface StoredBatch {
+  from: number;
+  to: number;
+  pages: PageResult[];
+  error: ErrorInfo | null;
+}
+
+/** Extract one batch of pages of one file and keep the page results for assembly. */
+export async function extractPageBatch(
+  deps: PipelineDeps,
+  input: { orgId: string; jobId: string; fileId: string; from: number; to: number },
+): Promise<{ pages: number; failed: boolean }> {
+  const key = batchKey(input.jobId, input.fileId, input.from);
+  const done = await deps.artifacts.getJson<StoredBatch>(key);
+  if (done) return { pages: done.pages.length, failed: done.error !== null };
+  const file = await deps.jobs.getFile(input.jobId, input.fileId);
+  if (!file) throw new Error(`File ${input.fileId} does not exist`);
+  const bytes = await deps.uploads.getBytes(file.objectKey);
+  let stored: StoredBatch;
+  try {
+    const batch = await deps.extractor.extractPages(bytes, {
+      pages: { from: input.from, to: input.to },
+      fileName: file.fileName,
+      ...(file.classificationDeclared ? { classification: file.classification } : {}),
+    });
+    stored = { from: input.from, to: input.to, pages: batch.pages, error: null };
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? 'extraction_failed';
+    stored = {
+      from: input.from,
+      to: input.to,
+      pages: [],
+      error: { code, message: (error as Error).message.slice(0, 300) },
+    };
+  }
+  await deps.artifacts.putJson(key, stored);
+  await deps.jobs.addProgress(input.orgId, input.jobId, input.to - input.from + 1);
+  return { pages: stored.pages.length, failed: stored.error !== null };
+}
+
+const artifactKey = {
+  crop: (ctx: FileContext, regionId: string) =>
+    `orgs/${ctx.orgId}/projects/${ctx.projectId}/files/${ctx.fileId}/regions/${regionId}.png`,
+  section: (ctx: FileContext, sectionId: string) =>
+    `orgs/${ctx.orgId}/projects/${ctx.projectId}/files/${ctx.fileId}/sections/${sectionId}.pdf`,
+  result: (orgId: string, projectId: string, jobId: string) =>
+    `orgs/${orgId}/projects/${projectId}/jobs/${jobId}/result.json`,
+};
+
+/** Assemble a file from its batches, store its rows and artifacts, and mark it ready (or error). */
+export async function assembleFile(
+  deps: PipelineDeps,
+  settings: PipelineSettings,
+  input: { orgId: string; jobId: string; fileId: string },
+): Promise<{ status: 'ready' | 'error'; successfulPages: number }> {
+  const job = await requireJobRecord(deps.jobs, input.orgId, input.jobId);
+  const file = await deps.jobs.getFile(input.jobId, input.fileId);
+  if (!file) throw new Error(`File ${input.fileId} does not exist`);
+  if (file.status !== 'processing')
+    return { status: file.status === 'ready' ? 'ready' : 'error', successfulPages: file.successfulPageCount };
+
+  const pages: PageResult[] = [];
+  let batchError: ErrorInfo | null = null;
+  for (const batch of batchesFor(file.pageCount, settings.pagesPerBatch)) {
+    const stored = await deps.artifacts.getJson<StoredBatch>(batchKey(job.id, file.id, batch.from));
+    if (!stored || stored.error)
+      batchError ??= stored?.error ?? {
+        code: 'batch_missing',
+        message: 'A batch of pages was not processed.',
+      };
+    if (stored) pages.push(...stored.pages);
+  }
+  const successfulPages = pages.filter((page) => page.issue === null).length;
+  if (pages.length === 0) {
+    const error = batchError ?? {
+      code: 'extraction_failed',
+      message: 'No page of the file could be processed.',
+    };
+    await deps.jobs.updateFile(file, { status: 'error', error, successfulPageCount: 0 });
+    return { status: 'error', successfulPages: 0 };
+  }
+
+  const ctx: FileContext = {
+    orgId: job.orgId,
+    projectId: job.projectId,
+    jobId: job.id,
+    fileId: file.id,
+    documentId: file.documentId,
+    fileName: file.fileName,
+    classification: file.classification,
+  };
+  const result = deps.extractor.assemble(pages, {
+    pageCount: file.pageCount,
+    fileName: file.fileName,
+    ...(file.classificationDeclared ? { classification: file.classification } : {}),
+  });
+  ctx.classification = result.classification;
+  const bytes = await deps.uploads.getBytes(file.objectKey);
+  const content = await buildContent(deps, ctx, file, result, bytes, successfulPages);
+  await deps.content.writeFileContent(job.projectId, file.id, content);
+  await deps.jobs.updateFile(file, {
+    status: 'ready',
+    classification: result.classification,
+    successfulPageCount: successfulPages,
+    error: batchError,
+  });
+  return { status: 'ready', successfulPages };
+}
+
+async function buildContent(
+  deps: PipelineDeps,
+  ctx: FileContext,
+  file: JobFileRecord,
+  result: ExtractionResult,
+  bytes: Uint8Array,
+  successfulPages: number,
+) {
+  const sheets: SheetRecord[] = [];
+  const regions: RegionRecord[] = [];
+  const pageClass = new Map(result.pages.map((page) => [page.pageNumber, page.classification]));
+  for (const sheet of result.sheets) {
+    const sheetId = contentIds.sheet(ctx.fileId, sheet.pageNumber);
+    sheets.push({
+      projectId: ctx.projectId,
+      sheetId,
+      fileId: ctx.fileId,
+      documentId: ctx.documentId,
+      fileName: ctx.fileName,
+      pageNumber: sheet.pageNumber,
+      sheetNumber: sheet.sheetNumber,
+      sheetTitle: sheet.sheetTitle,
+      discipline: sheet.discipline,
+      revisions: sheet.revisions,
+      pageSize: sheet.pageSize,
+      textSource: sheet.textSource,
+      confidence: sheet.confidence,
+      regionCount: sheet.regions.length,
+    });
+    for (const [index, region] of sheet.regions.entries()) {
+      const regionId = contentIds.region(ctx.fileId, sheet.pageNumber, index);
+      const crop = await deps.extractor
+        .regionCrop(bytes, sheet.pageNumber, region.displayBox)
+        .catch(() => null);
+      const cropKey = crop ? artifactKey.crop(ctx, regionId) : null;
+      if (crop && cropKey) await deps.artifacts.putBytes(cropKey, crop, 'image/png');
+      regions.push({
+        projectId: ctx.projectId,
+        regionId,
+        regionIndex: index,
+        fileId: ctx.fileId,
+        sheetId,
+        fileName: ctx.fileName,
+        fileNameLower: ctx.fileName.toLowerCase(),
+        pageNumber: sheet.pageNumber,
+        sheetNumber: sheet.sheetNumber ?? '',
+        label: region.label,
+        regionType: region.regionType,
+        drawingType: region.drawingType,
+        layoutType: pageClass.get(sheet.pageNumber) === 'plans' ? 'drawing_sheet' : 'document_page',
+        classification: ctx.classification,
+        text: region.text,
+        textSource: region.textSource,
+        ocrConfidence: region.ocrConfidence,
+        displayBox: region.displayBox,
+        titleDisplayBox: region.titleDisplayBox ?? region.displayBox,
+        normalizedData: region.normalizedData,
+        normalized: true,
+        cropPath: cropKey,
+      });
+    }
+  }
+  const sections: SpecSectionRecord[] = [];
+  const facets: FacetRecord[] = [];
+  const realSections = result.specifications.filter((section) => !section.isTableOfContents);
+  for (const [index, section] of realSections.entries()) {
+    const specificationId = contentIds.section(ctx.fileId, index);
+    const pdf = await deps.extractor.sectionPdf(bytes, section.pageStart, section.pageEnd).catch(() => null);
+    const pdfKey = pdf ? artifactKey.section(ctx, specificationId) : null;
+    if (pdf && pdfKey) await deps.artifacts.putBytes(pdfKey, pdf, 'application/pdf');
+    sections.push({
+      projectId: ctx.projectId,
+      specificationId,
+      specId: ctx.documentId,
+      fileId: ctx.fileId,
+      fileName: ctx.fileName,
+      fileNameLower: ctx.fileName.toLowerCase(),
+      classification: ctx.classification,
+      sectionIndex: index,
+      sectionNumber: section.sectionNumber,
+      sectionTitle: section.sectionTitle,
+      pageStart: section.pageStart,
+      pageEnd: section.pageEnd,
+      textLength: section.textLength,
+      facetCount: section.facets.length,
+      pdfPath: pdfKey,
+    });
+    for (const [facetIndex, facet] of section.facets.entries()) {
+      facets.push({
+        projectId: ctx.projectId,
+        specificationId,
+        facetId: contentIds.facet(ctx.fileId, index, facetIndex),
+        facetIndex,
+        facetKey: facet.facetKey,
+        facetKind: facet.facetKind,
+        facetLabel: facet.facetLabel,
+        coverageKind: facet.coverageKind,
+        facetText: facet.facetText,
+        pageStart: facet.pageStart,
+        pageEnd: facet.pageEnd,
+      });
+    }
+  }
+  const document: DocumentRecord = {
+    orgId: ctx.orgId,
+    projectId: ctx.projectId,
+    documentId: ctx.documentId,
+    fileId: ctx.fileId,
+    jobId: ctx.jobId,
+    fileName: ctx.fileName,
+    contentType: file.contentType,
+    fileSize: file.fileSize,
+    sha256: file.sha256,
+    classification: result.classification,
+    classificationSource: result.classificationSource,
+    pageCount: result.pageCount,
+    successfulPageCount: successfulPages,
+    sheetCount: sheets.length,
+    specificationCount: sections.length,
+    status: 'ready',
+    createdAt: now(),
+  };
+  return { document, sheets, regions, sections, facets };
+}
+
+/** Debit the pages that succeeded, release the rest, store the result once, and complete the job. */
+export async function finalizeJob(
+  deps: PipelineDeps,
+  settings: PipelineSettings,
+  input: { orgId: string; jobId: string },
+) {
+  const job = await requireJobRecord(deps.jobs, input.orgId, input.jobId);
+  if (job.status !== 'processing') return { status: job.status };
+  const files = await deps.jobs.allFiles(job.id);
+  for (const file of files) {
+    // A file whose assembly never ran (its branch failed) does not stay "processing".
+    if (file.status === 'processing') {
+      const error = { code: 'extraction_failed', message: 'The file could not be processed.' };
+      await deps.jobs.updateFile(file, { status: 'error', error });
+      Object.assign(file, { status: 'error', error });
+    }
+  }
+  const successful = files.reduce(
+    (sum, file) => sum + (file.status === 'ready' ? file.successfulPageCount : 0),
+    0,
+  );
+  const debit = successful * settings.creditsPerPage;
+  await deps.credits.settle(job.orgId, job.id, job.creditsReserved, debit);
+
+  const completedAt = now();
+  const anyReady = files.some((file) => file.status === 'ready');
+  const status = anyReady ? 'completed' : 'failed';
+  const error = anyReady
+    ? null
+    : { code: 'no_file_processed', message: "No file of the job could be processed; see each file's error." };
+  const resultDocument = {
+    jobId: job.id,
+    projectId: job.projectId,
+    status,
+    completedAt,
+    pageCount: job.pageCount,
+    successfulPageCount: successful,
+    failedPageCount: Math.max(0, job.pageCount - successful),
+    billing: { creditsDebited: debit, creditsReleased: Math.max(0, job.creditsReserved - debit) },
+    files: files.map((file) => ({
+      fileId: file.id,
+      documentId: file.documentId,
+      fileName: file.fileName,
+      classification: file.classification,
+      status: file.status,
+      pageCount: file.pageCount,
+      successfulPageCount: file.successfulPageCount,
+      error: file.error,
+    })),
+    artifacts: await deps.content.artifactKeysOfJob(
+      job.projectId,
+      files.filter((file) => file.status === 'ready').map((file) => file.id),
+    ),
+  };
+  await deps.artifacts.putImmutable(
+    artifactKey.result(job.orgId, job.projectId, job.id),
+    new TextEncoder().encode(JSON.stringify(resultDocument)),
+    'application/json',
+  );
+  const changes: Partial<JobRecord> = {
+    successfulPageCount: successful,
+    failedPageCount: Math.max(0, job.pageCount - successful),
+    creditsDebited: debit,
+    creditsReserved: 0,
+    completedAt,
+    error,
+    progress: {
+      processedPages: job.pageCount,
+      totalPages: job.pageCount,
+      percent: 100,
+      phase: status,
+      message: anyReady
+        ? `Processed ${successful} of ${job.pageCount} pages.`
+        : 'No file could be processed.',
+      updatedAt: completedAt,
+    },
+  };
+  // Publish before the transition: a retried task publishes again (webhooks are at-least-once, with
+  // a stable event id), whereas a transition made first could end the job without its notification.
+  await publishOutcome(deps, { ...job, ...changes, status });
+  await deps.jobs.transition(job.orgId, job.id, ['processing'], status, changes);
+  return { status };
+}
+
+/** End the job as failed: release the reservation, fail unfinished files, tell the project and the webhook. */
+export async function failJob(
+  deps: PipelineDeps,
+  input: { orgId: string; jobId: string; error?: ErrorInfo; cancelFiles?: boolean },
+): Promise<{ status: 'failed' }> {
+  const job = await requireJobRecord(deps.jobs, input.orgId, input.jobId);
+  if (job.status === 'completed' || job.status === 'failed') return { status: 'failed' };
+  if (job.creditsReserved > 0) await deps.credits.settle(job.orgId, job.id, job.creditsReserved, 0);
+  const error = input.error ?? {
+    code: 'processing_failed',
+    message: 'The job could not be processed. No credits were charged.',
+  };
+  for (const file of await deps.jobs.allFiles(job.id)) {
+    if (file.status === 'processing') {
+      await deps.jobs.updateFile(
+        file,
+        input.cancelFiles ? { status: 'cancelled', error } : { status: 'error', error },
+      );
+    }
+  }
+  const completedAt = now();
+  const changes: Partial<JobRecord> = {
+    error,
+    completedAt,
+    creditsReserved: 0,
+    progress: { ...job.progress, phase: 'failed', message: error.message, updatedAt: completedAt },
+  };
+  await publishOutcome(deps, { ...job, ...changes, status: 'failed' });
+  await deps.jobs.transition(
+    job.orgId,
+    job.id,
+    ['awaiting_uploads', 'uploading', 'preflighting', 'processing'],
+    'failed',
+    changes,
+  );
+  return { status: 'failed' };
+}
+
+async function publishOutcome(deps: PipelineDeps, job: JobRecord): Promise<void> {
+  const totals = await deps.content.projectTotals(job.projectId);
+  await deps.totals.saveTotals(job.orgId, job.projectId, totals);
+  const event = job.status === 'completed' ? 'job.completed' : 'job.failed';
+  await deps.webhooks.enqueue({
+    orgId: job.orgId,
+    event,
+    payload: {
+      eventId: `${job.id}.${event}`,
+      jobId: job.id,
+      projectId: job.projectId,
+      status: job.status,
+      completedAt: job.completedAt,
+      pageCount: job.pageCount,
+      successfulPageCount: job.successfulPageCount,
+      failedPageCount: job.failedPageCount,
+      error: job.error,
+      resultUrl: resultPath(job.id),
+    },
+  });
+}
+
+/** The Map branch of one file failed after its retries: that file alone ends in error. */
+export async function failFile(deps: PipelineDeps, input: { orgId: string; jobId: string; fileId: string }) {
+  const file = await deps.jobs.getFile(input.jobId, input.fileId);
+  if (!file || file.status !== 'processing') return { status: file?.status ?? 'missing' };
+  await deps.jobs.updateFile(file, {
+    status: 'error',
+    error: {
+      code: 'extraction_failed',
+      message: 'The file could not be processed; other files of the job were.',
+    },
+  });
+  return { status: 'error' };
+}

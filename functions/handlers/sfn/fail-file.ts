@@ -1,0 +1,10 @@
+import { z } from 'zod';
+import { failFile } from '../../core/pipeline/steps.ts';
+import { pipelineDeps } from '../../shared/pipeline-container.ts';
+import { pipelineTask } from './pipeline.ts';
+
+/** A file whose branch of the Map failed after retries: that file alone fails. */
+export const handler = pipelineTask(
+  z.object({ orgId: z.string(), jobId: z.string(), fileId: z.string(), error: z.unknown().optional() }),
+  async (input) => failFile(await pipelineDeps(), input),
+);
