@@ -21,4 +21,5 @@ export const s3 = new S3Client({
 
 export const sfn = new SFNClient({});
 
-export const sqs = new SQSClient({});
+// With a local endpoint, send to it rather than to the host inside each queue URL.
+export const sqs = new SQSClient({ useQueueUrlAsEndpoint: !process.env.AWS_ENDPOINT_URL_SQS });

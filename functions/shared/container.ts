@@ -1,13 +1,16 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { DynamoApiKeyStore, DynamoRateLimiter, DynamoSessionStore } from '../adapters/dynamodb/auth-store.ts';
+import { DynamoContentReader } from '../adapters/dynamodb/content-reader.ts';
 import { DynamoJobStore } from '../adapters/dynamodb/job-store.ts';
 import { DynamoOrganizationStore } from '../adapters/dynamodb/organization-store.ts';
 import { DynamoProjectStore } from '../adapters/dynamodb/project-store.ts';
+import { S3ArtifactStorage } from '../adapters/s3/object-store.ts';
 import { S3ProjectIndexStore } from '../adapters/s3/project-index-store.ts';
 import { S3UploadStorage } from '../adapters/s3/upload-storage.ts';
 import { StepFunctionsProcessingStarter } from '../adapters/sfn/processing-starter.ts';
 import { StepFunctionsProvisioningStarter } from '../adapters/sfn/provisioning-starter.ts';
 import { HmacTokenSigner } from '../core/auth/tokens.ts';
+import { ArtifactPaths } from '../core/content/artifacts.ts';
 import { CursorCodec } from '../core/pagination/cursor.ts';
 import { dynamo, s3, sfn } from './clients.ts';
 import { config, required } from './config.ts';
@@ -63,6 +66,13 @@ export async function cursorCodec(): Promise<CursorCodec> {
 export async function uploadTokens(): Promise<HmacTokenSigner> {
   return new HmacTokenSigner(await signingKey(), 'upload-token');
 }
+
+export async function artifactPaths(): Promise<ArtifactPaths> {
+  return new ArtifactPaths(await signingKey());
+}
+
+export const contentReader = lazy(() => new DynamoContentReader(dynamo, required('TABLE_NAME')));
+export const artifactStorage = lazy(() => new S3ArtifactStorage(s3, required('ARTIFACTS_BUCKET')));
 
 export const jobStore = lazy(() => new DynamoJobStore(dynamo, required('TABLE_NAME')));
 export const uploadStorage = lazy(() => new S3UploadStorage(s3, required('UPLOADS_BUCKET')));

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { drawingSheetPdf, largePdf, sha256Hex, specificationPdf } from '../fixtures/pdfs.ts';
-import { api, createOrg, createProject, type TestOrg, waitForProject } from './helpers.ts';
+import { api, apiUrl, createOrg, createProject, type TestOrg, waitForProject } from './helpers.ts';
 
 interface Upload {
   documentId: string;
@@ -261,5 +261,242 @@ describe('ingestion end to end', () => {
     expect(completedOnly.body.jobs.map((job: { id: string }) => job.id)).toEqual([jobId]);
     expect(files.body).toMatchObject({ fileCount: 1, nextCursor: null, cursor: null });
     expect(files.body.files[0].fileName).toBe('bad.pdf');
+  });
+});
+
+describe('extracted content listings and artifacts', () => {
+  let org: TestOrg;
+  let projectId: string;
+  let jobId: string;
+
+  beforeAll(async () => {
+    org = await createOrg(10_000);
+    projectId = (await createProject(org.apiKey, 'Listings')).body.project.id;
+    await waitForProject(org.apiKey, projectId);
+    jobId = (
+      await api(`/api/open/v1/projects/${projectId}/jobs`, { method: 'POST', key: org.apiKey, body: {} })
+    ).body.job.id;
+    const pdfs = {
+      'spec.pdf': await specificationPdf(),
+      'a101.pdf': await drawingSheetPdf('A-101', 'FIRST FLOOR PLAN'),
+    };
+    const registered = await api(`/api/open/v1/jobs/${jobId}/uploads`, {
+      method: 'POST',
+      key: org.apiKey,
+      body: {
+        files: Object.entries(pdfs).map(([fileName, bytes]) => ({
+          fileName,
+          contentType: 'application/pdf',
+          fileSize: bytes.length,
+          sha256: sha256Hex(bytes),
+        })),
+      },
+    });
+    const direct = [];
+    for (const [index, bytes] of Object.values(pdfs).entries()) {
+      const upload = registered.body.uploads[index] as Upload;
+      expect((await put(upload.uploadUrl!, upload.uploadHeaders!, bytes)).status).toBe(200);
+      direct.push({ documentId: upload.documentId, uploadToken: upload.uploadToken });
+    }
+    await api(`/api/open/v1/jobs/${jobId}/uploads/complete`, {
+      method: 'POST',
+      key: org.apiKey,
+      body: { directUploads: direct },
+    });
+    const { job } = await waitForJob(org.apiKey, jobId);
+    expect(job.status).toBe('completed');
+  });
+
+  it('lists sheets with their number, title and discipline', async () => {
+    const sheets = await api(`/api/open/v1/projects/${projectId}/sheets`, { key: org.apiKey });
+    expect(sheets.status).toBe(200);
+    expect(sheets.body.total).toBe(1);
+    expect(sheets.body.sheets[0]).toMatchObject({
+      sheetNumber: 'A-101',
+      fileName: 'a101.pdf',
+      pageNumber: 1,
+      discipline: expect.objectContaining({ code: 'A' }),
+    });
+  });
+
+  it('lists regions with filters, pagination whose totals match, and compact', async () => {
+    const all = await api(`/api/open/v1/projects/${projectId}/regions`, { key: org.apiKey });
+    expect(all.status).toBe(200);
+    expect(all.body.total).toBeGreaterThanOrEqual(2);
+    const titleBlock = all.body.regions.find(
+      (region: { regionType: string }) => region.regionType === 'titleBlock',
+    );
+    expect(titleBlock).toMatchObject({ sheetNumber: 'A-101', fileName: 'a101.pdf', pageNumber: 1 });
+    expect(titleBlock.displayBox).toEqual(
+      expect.objectContaining({ left: expect.any(Number), bottom: expect.any(Number) }),
+    );
+    expect(titleBlock.normalizedData).toMatchObject({ schemaVersion: 1 });
+
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = cursor ? `?limit=1&cursor=${encodeURIComponent(cursor)}` : '?limit=1';
+      const page = await api(`/api/open/v1/projects/${projectId}/regions${query}`, { key: org.apiKey });
+      expect(page.body.total).toBe(all.body.total);
+      seen.push(...page.body.regions.map((region: { regionId: string }) => region.regionId));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(all.body.regions.map((region: { regionId: string }) => region.regionId));
+
+    const byType = await api(
+      `/api/open/v1/projects/${projectId}/regions?regionType=titleBlock&fileName=A101`,
+      { key: org.apiKey },
+    );
+    expect(
+      byType.body.regions.every((region: { regionType: string }) => region.regionType === 'titleBlock'),
+    ).toBe(true);
+    expect(byType.body.total).toBe(byType.body.regions.length);
+    const none = await api(`/api/open/v1/projects/${projectId}/regions?fileName=nothing-like-this`, {
+      key: org.apiKey,
+    });
+    expect(none.body).toMatchObject({ total: 0, regions: [], nextCursor: null });
+    const compact = await api(`/api/open/v1/projects/${projectId}/regions?compact=true`, { key: org.apiKey });
+    expect(compact.body.regions[0].artifacts).toBeUndefined();
+    expect(all.body.regions[0].artifacts).toEqual(expect.any(Array));
+
+    const sheetId = titleBlock.sheetId;
+    const ofSheet = await api(`/api/open/v1/projects/${projectId}/sheets/${sheetId}/regions`, {
+      key: org.apiKey,
+    });
+    expect(ofSheet.body.total).toBe(all.body.total);
+    const badSheet = await api(`/api/open/v1/projects/${projectId}/sheets/sht_nope/regions`, {
+      key: org.apiKey,
+    });
+    expect(badSheet.status).toBe(404);
+    const sheetsParam = await api(
+      `/api/open/v1/projects/${projectId}/sheets/${sheetId}/regions?sheets=${sheetId}`,
+      { key: org.apiKey },
+    );
+    expect(sheetsParam.status).toBe(400);
+  });
+
+  it('lists specification sections with facets, and the sections of one specification document', async () => {
+    const specs = await api(`/api/open/v1/projects/${projectId}/specifications?sectionNumber=09%2029%2000`, {
+      key: org.apiKey,
+    });
+    expect(specs.status).toBe(200);
+    expect(specs.body.total).toBe(1);
+    const section = specs.body.specifications[0];
+    expect(section).toMatchObject({
+      sectionNumber: '09 29 00',
+      sectionTitle: 'GYPSUM BOARD',
+      pageStart: 1,
+      pageEnd: 2,
+      fileName: 'spec.pdf',
+    });
+    expect(section.facets.map((facet: { facetKey: string }) => facet.facetKey)).toEqual(
+      expect.arrayContaining(['part-1', 'part-2', 'part-3']),
+    );
+    expect(section.facets[0]).toMatchObject({
+      facetId: expect.any(String),
+      coverageKind: 'full',
+      facetText: expect.any(String),
+    });
+
+    const sections = await api(
+      `/api/open/v1/projects/${projectId}/specifications/${section.specId}/sections`,
+      { key: org.apiKey },
+    );
+    expect(sections.status).toBe(200);
+    expect(sections.body.sections).toEqual([
+      expect.objectContaining({
+        sectionNumber: '09 29 00',
+        pageStart: 1,
+        pageEnd: 2,
+        textLength: expect.any(Number),
+      }),
+    ]);
+    const missing = await api(
+      `/api/open/v1/projects/${projectId}/specifications/doc_00000000000000000000000000/sections`,
+      { key: org.apiKey },
+    );
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.code).toBe('open_api_specification_not_found');
+    const badLimit = await api(
+      `/api/open/v1/projects/${projectId}/specifications/${section.specId}/sections?limit=501`,
+      { key: org.apiKey },
+    );
+    expect(badLimit.status).toBe(400);
+    expect(badLimit.body.error.code).toBe('invalid_request');
+
+    const referenced = await api(
+      `/api/open/v1/projects/${projectId}/specifications?sheets=sht_00000000000000000000000000_1`,
+      { key: org.apiKey },
+    );
+    expect(referenced.body.total).toBe(0);
+  });
+
+  it('downloads artifacts a response exposed, and refuses any other path', async () => {
+    const specs = await api(`/api/open/v1/projects/${projectId}/specifications`, { key: org.apiKey });
+    const artifact = specs.body.specifications[0].artifacts[0];
+    expect(artifact).toMatchObject({ type: 'specification_file', readWith: 'service_show_artifact_file' });
+    const response = await fetch(`${apiUrl}${artifact.url}`, {
+      headers: { authorization: `Bearer ${org.apiKey}` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/octet-stream');
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    expect(Buffer.from(bytes.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
+
+    const other = await createProject(org.apiKey, 'Other');
+    await waitForProject(org.apiKey, other.body.project.id);
+    const crossProject = await api(
+      `/api/open/v1/projects/${other.body.project.id}/artifact?path=${encodeURIComponent(artifact.path)}`,
+      { key: org.apiKey },
+    );
+    const constructed = await api(
+      `/api/open/v1/projects/${projectId}/artifact?path=${encodeURIComponent(`${Buffer.from(`orgs/${org.orgId}/projects/${projectId}/jobs/${jobId}/result.json`).toString('base64url')}.AAAA`)}`,
+      { key: org.apiKey },
+    );
+    const missingPath = await api(`/api/open/v1/projects/${projectId}/artifact`, { key: org.apiKey });
+    expect(crossProject.status).toBe(404);
+    expect(constructed.status).toBe(404);
+    expect(constructed.body.error.code).toBe('artifact_not_found');
+    expect(missingPath.status).toBe(400);
+    const noScope = await org.keyWith(['jobs:read']);
+    expect((await api(artifact.url, { key: noScope })).status).toBe(403);
+  });
+
+  it('serves the immutable job result and its artifacts', async () => {
+    const result = await api(`/api/open/v1/jobs/${jobId}/result`, { key: org.apiKey });
+    expect(result.status).toBe(200);
+    expect(result.body.result).toMatchObject({
+      jobId,
+      projectId,
+      status: 'completed',
+      successfulPageCount: 3,
+    });
+    expect(result.body.result.artifacts.length).toBeGreaterThanOrEqual(1);
+    const first = result.body.result.artifacts[0];
+    const download = await fetch(`${apiUrl}${first.url}`, {
+      headers: { authorization: `Bearer ${org.apiKey}` },
+    });
+    expect(download.status).toBe(200);
+    const projectPath = (await api(`/api/open/v1/projects/${projectId}/specifications`, { key: org.apiKey }))
+      .body.specifications[0].artifacts[0].path;
+    const notInResult = await api(
+      `/api/open/v1/jobs/${jobId}/artifact?path=${encodeURIComponent(projectPath)}`,
+      { key: org.apiKey },
+    );
+    expect(notInResult.status).toBe(404);
+  });
+
+  it('lists documents with their classification', async () => {
+    const documents = await api(`/api/open/v1/projects/${projectId}/documents`, { key: org.apiKey });
+    expect(documents.body.total).toBe(2);
+    const spec = documents.body.documents.find(
+      (document: { fileName: string }) => document.fileName === 'spec.pdf',
+    );
+    expect(spec).toMatchObject({
+      classification: 'specifications',
+      pageCount: 2,
+      specificationCount: 1,
+      status: 'ready',
+    });
   });
 });

@@ -1,4 +1,5 @@
-import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { ObjectStore } from '../../core/pipeline/ports.ts';
 
 function status(error: unknown): number | undefined {
@@ -54,5 +55,44 @@ export class S3ObjectStore implements ObjectStore {
 
   async putJson(key: string, value: unknown): Promise<void> {
     await this.putBytes(key, new TextEncoder().encode(JSON.stringify(value)), 'application/json');
+  }
+}
+
+/** Read side of the artifacts bucket for the download endpoints. */
+export class S3ArtifactStorage {
+  private readonly objects: S3ObjectStore;
+
+  constructor(
+    private readonly client: S3Client,
+    private readonly bucket: string,
+  ) {
+    this.objects = new S3ObjectStore(client, bucket);
+  }
+
+  async size(key: string): Promise<number | null> {
+    try {
+      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return Number(head.ContentLength ?? 0);
+    } catch (error) {
+      if (status(error) === 404 || (error as Error).name === 'NotFound') return null;
+      throw error;
+    }
+  }
+
+  get(key: string): Promise<Uint8Array> {
+    return this.objects.getBytes(key);
+  }
+
+  presignGet(key: string, fileName: string, expiresInSeconds: number): Promise<string> {
+    return getSignedUrl(
+      this.client,
+      new GetObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        ResponseContentType: 'application/octet-stream',
+        ResponseContentDisposition: `attachment; filename="${fileName.replace(/[^\w.-]/g, '_')}"`,
+      }),
+      { expiresIn: expiresInSeconds },
+    );
   }
 }

@@ -166,6 +166,7 @@ export interface RegionRecord extends Omit<RegionEntity, 'artifacts'> {
 
 export interface SheetRecord extends SheetEntity {
   projectId: string;
+  fileNameLower: string;
 }
 
 export interface SpecSectionRecord {
@@ -203,6 +204,7 @@ export interface FacetRecord {
 export interface DocumentRecord extends DocumentEntity {
   orgId: string;
   projectId: string;
+  fileNameLower: string;
 }
 
 const core = (id: string) => id.replace(/^[a-z]+_/, '');

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { PDFDocument } from 'pdf-lib';
+import { resultKey } from '../content/downloads.ts';
 import {
   contentIds,
   type DocumentRecord,
@@ -261,8 +262,6 @@ const artifactKey = {
     `orgs/${ctx.orgId}/projects/${ctx.projectId}/files/${ctx.fileId}/regions/${regionId}.png`,
   section: (ctx: FileContext, sectionId: string) =>
     `orgs/${ctx.orgId}/projects/${ctx.projectId}/files/${ctx.fileId}/sections/${sectionId}.pdf`,
-  result: (orgId: string, projectId: string, jobId: string) =>
-    `orgs/${orgId}/projects/${projectId}/jobs/${jobId}/result.json`,
 };
 
 /** Assemble a file from its batches, store its rows and artifacts, and mark it ready (or error). */
@@ -344,6 +343,7 @@ async function buildContent(
       fileId: ctx.fileId,
       documentId: ctx.documentId,
       fileName: ctx.fileName,
+      fileNameLower: ctx.fileName.toLowerCase(),
       pageNumber: sheet.pageNumber,
       sheetNumber: sheet.sheetNumber,
       sheetTitle: sheet.sheetTitle,
@@ -435,6 +435,7 @@ async function buildContent(
     fileId: ctx.fileId,
     jobId: ctx.jobId,
     fileName: ctx.fileName,
+    fileNameLower: ctx.fileName.toLowerCase(),
     contentType: file.contentType,
     fileSize: file.fileSize,
     sha256: file.sha256,
@@ -505,7 +506,7 @@ export async function finalizeJob(
     ),
   };
   await deps.artifacts.putImmutable(
-    artifactKey.result(job.orgId, job.projectId, job.id),
+    resultKey(job.orgId, job.projectId, job.id),
     new TextEncoder().encode(JSON.stringify(resultDocument)),
     'application/json',
   );
@@ -561,7 +562,10 @@ export async function failJob(
     creditsReserved: 0,
     progress: { ...job.progress, phase: 'failed', message: error.message, updatedAt: completedAt },
   };
-  await publishOutcome(deps, { ...job, ...changes, status: 'failed' });
+  // Best effort here: a job must end even when notifications cannot be sent (clients can poll it).
+  await publishOutcome(deps, { ...job, ...changes, status: 'failed' }).catch((publishError: Error) => {
+    console.error(JSON.stringify({ level: 'ERROR', message: 'Job outcome not published', jobId: job.id, error: publishError.message }));
+  });
   await deps.jobs.transition(
     job.orgId,
     job.id,

@@ -18,6 +18,7 @@ export type ApiResult = APIGatewayProxyStructuredResultV2;
 
 export interface ApiResponse {
   status: number;
+  /** JSON body, or raw bytes (sent base64-encoded through API Gateway) for downloads. */
   body: unknown;
   headers?: Record<string, string>;
 }
@@ -205,6 +206,24 @@ export function apiHandler<R extends RouteId>(
         requestId: state.requestId,
         headers: _event.headers ?? {},
       });
+      if (response.body instanceof Uint8Array) {
+        return {
+          statusCode: response.status,
+          headers: {
+            'content-type': 'application/octet-stream',
+            'x-request-id': state.requestId,
+            ...response.headers,
+          },
+          body: Buffer.from(response.body).toString('base64'),
+          isBase64Encoded: true,
+        };
+      }
+      if (response.body === null) {
+        return {
+          statusCode: response.status,
+          headers: { 'x-request-id': state.requestId, ...response.headers },
+        };
+      }
       return jsonResponse(response.status, response.body, state.requestId, response.headers);
     });
 }

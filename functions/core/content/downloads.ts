@@ -1,0 +1,113 @@
+import { ConflictError, NotFoundError } from '../errors.ts';
+import { requireJob } from '../jobs/jobs.ts';
+import type { JobStore } from '../jobs/ports.ts';
+import type { ProjectStore } from '../projects/ports.ts';
+import { requireProject } from '../projects/queries.ts';
+import type { ArtifactPaths } from './artifacts.ts';
+import type { ArtifactReference } from './model.ts';
+
+export interface ArtifactStorage {
+  size(key: string): Promise<number | null>;
+  get(key: string): Promise<Uint8Array>;
+  presignGet(key: string, fileName: string, expiresInSeconds: number): Promise<string>;
+}
+
+export class ArtifactNotFoundError extends NotFoundError {
+  constructor() {
+    super(
+      'artifact_not_found',
+      'No artifact at this path for this resource. Use a path exactly as a response of this project or job gave it.',
+    );
+  }
+}
+
+/** Bigger artifacts are redirected to a short-lived signed storage URL (API responses are capped at 6 MB). */
+export const INLINE_ARTIFACT_MAX_BYTES = 4 * 1024 * 1024;
+
+export type ArtifactDownload =
+  | { kind: 'inline'; bytes: Uint8Array; fileName: string }
+  | { kind: 'redirect'; url: string };
+
+async function deliver(storage: ArtifactStorage, key: string): Promise<ArtifactDownload> {
+  const size = await storage.size(key);
+  if (size === null) throw new ArtifactNotFoundError();
+  const fileName = key.split('/').pop() ?? 'artifact';
+  if (size > INLINE_ARTIFACT_MAX_BYTES)
+    return { kind: 'redirect', url: await storage.presignGet(key, fileName, 300) };
+  return { kind: 'inline', bytes: await storage.get(key), fileName };
+}
+
+/** Project artifact: only paths issued by this project's own responses resolve. */
+export async function downloadProjectArtifact(
+  deps: { projects: ProjectStore; artifacts: ArtifactPaths; storage: ArtifactStorage },
+  input: { orgId: string; projectId: string; path: string },
+): Promise<ArtifactDownload> {
+  await requireProject(deps.projects, input.orgId, input.projectId);
+  const key = deps.artifacts.resolve(`project:${input.projectId}`, input.path);
+  if (!key || !key.startsWith(`orgs/${input.orgId}/projects/${input.projectId}/`))
+    throw new ArtifactNotFoundError();
+  return deliver(deps.storage, key);
+}
+
+export interface StoredJobResult {
+  jobId: string;
+  projectId: string;
+  status: string;
+  artifacts: { type: ArtifactReference['type']; key: string }[];
+  [field: string]: unknown;
+}
+
+export function resultKey(orgId: string, projectId: string, jobId: string): string {
+  return `orgs/${orgId}/projects/${projectId}/jobs/${jobId}/result.json`;
+}
+
+async function storedResult(
+  deps: { jobs: JobStore; storage: ArtifactStorage },
+  input: { orgId: string; jobId: string },
+): Promise<StoredJobResult> {
+  const job = await requireJob(deps.jobs, input.orgId, input.jobId);
+  const key = resultKey(job.orgId, job.projectId, job.id);
+  if (job.status !== 'completed' && job.status !== 'failed') {
+    throw new ConflictError(
+      'job_result_not_ready',
+      `The job is ${job.status}; its result exists once it has completed.`,
+      {
+        jobStatus: job.status,
+      },
+    );
+  }
+  if ((await deps.storage.size(key)) === null) {
+    throw new NotFoundError(
+      'job_result_not_found',
+      'This job ended without a result (it failed before processing).',
+    );
+  }
+  return JSON.parse(Buffer.from(await deps.storage.get(key)).toString('utf8')) as StoredJobResult;
+}
+
+/** The job's immutable result, with each artifact as a reference readable through the job artifact endpoint. */
+export async function getJobResult(
+  deps: { jobs: JobStore; storage: ArtifactStorage; artifacts: ArtifactPaths },
+  input: { orgId: string; jobId: string },
+) {
+  const { artifacts, ...result } = await storedResult(deps, input);
+  return {
+    result: {
+      ...result,
+      artifacts: artifacts.map((artifact) =>
+        deps.artifacts.jobReference(input.jobId, artifact.type, artifact.key),
+      ),
+    },
+  };
+}
+
+/** Job artifact: only paths listed in that job's immutable result resolve. */
+export async function downloadJobArtifact(
+  deps: { jobs: JobStore; storage: ArtifactStorage; artifacts: ArtifactPaths },
+  input: { orgId: string; jobId: string; path: string },
+): Promise<ArtifactDownload> {
+  const result = await storedResult(deps, input);
+  const key = deps.artifacts.resolve(`job:${input.jobId}`, input.path);
+  if (!key || !result.artifacts.some((artifact) => artifact.key === key)) throw new ArtifactNotFoundError();
+  return deliver(deps.storage, key);
+}

@@ -1,0 +1,258 @@
+import { NotFoundError } from '../errors.ts';
+import { type CursorCodec, type PageEnvelope, pageEnvelope } from '../pagination/cursor.ts';
+import type { ProjectStore } from '../projects/ports.ts';
+import { requireProject } from '../projects/queries.ts';
+import type { ArtifactPaths } from './artifacts.ts';
+import type {
+  DocumentEntity,
+  DocumentRecord,
+  RegionEntity,
+  RegionRecord,
+  SectionEntity,
+  SheetEntity,
+  SheetRecord,
+  SpecificationEntity,
+} from './model.ts';
+import type {
+  ContentReader,
+  DocumentFilter,
+  Paged,
+  RegionFilter,
+  SectionFilter,
+  SheetFilter,
+} from './ports.ts';
+
+export interface ListInput<F> {
+  orgId: string;
+  projectId: string;
+  filter: F;
+  limit: number;
+  cursor: string | undefined;
+  compact: boolean;
+}
+
+interface Deps {
+  projects: ProjectStore;
+  content: ContentReader;
+  cursors: CursorCodec;
+  artifacts: ArtifactPaths;
+}
+
+/**
+ * Lambda responses are limited to 6 MB: a page stops early (with a nextCursor) rather than fail
+ * when its items are large (facet texts reach 50,000 characters each).
+ */
+const RESPONSE_BUDGET_BYTES = 4_500_000;
+
+async function page<F extends object, R, E>(
+  deps: Deps,
+  endpoint: string,
+  input: ListInput<F>,
+  read: (position: unknown | null) => Promise<Paged<R>>,
+  present: (record: R) => Promise<E> | E,
+  keyOf: (record: R) => unknown,
+): Promise<PageEnvelope & { items: E[] }> {
+  await requireProject(deps.projects, input.orgId, input.projectId);
+  const scope = {
+    endpoint,
+    orgId: input.orgId,
+    filters: {
+      projectId: input.projectId,
+      compact: input.compact,
+      ...(input.filter as Record<string, unknown>),
+    },
+  };
+  const position = input.cursor ? deps.cursors.decode(input.cursor, scope) : null;
+  const result = await read(position);
+  const items: E[] = [];
+  let bytes = 0;
+  let cutAt: R | null = null;
+  for (const record of result.items) {
+    const entity = await present(record);
+    bytes += JSON.stringify(entity).length;
+    if (items.length > 0 && bytes > RESPONSE_BUDGET_BYTES) {
+      cutAt = result.items[items.length - 1] ?? null;
+      break;
+    }
+    items.push(entity);
+  }
+  const nextPosition = cutAt !== null ? keyOf(cutAt) : result.nextPosition;
+  const nextCursor = nextPosition === null ? null : deps.cursors.encode(scope, nextPosition);
+  return {
+    items,
+    ...pageEnvelope({
+      total: result.total,
+      limit: input.limit,
+      cursor: input.cursor ?? null,
+      nextCursor,
+      returnedCount: items.length,
+    }),
+  };
+}
+
+function regionEntity(deps: Deps, projectId: string, record: RegionRecord, compact: boolean): RegionEntity {
+  const { projectId: _p, regionIndex: _i, fileNameLower: _f, cropPath, normalized: _n, ...entity } = record;
+  return {
+    ...entity,
+    ...(compact
+      ? {}
+      : { artifacts: cropPath ? [deps.artifacts.projectReference(projectId, 'region_crop', cropPath)] : [] }),
+  };
+}
+
+export async function listRegions(deps: Deps, input: ListInput<RegionFilter>) {
+  const { items, ...envelope } = await page(
+    deps,
+    'listRegions',
+    input,
+    (position) => deps.content.regions(input.projectId, input.filter, { limit: input.limit, position }),
+    (record) => regionEntity(deps, input.projectId, record, input.compact),
+    (record) => regionKey(record),
+  );
+  return { ...envelope, regions: items };
+}
+
+function regionKey(record: RegionRecord) {
+  return {
+    pk: `PROJECT#${record.projectId}`,
+    sk: `REGION#${record.fileId}#${String(record.pageNumber).padStart(5, '0')}#${String(record.regionIndex).padStart(4, '0')}`,
+  };
+}
+
+export async function listSheetRegions(deps: Deps, input: ListInput<RegionFilter> & { sheetId: string }) {
+  await requireProject(deps.projects, input.orgId, input.projectId);
+  if (!(await deps.content.sheetExists(input.projectId, input.sheetId))) {
+    throw new NotFoundError('sheet_not_found', 'No sheet with this id in the project.');
+  }
+  return listRegions(deps, { ...input, filter: { ...input.filter, sheetIds: [input.sheetId] } });
+}
+
+export async function listSheets(deps: Deps, input: ListInput<SheetFilter>) {
+  const { items, ...envelope } = await page(
+    deps,
+    'listSheets',
+    input,
+    (position) => deps.content.sheets(input.projectId, input.filter, { limit: input.limit, position }),
+    (record: SheetRecord): SheetEntity => {
+      const { projectId: _p, fileNameLower: _f, ...entity } = record;
+      return entity;
+    },
+    (record) => ({
+      pk: `PROJECT#${record.projectId}`,
+      sk: `SHEET#${record.fileId}#${String(record.pageNumber).padStart(5, '0')}`,
+    }),
+  );
+  return { ...envelope, sheets: items };
+}
+
+const sectionKey = (record: { projectId: string; fileId: string; sectionIndex: number }) => ({
+  pk: `PROJECT#${record.projectId}`,
+  sk: `SPEC#${record.fileId}#${String(record.sectionIndex).padStart(4, '0')}`,
+});
+
+export async function listSpecifications(
+  deps: Deps,
+  input: ListInput<SectionFilter & { sheets?: string[] }>,
+) {
+  const { sheets, ...rest } = input.filter;
+  const filter: SectionFilter = { ...rest };
+  if (sheets) filter.sectionNumbers = await deps.content.sectionNumbersReferencedBy(input.projectId, sheets);
+  const { items, ...envelope } = await page(
+    deps,
+    'listSpecifications',
+    input,
+    (position) => deps.content.sections(input.projectId, filter, { limit: input.limit, position }),
+    async (record): Promise<SpecificationEntity> => {
+      const facets = await deps.content.facetsOf(input.projectId, record);
+      const pdf = record.pdfPath
+        ? deps.artifacts.projectReference(input.projectId, 'specification_file', record.pdfPath)
+        : null;
+      return {
+        specificationId: record.specificationId,
+        specId: record.specId,
+        fileId: record.fileId,
+        fileName: record.fileName,
+        classification: record.classification,
+        sectionNumber: record.sectionNumber,
+        sectionTitle: record.sectionTitle,
+        pageStart: record.pageStart,
+        pageEnd: record.pageEnd,
+        facets: facets.map((facet) => ({
+          facetId: facet.facetId,
+          facetKey: facet.facetKey,
+          facetKind: facet.facetKind,
+          facetLabel: facet.facetLabel,
+          coverageKind: facet.coverageKind,
+          facetText: facet.facetText,
+          pageStart: facet.pageStart,
+          pageEnd: facet.pageEnd,
+          ...(input.compact ? {} : { artifacts: pdf ? [pdf] : [] }),
+        })),
+        ...(input.compact ? {} : { artifacts: pdf ? [pdf] : [] }),
+      };
+    },
+    sectionKey,
+  );
+  return { ...envelope, specifications: items };
+}
+
+export class SpecificationNotFoundError extends NotFoundError {
+  constructor() {
+    super('open_api_specification_not_found', 'No specification document with this id in the project.');
+  }
+}
+
+export async function listSpecificationSections(
+  deps: Deps,
+  input: ListInput<SectionFilter> & { specId: string },
+) {
+  await requireProject(deps.projects, input.orgId, input.projectId);
+  const document = /^doc_[0-9a-z]{26}$/.test(input.specId)
+    ? await deps.content.document(input.projectId, input.specId)
+    : null;
+  if (!document || document.specificationCount === 0) throw new SpecificationNotFoundError();
+  const { items, ...envelope } = await page(
+    deps,
+    'listSpecificationSections',
+    { ...input, filter: { ...input.filter, specId: input.specId } },
+    (position) =>
+      deps.content.sections(
+        input.projectId,
+        { ...input.filter, fileId: document.fileId },
+        { limit: input.limit, position },
+      ),
+    (record): SectionEntity => ({
+      sectionId: record.specificationId,
+      specId: record.specId,
+      sectionNumber: record.sectionNumber,
+      sectionTitle: record.sectionTitle,
+      pageStart: record.pageStart,
+      pageEnd: record.pageEnd,
+      textLength: record.textLength,
+      ...(input.compact
+        ? {}
+        : {
+            artifacts: record.pdfPath
+              ? [deps.artifacts.projectReference(input.projectId, 'specification_file', record.pdfPath)]
+              : [],
+          }),
+    }),
+    sectionKey,
+  );
+  return { ...envelope, sections: items };
+}
+
+export async function listDocuments(deps: Deps, input: ListInput<DocumentFilter>) {
+  const { items, ...envelope } = await page(
+    deps,
+    'listDocuments',
+    input,
+    (position) => deps.content.documents(input.projectId, input.filter, { limit: input.limit, position }),
+    (record: DocumentRecord): DocumentEntity => {
+      const { orgId: _o, projectId: _p, fileNameLower: _f, ...entity } = record;
+      return entity;
+    },
+    (record) => ({ pk: `PROJECT#${record.projectId}`, sk: `DOC#${record.documentId}` }),
+  );
+  return { ...envelope, documents: items };
+}

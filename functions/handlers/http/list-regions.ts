@@ -1,0 +1,17 @@
+import { listRegions } from '../../core/content/queries.ts';
+import { apiHandler } from '../../shared/http/api-handler.ts';
+import { contentDeps, defined } from '../../shared/http/content-deps.ts';
+
+export const handler = apiHandler('listRegions', async ({ path, query, principal }) => {
+  const { limit, cursor, compact, sheets, sheetId, ...filters } = query;
+  const sheetIds = sheetId ? [...new Set([...(sheets ?? []), sheetId])] : sheets;
+  const result = await listRegions(await contentDeps(), {
+    orgId: principal.orgId,
+    projectId: path.projectId,
+    filter: defined({ ...filters, sheetIds }),
+    limit,
+    cursor,
+    compact: compact ?? false,
+  });
+  return { status: 200, body: result };
+});

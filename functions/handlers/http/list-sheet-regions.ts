@@ -1,0 +1,17 @@
+import { listSheetRegions } from '../../core/content/queries.ts';
+import { apiHandler } from '../../shared/http/api-handler.ts';
+import { contentDeps, defined } from '../../shared/http/content-deps.ts';
+
+export const handler = apiHandler('listSheetRegions', async ({ path, query, principal }) => {
+  const { limit, cursor, compact, ...filters } = query;
+  const result = await listSheetRegions(await contentDeps(), {
+    orgId: principal.orgId,
+    projectId: path.projectId,
+    sheetId: path.sheetId,
+    filter: defined(filters),
+    limit,
+    cursor,
+    compact: compact ?? false,
+  });
+  return { status: 200, body: result };
+});

@@ -1,0 +1,17 @@
+import { listSpecificationSections } from '../../core/content/queries.ts';
+import { apiHandler } from '../../shared/http/api-handler.ts';
+import { contentDeps, defined } from '../../shared/http/content-deps.ts';
+
+export const handler = apiHandler('listSpecificationSections', async ({ path, query, principal }) => {
+  const { limit, cursor, compact, ...filters } = query;
+  const result = await listSpecificationSections(await contentDeps(), {
+    orgId: principal.orgId,
+    projectId: path.projectId,
+    specId: path.specId,
+    filter: defined(filters),
+    limit,
+    cursor,
+    compact: compact ?? false,
+  });
+  return { status: 200, body: result };
+});
