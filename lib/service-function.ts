@@ -1,7 +1,7 @@
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, type ILayerVersion, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
@@ -12,6 +12,7 @@ import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js'
 import { Construct } from 'constructs';
 import { TABLE_DESIGN } from '../functions/adapters/dynamodb/table.ts';
 import type { RouteAccess } from '../functions/shared/routes.ts';
+import { ENGINE_MODULES } from './engine-layer.ts';
 
 const TABLE_READ = [
   'dynamodb:GetItem',
@@ -49,6 +50,8 @@ export interface ServiceFunctionProps {
   timeout?: Duration;
   memorySize?: number;
   environment?: Record<string, string>;
+  /** The extraction engine's packages come from this layer instead of the bundle (x86_64). */
+  engineLayer?: ILayerVersion;
 }
 
 /**
@@ -66,7 +69,8 @@ export class ServiceFunction extends Construct {
       entry: props.entry,
       handler: 'handler',
       runtime: Runtime.NODEJS_22_X,
-      architecture: Architecture.ARM_64,
+      architecture: props.engineLayer ? Architecture.X86_64 : Architecture.ARM_64,
+      ...(props.engineLayer ? { layers: [props.engineLayer] } : {}),
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(29),
       logGroup,
@@ -84,6 +88,7 @@ export class ServiceFunction extends Construct {
         mainFields: ['module', 'main'],
         banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
         logLevel: LogLevel.WARNING,
+        externalModules: ['@aws-sdk/*', ...(props.engineLayer ? ENGINE_MODULES : [])],
       },
     });
     this.bind(props.access, props.resources);

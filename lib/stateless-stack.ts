@@ -12,6 +12,7 @@ import { DefinitionBody, type IStateMachine, LogLevel, StateMachine } from 'aws-
 import type { Construct } from 'constructs';
 import { FALLBACK_HANDLER, ROUTES, STREAM_ROUTE } from '../functions/shared/routes.ts';
 import { STATE_MACHINES } from '../functions/shared/state-machines.ts';
+import { engineLayer } from './engine-layer.ts';
 import { resourceNames } from './resource-names.ts';
 import { ServiceFunction, type ServiceResources } from './service-function.ts';
 
@@ -45,6 +46,8 @@ export class StatelessStack extends Stack {
       stateMachines: {},
     };
 
+    const engine = engineLayer(this, 'EngineLayer');
+
     // State machines first: routes start them.
     for (const definition of STATE_MACHINES) {
       const substitutions: Record<string, string> = {};
@@ -56,6 +59,7 @@ export class StatelessStack extends Stack {
           resources,
           timeout: Duration.seconds(task.timeoutSeconds),
           memorySize: task.memoryMb,
+          ...(task.usesEngine ? { engineLayer: engine } : {}),
         });
         substitutions[placeholder] = fn.fn.functionArn;
         taskFunctions.push(fn);

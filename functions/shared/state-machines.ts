@@ -12,6 +12,8 @@ export interface StateMachineTask {
   memoryMb: number;
   /** CPU-heavy: the local runner runs it in a worker thread so the local API stays responsive. */
   isolated?: boolean;
+  /** Loads the extraction engine (native canvas, pdf.js, tesseract): deployed with the engine layer. */
+  usesEngine?: boolean;
 }
 
 export interface StateMachineDefinition {
@@ -58,12 +60,14 @@ export const STATE_MACHINES: StateMachineDefinition[] = [
         access: { table: 'readwrite', uploadsBucket: 'read', webhookQueue: 'send' },
         timeoutSeconds: 900,
         memoryMb: 3008,
+        usesEngine: true,
       },
       ExtractPageBatchFunctionArn: {
         handler: 'functions/handlers/sfn/extract-page-batch.ts',
         access: { table: 'readwrite', uploadsBucket: 'read', artifactsBucket: 'readwrite' },
         timeoutSeconds: 900,
         memoryMb: 3008,
+        usesEngine: true,
         isolated: true,
       },
       AssembleFileFunctionArn: {
@@ -71,6 +75,7 @@ export const STATE_MACHINES: StateMachineDefinition[] = [
         access: { table: 'readwrite', uploadsBucket: 'read', artifactsBucket: 'readwrite' },
         timeoutSeconds: 900,
         memoryMb: 3008,
+        usesEngine: true,
         isolated: true,
       },
       FailFileFunctionArn: {
@@ -78,18 +83,21 @@ export const STATE_MACHINES: StateMachineDefinition[] = [
         access: { table: 'readwrite' },
         timeoutSeconds: 60,
         memoryMb: 256,
+        usesEngine: true,
       },
       FinalizeJobFunctionArn: {
         handler: 'functions/handlers/sfn/finalize-job.ts',
         access: { table: 'readwrite', artifactsBucket: 'readwrite', webhookQueue: 'send' },
         timeoutSeconds: 300,
         memoryMb: 1024,
+        usesEngine: true,
       },
       FailJobFunctionArn: {
         handler: 'functions/handlers/sfn/fail-job.ts',
         access: { table: 'readwrite', webhookQueue: 'send' },
         timeoutSeconds: 120,
         memoryMb: 512,
+        usesEngine: true,
       },
     },
   },

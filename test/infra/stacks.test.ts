@@ -2,7 +2,7 @@ import { App, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES, STREAM_ROUTE } from '../../functions/shared/routes.ts';
+import { ROUTES, type RouteDefinition, STREAM_ROUTE } from '../../functions/shared/routes.ts';
 import { STATE_MACHINES } from '../../functions/shared/state-machines.ts';
 import { StatefulStack } from '../../lib/stateful-stack.ts';
 import { StatelessStack } from '../../lib/stateless-stack.ts';
@@ -135,25 +135,33 @@ describe('CDK stacks', () => {
       expect(policy).not.toContain('secretsmanager:');
     });
 
-    it('lets only project creation start the provisioning state machine', () => {
-      for (const route of ROUTES) {
+    it('lets a route start a state machine, or write to a bucket, only when its table entry says so', () => {
+      for (const route of ROUTES as readonly RouteDefinition[]) {
         const policy = policyOf(route.id);
-        if (route.id === 'createProject') expect(policy).toContain('states:StartExecution');
-        else expect(policy, route.id).not.toContain('states:StartExecution');
-      }
-    });
-
-    it('gives the cursor secret only to paginated listings', () => {
-      for (const route of ROUTES) {
-        const reads = policyOf(route.id).includes('secretsmanager:GetSecretValue');
-        expect(reads, route.id).toBe('signingKey' in route.access);
+        const starts = 'provisionStateMachine' in route.access || 'processJobStateMachine' in route.access;
+        const writesObjects = Object.entries(route.access).some(
+          ([key, mode]) => key.endsWith('Bucket') && mode === 'readwrite',
+        );
+        expect(policy.includes('states:StartExecution'), route.id).toBe(starts);
+        expect(policy.includes('s3:PutObject'), route.id).toBe(writesObjects);
       }
     });
 
     it('gives the index bucket only to the provisioning task that creates indexes', () => {
-      expect(policyOf('SetUpProjectResourcesFunctionArn')).toContain('s3:PutObject');
-      expect(policyOf('MarkProjectReadyFunctionArn')).not.toContain('s3:');
-      for (const route of ROUTES) expect(policyOf(route.id), route.id).not.toContain('s3:PutObject');
+      const holders = [...statelessStack.functions.keys()].filter((id) =>
+        policyOf(id).includes('psa-test-index-'),
+      );
+      expect(holders).toEqual(['SetUpProjectResourcesFunctionArn']);
+    });
+
+    it('runs the engine tasks with the engine layer on x86_64, and nothing else', () => {
+      const functions = stateless.findResources('AWS::Lambda::Function');
+      const withLayer = Object.values(functions).filter((fn) => (fn.Properties.Layers ?? []).length > 0);
+      const engineTasks = STATE_MACHINES.flatMap((machine) => Object.values(machine.tasks)).filter(
+        (task) => task.usesEngine,
+      );
+      expect(withLayer).toHaveLength(engineTasks.length);
+      for (const fn of withLayer) expect(fn.Properties.Architectures).toEqual(['x86_64']);
     });
 
     it('grants no action wildcards to any function', () => {

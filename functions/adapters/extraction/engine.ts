@@ -1,20 +1,8 @@
-import * as engine from '../../core/extraction/index.ts';
-import { assembleDocument, extractPages } from '../../core/extraction/index.ts';
+import { PDFDocument } from 'pdf-lib';
+import { assembleDocument, extractPages, renderRegionCrop } from '../../core/extraction/index.ts';
 import type { Extractor } from '../../core/pipeline/steps.ts';
 
 /** The extraction engine (functions/core/extraction) behind the pipeline's Extractor port. */
-interface ArtifactFunctions {
-  renderRegionCrop?: (
-    bytes: Uint8Array,
-    pageNumber: number,
-    box: { left: number; top: number; right: number; bottom: number },
-    dpi?: number,
-  ) => Promise<Uint8Array>;
-  buildSectionPdf?: (bytes: Uint8Array, pageStart: number, pageEnd: number) => Promise<Uint8Array>;
-}
-
-const artifacts = engine as unknown as ArtifactFunctions;
-
 export const engineExtractor: Extractor = {
   async extractPages(bytes, options) {
     return extractPages(bytes, {
@@ -30,11 +18,30 @@ export const engineExtractor: Extractor = {
       ...(options.classification ? { classification: options.classification } : {}),
     });
   },
-  async regionCrop(bytes, pageNumber, box) {
-    return artifacts.renderRegionCrop ? artifacts.renderRegionCrop(bytes, pageNumber, box, 110) : null;
+  async regionCrops(bytes, regions) {
+    const crops: (Uint8Array | null)[] = [];
+    for (const region of regions)
+      crops.push(await renderRegionCrop(bytes, region.pageNumber, region.box).catch(() => null));
+    return crops;
   },
-  async sectionPdf(bytes, from, to) {
-    if (!artifacts.buildSectionPdf) throw new Error('The engine does not build section PDFs');
-    return artifacts.buildSectionPdf(bytes, from, to);
+  async sectionPdfs(bytes, ranges) {
+    if (ranges.length === 0) return [];
+    // One parse of the source for every section (a spec book has about a hundred).
+    const source = await PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: false });
+    const pdfs: (Uint8Array | null)[] = [];
+    for (const range of ranges) {
+      try {
+        const section = await PDFDocument.create();
+        const indices = Array.from(
+          { length: range.to - range.from + 1 },
+          (_, offset) => range.from - 1 + offset,
+        );
+        for (const page of await section.copyPages(source, indices)) section.addPage(page);
+        pdfs.push(await section.save());
+      } catch {
+        pdfs.push(null);
+      }
+    }
+    return pdfs;
   },
 };

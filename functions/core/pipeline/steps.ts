@@ -40,14 +40,13 @@ export interface Extractor {
     pages: PageResult[],
     options: { pageCount: number; fileName: string; classification?: FileContext['classification'] },
   ): ExtractionResult;
-  /** PNG of one region (null when the engine cannot render it). */
-  regionCrop(
+  /** PNG crops of regions, in order (null where a region cannot be rendered). */
+  regionCrops(
     bytes: Uint8Array,
-    pageNumber: number,
-    box: { left: number; top: number; right: number; bottom: number },
-  ): Promise<Uint8Array | null>;
-  /** PDF of pages [from, to] of the file. */
-  sectionPdf(bytes: Uint8Array, from: number, to: number): Promise<Uint8Array>;
+    regions: { pageNumber: number; box: { left: number; top: number; right: number; bottom: number } }[],
+  ): Promise<(Uint8Array | null)[]>;
+  /** One PDF per page range (null where a range cannot be cut), reading the source once. */
+  sectionPdfs(bytes: Uint8Array, ranges: { from: number; to: number }[]): Promise<(Uint8Array | null)[]>;
 }
 
 export interface PipelineDeps {
@@ -335,6 +334,15 @@ async function buildContent(
   const sheets: SheetRecord[] = [];
   const regions: RegionRecord[] = [];
   const pageClass = new Map(result.pages.map((page) => [page.pageNumber, page.classification]));
+  const crops = await deps.extractor
+    .regionCrops(
+      bytes,
+      result.sheets.flatMap((sheet) =>
+        sheet.regions.map((region) => ({ pageNumber: sheet.pageNumber, box: region.displayBox })),
+      ),
+    )
+    .catch(() => [] as (Uint8Array | null)[]);
+  let cropIndex = 0;
   for (const sheet of result.sheets) {
     const sheetId = contentIds.sheet(ctx.fileId, sheet.pageNumber);
     sheets.push({
@@ -356,9 +364,7 @@ async function buildContent(
     });
     for (const [index, region] of sheet.regions.entries()) {
       const regionId = contentIds.region(ctx.fileId, sheet.pageNumber, index);
-      const crop = await deps.extractor
-        .regionCrop(bytes, sheet.pageNumber, region.displayBox)
-        .catch(() => null);
+      const crop = crops[cropIndex++] ?? null;
       const cropKey = crop ? artifactKey.crop(ctx, regionId) : null;
       if (crop && cropKey) await deps.artifacts.putBytes(cropKey, crop, 'image/png');
       regions.push({
@@ -390,9 +396,15 @@ async function buildContent(
   const sections: SpecSectionRecord[] = [];
   const facets: FacetRecord[] = [];
   const realSections = result.specifications.filter((section) => !section.isTableOfContents);
+  const pdfs = await deps.extractor
+    .sectionPdfs(
+      bytes,
+      realSections.map((section) => ({ from: section.pageStart, to: section.pageEnd })),
+    )
+    .catch(() => [] as (Uint8Array | null)[]);
   for (const [index, section] of realSections.entries()) {
     const specificationId = contentIds.section(ctx.fileId, index);
-    const pdf = await deps.extractor.sectionPdf(bytes, section.pageStart, section.pageEnd).catch(() => null);
+    const pdf = pdfs[index] ?? null;
     const pdfKey = pdf ? artifactKey.section(ctx, specificationId) : null;
     if (pdf && pdfKey) await deps.artifacts.putBytes(pdfKey, pdf, 'application/pdf');
     sections.push({
@@ -564,7 +576,14 @@ export async function failJob(
   };
   // Best effort here: a job must end even when notifications cannot be sent (clients can poll it).
   await publishOutcome(deps, { ...job, ...changes, status: 'failed' }).catch((publishError: Error) => {
-    console.error(JSON.stringify({ level: 'ERROR', message: 'Job outcome not published', jobId: job.id, error: publishError.message }));
+    console.error(
+      JSON.stringify({
+        level: 'ERROR',
+        message: 'Job outcome not published',
+        jobId: job.id,
+        error: publishError.message,
+      }),
+    );
   });
   await deps.jobs.transition(
     job.orgId,
@@ -601,7 +620,7 @@ async function publishOutcome(deps: PipelineDeps, job: JobRecord): Promise<void>
 /** The Map branch of one file failed after its retries: that file alone ends in error. */
 export async function failFile(deps: PipelineDeps, input: { orgId: string; jobId: string; fileId: string }) {
   const file = await deps.jobs.getFile(input.jobId, input.fileId);
-  if (!file || file.status !== 'processing') return { status: file?.status ?? 'missing' };
+  if (file?.status !== 'processing') return { status: file?.status ?? 'missing' };
   await deps.jobs.updateFile(file, {
     status: 'error',
     error: {

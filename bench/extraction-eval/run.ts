@@ -1,0 +1,131 @@
+/**
+ * Quality of the extraction engine against the ground truth in ../shared/corpus/labels.
+ *
+ *   PATH=$PWD/node_modules/.bin:$PATH tsx bench/extraction-eval/run.ts [--file substr] [--only specs|sheets]
+ *                                                                      [--no-ocr] [--json out.json]
+ *
+ * Prints per file and overall: section-number precision/recall/F1, exact page ranges, title agreement;
+ * sheet-number accuracy (text-layer and OCR sheets separately), discipline and title accuracy.
+ * Skips cleanly (exit 0) when the corpus is absent.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { extractDocument } from '../../functions/core/extraction/index.ts';
+import type { ExtractionResult } from '../../functions/core/extraction/model.ts';
+import {
+  matchSections,
+  matchSheets,
+  pct,
+  type SectionLabel,
+  type SectionScore,
+  type SheetLabel,
+  type SheetScore,
+  sumSectionScores,
+  sumSheetScores,
+} from './score.ts';
+
+const args = process.argv.slice(2);
+const flag = (name: string): string | undefined => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const corpus = process.env.CORPUS_DIR ?? path.resolve(import.meta.dirname, '../../../shared/corpus');
+const labelsDir = path.join(corpus, 'labels');
+if (!existsSync(path.join(labelsDir, 'specs.json'))) {
+  console.log(`extraction-eval: corpus not found at ${corpus}; skipping.`);
+  process.exit(0);
+}
+
+interface SpecsFile {
+  files: Record<string, { sections: SectionLabel[] }>;
+}
+interface SheetsFile {
+  files: Record<string, { sheets?: SheetLabel[] }>;
+}
+const specs = JSON.parse(readFileSync(path.join(labelsDir, 'specs.json'), 'utf8')) as SpecsFile;
+const sheets = JSON.parse(readFileSync(path.join(labelsDir, 'sheets.json'), 'utf8')) as SheetsFile;
+
+const only = flag('--only');
+const fileFilter = flag('--file');
+const ocr = args.includes('--no-ocr') ? false : 'auto';
+const verbose = args.includes('--verbose');
+
+const files = [...new Set([...Object.keys(specs.files), ...Object.keys(sheets.files)])]
+  .filter((f) => !fileFilter || f.includes(fileFilter))
+  .filter((f) => {
+    if (only === 'specs') return Boolean(specs.files[f]);
+    if (only === 'sheets') return Boolean(sheets.files[f]?.sheets?.length);
+    return true;
+  });
+
+const sectionScores: SectionScore[] = [];
+const sheetScores: SheetScore[] = [];
+const output: Record<string, unknown> = {};
+
+for (const file of files) {
+  const pdfPath = path.join(corpus, file);
+  if (!existsSync(pdfPath)) {
+    console.log(`${file}: missing, skipped`);
+    continue;
+  }
+  const started = Date.now();
+  let result: ExtractionResult;
+  try {
+    result = await extractDocument(new Uint8Array(readFileSync(pdfPath)), {
+      fileName: path.basename(file),
+      ocr,
+    });
+  } catch (error) {
+    console.log(`${file}: FAILED ${(error as Error).message}`);
+    continue;
+  }
+  const seconds = (Date.now() - started) / 1000;
+  console.log(`\n== ${file}  (${result.pageCount} pages, ${seconds.toFixed(1)} s, ${result.classification})`);
+  const specLabels = specs.files[file]?.sections;
+  if (specLabels && only !== 'sheets') {
+    const score = matchSections(file, specLabels, result.specifications);
+    sectionScores.push(score);
+    console.log(
+      `  sections: labeled ${score.labeled} predicted ${score.predicted} matched ${score.matched}  ` +
+        `P ${pct(score.matched, score.predicted)} R ${pct(score.matched, score.labeled)} F1 ${score.f1.toFixed(3)}  ` +
+        `exact range ${pct(score.exactRange, score.labeled)}  title ${pct(score.titleAgree, score.matched)}`,
+    );
+    for (const line of score.details.slice(0, verbose ? 1000 : 25)) console.log(`    ${line}`);
+  }
+  const sheetLabels = sheets.files[file]?.sheets;
+  if (sheetLabels?.length && only !== 'specs') {
+    const score = matchSheets(file, sheetLabels, result);
+    sheetScores.push(score);
+    console.log(
+      `  sheets: ${score.total} labeled; number text-layer ${score.textOk}/${score.textTotal}, OCR ${score.ocrOk}/${score.ocrTotal}; ` +
+        `discipline ${score.disciplineOk}/${score.total}; title ${score.titleOk}/${score.total}; ` +
+        `extra sheets ${score.extraSheets}`,
+    );
+    for (const line of score.details.slice(0, verbose ? 1000 : 40)) console.log(`    ${line}`);
+  }
+  output[file] = {
+    seconds,
+    sections: sectionScores.find((s) => s.file === file),
+    sheets: sheetScores.find((s) => s.file === file),
+  };
+}
+
+console.log('\n== overall');
+if (sectionScores.length) {
+  const t = sumSectionScores(sectionScores);
+  console.log(
+    `  sections: labeled ${t.labeled} predicted ${t.predicted} matched ${t.matched}  P ${pct(t.matched, t.predicted)} ` +
+      `R ${pct(t.matched, t.labeled)} F1 ${t.f1.toFixed(3)} (target >= 0.98)  exact page range ${pct(t.exactRange, t.labeled)} ` +
+      `of labeled, ${pct(t.exactRange, t.matched)} of matched (target >= 95%)  title ${pct(t.titleAgree, t.matched)}`,
+  );
+}
+if (sheetScores.length) {
+  const t = sumSheetScores(sheetScores);
+  console.log(
+    `  sheets: ${t.total}; sheet number text-layer ${t.textOk}/${t.textTotal} = ${pct(t.textOk, t.textTotal)} (target >= 95%), ` +
+      `OCR ${t.ocrOk}/${t.ocrTotal} = ${pct(t.ocrOk, t.ocrTotal)} (target >= 85%); discipline ${pct(t.disciplineOk, t.total)}; ` +
+      `title ${pct(t.titleOk, t.total)}; extra sheets ${t.extraSheets}`,
+  );
+}
+const jsonOut = flag('--json');
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify(output, null, 2));

@@ -1,0 +1,210 @@
+/**
+ * Scoring of extraction results against the corpus labels (pure functions, unit-testable).
+ */
+import type { ExtractionResult, SpecSection } from '../../functions/core/extraction/model.ts';
+
+export interface SectionLabel {
+  sectionNumber: string;
+  sectionTitle: string;
+  pageStart: number;
+  pageEnd: number;
+}
+
+export interface SheetLabel {
+  page: number;
+  sheetNumber: string;
+  sheetTitle: string;
+  ncsDiscipline?: string;
+  hasTextLayer?: boolean;
+}
+
+export interface SectionScore {
+  file: string;
+  labeled: number;
+  predicted: number;
+  matched: number;
+  exactRange: number;
+  titleAgree: number;
+  f1: number;
+  details: string[];
+}
+
+export interface SheetScore {
+  file: string;
+  total: number;
+  textTotal: number;
+  textOk: number;
+  ocrTotal: number;
+  ocrOk: number;
+  disciplineOk: number;
+  titleOk: number;
+  extraSheets: number;
+  details: string[];
+}
+
+export const pct = (a: number, b: number): string => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(1)}%`);
+
+/** Titles agree when their letters and digits agree, ignoring case, punctuation and spacing. */
+export const foldTitle = (t: string | null | undefined): string =>
+  (t ?? '')
+    .normalize('NFKD')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, '');
+
+export const foldSheetNumber = (n: string | null | undefined): string =>
+  (n ?? '').toUpperCase().replace(/\s+/g, '');
+
+const f1 = (matched: number, predicted: number, labeled: number): number => {
+  const p = predicted ? matched / predicted : 0;
+  const r = labeled ? matched / labeled : 0;
+  return p + r ? (2 * p * r) / (p + r) : 0;
+};
+
+/**
+ * Pairs labeled and predicted sections with the same number, closest start page first (numbers repeat:
+ * appendices, duplicate copies, two versions).
+ */
+export const matchSections = (
+  file: string,
+  labels: readonly SectionLabel[],
+  predicted: readonly SpecSection[],
+): SectionScore => {
+  const candidates: Array<{ li: number; pi: number; distance: number }> = [];
+  labels.forEach((l, li) => {
+    predicted.forEach((p, pi) => {
+      if (p.sectionNumber === l.sectionNumber)
+        candidates.push({ li, pi, distance: Math.abs(p.pageStart - l.pageStart) });
+    });
+  });
+  candidates.sort((a, b) => a.distance - b.distance);
+  const usedL = new Set<number>();
+  const usedP = new Set<number>();
+  const pairs: Array<[number, number]> = [];
+  for (const c of candidates) {
+    if (usedL.has(c.li) || usedP.has(c.pi)) continue;
+    usedL.add(c.li);
+    usedP.add(c.pi);
+    pairs.push([c.li, c.pi]);
+  }
+  const details: string[] = [];
+  let exactRange = 0;
+  let titleAgree = 0;
+  for (const [li, pi] of pairs.sort((a, b) => a[0] - b[0])) {
+    const l = labels[li]!;
+    const p = predicted[pi]!;
+    const exact = l.pageStart === p.pageStart && l.pageEnd === p.pageEnd;
+    const title = foldTitle(l.sectionTitle) === foldTitle(p.sectionTitle);
+    if (exact) exactRange++;
+    if (title) titleAgree++;
+    if (!exact)
+      details.push(
+        `range  ${l.sectionNumber}: label ${l.pageStart}-${l.pageEnd}, got ${p.pageStart}-${p.pageEnd}`,
+      );
+    if (!title) details.push(`title  ${l.sectionNumber}: label "${l.sectionTitle}", got "${p.sectionTitle}"`);
+  }
+  labels.forEach((l, li) => {
+    if (!usedL.has(li))
+      details.push(`missed ${l.sectionNumber} "${l.sectionTitle}" ${l.pageStart}-${l.pageEnd}`);
+  });
+  predicted.forEach((p, pi) => {
+    if (!usedP.has(pi))
+      details.push(
+        `extra  ${p.sectionNumber} "${p.sectionTitle}" ${p.pageStart}-${p.pageEnd} (${p.detectedFrom})`,
+      );
+  });
+  return {
+    file,
+    labeled: labels.length,
+    predicted: predicted.length,
+    matched: pairs.length,
+    exactRange,
+    titleAgree,
+    f1: f1(pairs.length, predicted.length, labels.length),
+    details,
+  };
+};
+
+export const sumSectionScores = (scores: readonly SectionScore[]): SectionScore => {
+  const t = scores.reduce(
+    (acc, s) => ({
+      labeled: acc.labeled + s.labeled,
+      predicted: acc.predicted + s.predicted,
+      matched: acc.matched + s.matched,
+      exactRange: acc.exactRange + s.exactRange,
+      titleAgree: acc.titleAgree + s.titleAgree,
+    }),
+    { labeled: 0, predicted: 0, matched: 0, exactRange: 0, titleAgree: 0 },
+  );
+  return { file: 'overall', ...t, f1: f1(t.matched, t.predicted, t.labeled), details: [] };
+};
+
+export const matchSheets = (
+  file: string,
+  labels: readonly SheetLabel[],
+  result: ExtractionResult,
+): SheetScore => {
+  const byPage = new Map(result.sheets.map((s) => [s.pageNumber, s]));
+  const labeledPages = new Set(labels.map((l) => l.page));
+  const score: SheetScore = {
+    file,
+    total: labels.length,
+    textTotal: 0,
+    textOk: 0,
+    ocrTotal: 0,
+    ocrOk: 0,
+    disciplineOk: 0,
+    titleOk: 0,
+    extraSheets: result.sheets.filter((s) => !labeledPages.has(s.pageNumber)).length,
+    details: [],
+  };
+  for (const label of labels) {
+    const sheet = byPage.get(label.page);
+    const textLayer = label.hasTextLayer !== false;
+    const numberOk = foldSheetNumber(sheet?.sheetNumber) === foldSheetNumber(label.sheetNumber);
+    if (textLayer) {
+      score.textTotal++;
+      if (numberOk) score.textOk++;
+    } else {
+      score.ocrTotal++;
+      if (numberOk) score.ocrOk++;
+    }
+    const disciplineOk = sheet?.discipline?.code === label.ncsDiscipline;
+    if (disciplineOk) score.disciplineOk++;
+    const titleOk = foldTitle(sheet?.sheetTitle) === foldTitle(label.sheetTitle);
+    if (titleOk) score.titleOk++;
+    if (!numberOk || !titleOk || !disciplineOk) {
+      score.details.push(
+        `p${label.page} ${textLayer ? 'text' : 'ocr '} number ${numberOk ? 'ok' : `"${label.sheetNumber}" got "${sheet?.sheetNumber ?? '-'}"`}` +
+          ` | discipline ${disciplineOk ? 'ok' : `${label.ncsDiscipline} got ${sheet?.discipline?.code ?? '-'}`}` +
+          ` | title ${titleOk ? 'ok' : `"${label.sheetTitle}" got "${sheet?.sheetTitle ?? '-'}"`}`,
+      );
+    }
+  }
+  return score;
+};
+
+export const sumSheetScores = (scores: readonly SheetScore[]): SheetScore => {
+  const total: SheetScore = {
+    file: 'overall',
+    total: 0,
+    textTotal: 0,
+    textOk: 0,
+    ocrTotal: 0,
+    ocrOk: 0,
+    disciplineOk: 0,
+    titleOk: 0,
+    extraSheets: 0,
+    details: [],
+  };
+  for (const s of scores) {
+    total.total += s.total;
+    total.textTotal += s.textTotal;
+    total.textOk += s.textOk;
+    total.ocrTotal += s.ocrTotal;
+    total.ocrOk += s.ocrOk;
+    total.disciplineOk += s.disciplineOk;
+    total.titleOk += s.titleOk;
+    total.extraSheets += s.extraSheets;
+  }
+  return total;
+};

@@ -1,0 +1,22 @@
+/** One engine run for the speed bench; prints a JSON line with time, pages, peak RSS and OCR time. */
+import { readFileSync } from 'node:fs';
+import { extractDocument } from '../../functions/core/extraction/index.ts';
+
+const [file, from, to, ocr, workers] = process.argv.slice(2);
+const bytes = new Uint8Array(readFileSync(file!));
+const started = performance.now();
+const result = await extractDocument(bytes, {
+  pages: { from: Number(from), to: Number(to) },
+  ocr: ocr === 'ocr' ? 'auto' : false,
+  workers: workers === 'auto' ? 'auto' : Number(workers ?? 1),
+});
+const ms = performance.now() - started;
+console.log(
+  JSON.stringify({
+    ms,
+    pages: result.pages.length,
+    maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    ocrSeconds: result.stats.ocrSeconds,
+    ocrPages: result.stats.ocrPages,
+  }),
+);

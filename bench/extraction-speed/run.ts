@@ -1,0 +1,182 @@
+/**
+ * Speed and memory of the extraction engine, side by side with poppler's `pdftotext -bbox-layout` on the
+ * same pages in the same run.
+ *
+ *   PATH=$PWD/node_modules/.bin:$PATH tsx bench/extraction-speed/run.ts [--workers N] [--ocr-sheets N]
+ *
+ * Reports ms/page for text-layer spec pages (the 834-page project manual) and for drawing sheets (text
+ * layer, OCR off), the ratio to poppler, the peak RSS of the engine's process, and OCR seconds per
+ * outlined sheet. Installs poppler-utils with apt-get when pdftotext is missing. Skips without the corpus.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const args = process.argv.slice(2);
+const flag = (name: string, fallback: string): string => {
+  const i = args.indexOf(name);
+  return i >= 0 ? (args[i + 1] ?? fallback) : fallback;
+};
+const corpus = process.env.CORPUS_DIR ?? path.resolve(import.meta.dirname, '../../../shared/corpus');
+if (!existsSync(corpus)) {
+  console.log(`extraction-speed: corpus not found at ${corpus}; skipping.`);
+  process.exit(0);
+}
+
+const ensurePoppler = (): boolean => {
+  if (spawnSync('pdftotext', ['-v']).status === 0) return true;
+  console.log('pdftotext missing: installing poppler-utils with apt-get ...');
+  const install = spawnSync(
+    'sh',
+    ['-c', 'apt-get install -y poppler-utils || (apt-get update && apt-get install -y poppler-utils)'],
+    {
+      stdio: 'inherit',
+    },
+  );
+  return install.status === 0 && spawnSync('pdftotext', ['-v']).status === 0;
+};
+
+const workers = flag('--workers', '2');
+const ocrSheets = Number(flag('--ocr-sheets', '3'));
+const child = path.join(import.meta.dirname, 'child.ts');
+
+interface ChildResult {
+  ms: number;
+  pages: number;
+  maxRssMb: number;
+  ocrSeconds: number;
+  ocrPages: number;
+}
+
+/** Runs the engine in a child process so its peak RSS (all threads) is measured alone. */
+const runEngine = (file: string, from: number, to: number, ocr: boolean, w: string): ChildResult => {
+  const r = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', child, file, String(from), String(to), ocr ? 'ocr' : 'no-ocr', w],
+    {
+      encoding: 'utf8',
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
+  if (r.status !== 0) throw new Error(`engine child failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!) as ChildResult;
+};
+
+/** pdftotext -bbox-layout over the range, split over `procs` processes. */
+const runPoppler = async (file: string, from: number, to: number, procs: number): Promise<number> => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'poppler-'));
+  const started = performance.now();
+  const per = Math.ceil((to - from + 1) / procs);
+  await Promise.all(
+    Array.from({ length: procs }, (_, i) => {
+      const a = from + i * per;
+      const b = Math.min(to, a + per - 1);
+      if (a > b) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const p = spawn('pdftotext', [
+          '-cropbox',
+          '-bbox-layout',
+          '-f',
+          String(a),
+          '-l',
+          String(b),
+          file,
+          path.join(dir, `${i}.html`),
+        ]);
+        p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`pdftotext exited ${code}`))));
+      });
+    }),
+  );
+  const ms = performance.now() - started;
+  rmSync(dir, { recursive: true, force: true });
+  return ms;
+};
+
+const hasPoppler = ensurePoppler();
+const fmt = (v: number): string => v.toFixed(1);
+
+interface Case {
+  label: string;
+  file: string;
+  from: number;
+  to: number;
+}
+
+const textCases: Case[] = [
+  {
+    label: 'spec book 2977J (834 pp)',
+    file: 'sfpw-2977J-paul-ave-pavement-sewer_project-manual.pdf',
+    from: 1,
+    to: 834,
+  },
+  {
+    label: 'spec book 1243I (775 pp)',
+    file: 'sfpw-1243I-pavement-renovation-54-sewer_project-manual.pdf',
+    from: 1,
+    to: 775,
+  },
+];
+const sheetCases: Case[] = [
+  {
+    label: 'VA finish plans (2 sheets)',
+    file: 'va-renovate-bldg28_finish-plans_drawings.pdf',
+    from: 1,
+    to: 2,
+  },
+  {
+    label: 'Kegonsa set (12 sheets)',
+    file: 'drawings-extra/openingdesign-lake-kegonsa-home_full-set-2015-01-29_drawings.pdf',
+    from: 1,
+    to: 12,
+  },
+  {
+    label: '1810 S Park (6 sheets)',
+    file: 'drawings-extra/openingdesign-1810-s-park-facility-bldg_check-set-2018-09-12_drawings.pdf',
+    from: 1,
+    to: 6,
+  },
+  {
+    label: '2977J drawings (39 sheets)',
+    file: 'sfpw-2977J-paul-ave-pavement-sewer_drawings.pdf',
+    from: 1,
+    to: 39,
+  },
+];
+
+console.log(
+  `extraction-speed: engine workers=${workers}; poppler ${hasPoppler ? 'available' : 'NOT available'}`,
+);
+console.log(
+  'kind   | document                        | pages | engine ms/pg | poppler 1p ms/pg | poppler 2p ms/pg | ratio (1p) | ratio (2p) | engine peak RSS',
+);
+for (const [kind, cases] of [
+  ['text', textCases],
+  ['sheet', sheetCases],
+] as const) {
+  for (const c of cases) {
+    const file = path.join(corpus, c.file);
+    if (!existsSync(file)) continue;
+    const pages = c.to - c.from + 1;
+    const engine = runEngine(file, c.from, c.to, false, kind === 'text' ? workers : workers);
+    const p1 = hasPoppler ? await runPoppler(file, c.from, c.to, 1) : Number.NaN;
+    const p2 = hasPoppler ? await runPoppler(file, c.from, c.to, 2) : Number.NaN;
+    const e = engine.ms / pages;
+    console.log(
+      `${kind.padEnd(6)} | ${c.label.padEnd(31)} | ${String(pages).padStart(5)} | ${fmt(e).padStart(12)} | ` +
+        `${fmt(p1 / pages).padStart(16)} | ${fmt(p2 / pages).padStart(16)} | ${fmt(e / (p1 / pages)).padStart(9)}x | ` +
+        `${fmt(e / (p2 / pages)).padStart(9)}x | ${engine.maxRssMb} MB`,
+    );
+  }
+}
+
+if (ocrSheets > 0) {
+  const file = path.join(corpus, 'sfpw-2977J-paul-ave-pavement-sewer_drawings.pdf');
+  if (existsSync(file)) {
+    const r = runEngine(file, 6, 5 + ocrSheets, true, '1');
+    console.log(
+      `ocr    | 2977J outlined sheets 6-${5 + ocrSheets}: ${r.ocrPages} sheets OCR'd, ${fmt(r.ocrSeconds / Math.max(1, r.ocrPages))} s OCR per sheet, ` +
+        `${fmt(r.ms / 1000 / ocrSheets)} s per sheet in total, peak RSS ${r.maxRssMb} MB`,
+    );
+  }
+}

@@ -1,0 +1,210 @@
+/**
+ * Artifacts: PNG crops of regions, overlay PNGs of sheets with every region drawn, PDFs of spec sections.
+ */
+import { PDFDocument } from 'pdf-lib';
+import { ExtractionError } from './errors.ts';
+import type { Box } from './geometry.ts';
+import { type ExtractionLimits, resolveLimits } from './limits.ts';
+import type { DisplayBox, Region } from './model.ts';
+import { openPdf, type PdfDocument, pageGeometry } from './pdf.ts';
+import { renderRegion } from './render.ts';
+
+const toBox = (b: DisplayBox): Box => ({ x0: b.left, y0: b.top, x1: b.right, y1: b.bottom });
+
+const withPage = async <T>(
+  bytes: Uint8Array,
+  pageNumber: number,
+  limits: Partial<ExtractionLimits> | undefined,
+  fn: (
+    doc: PdfDocument,
+    page: Awaited<ReturnType<PdfDocument['getPage']>>,
+    resolved: ExtractionLimits,
+  ) => Promise<T>,
+): Promise<T> => {
+  const resolved = resolveLimits(limits);
+  const { doc, pageCount } = await openPdf(bytes, resolved);
+  try {
+    if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > pageCount) {
+      throw new ExtractionError('invalid_page_range', `Page ${pageNumber} is not in 1-${pageCount}.`);
+    }
+    const page = await doc.getPage(pageNumber);
+    try {
+      return await fn(doc, page, resolved);
+    } finally {
+      page.cleanup();
+    }
+  } finally {
+    await doc.destroy();
+  }
+};
+
+/** PNG of `box` (display points, see model.ts) on a page, at `dpi` (scaled down to the pixel budget). */
+export const renderRegionCrop = async (
+  bytes: Uint8Array,
+  pageNumber: number,
+  box: DisplayBox,
+  dpi = 110,
+  limits?: Partial<ExtractionLimits>,
+): Promise<Uint8Array> =>
+  withPage(bytes, pageNumber, limits, async (_doc, page, resolved) => {
+    const g = pageGeometry(page);
+    const b = toBox(box);
+    const clamped = {
+      x0: Math.max(0, Math.min(g.width, b.x0)),
+      y0: Math.max(0, Math.min(g.height, b.y0)),
+      x1: Math.max(0, Math.min(g.width, b.x1)),
+      y1: Math.max(0, Math.min(g.height, b.y1)),
+    };
+    if (clamped.x1 - clamped.x0 < 1 || clamped.y1 - clamped.y0 < 1) {
+      throw new ExtractionError('invalid_page_range', 'The crop box lies outside the page.');
+    }
+    const rendered = await renderRegion(page, clamped, dpi, resolved.maxCanvasPixels);
+    return new Uint8Array(await rendered.canvas.encode('png'));
+  });
+
+const COLORS: Record<string, string> = {
+  titleBlock: '#d62728',
+  view: '#1f77b4',
+  generalNotes: '#2ca02c',
+  notes: '#2ca02c',
+  keynotes: '#17becf',
+  legend: '#9467bd',
+  abbreviations: '#8c564b',
+  schedule: '#ff7f0e',
+  revisionBlock: '#e377c2',
+  stamp: '#7f7f7f',
+  sheetIndex: '#bcbd22',
+};
+
+const drawOverlay = async (
+  page: Awaited<ReturnType<PdfDocument['getPage']>>,
+  regions: readonly Pick<Region, 'regionType' | 'label' | 'displayBox' | 'titleDisplayBox'>[],
+  dpi: number,
+  resolved: ExtractionLimits,
+): Promise<Uint8Array> => {
+  const g = pageGeometry(page);
+  const rendered = await renderRegion(
+    page,
+    { x0: 0, y0: 0, x1: g.width, y1: g.height },
+    dpi,
+    resolved.maxCanvasPixels,
+  );
+  const ctx = rendered.canvas.getContext('2d');
+  const s = rendered.scale;
+  const fontPx = Math.max(11, Math.round(9 * s * 1.5));
+  ctx.font = `bold ${fontPx}px sans-serif`;
+  ctx.textBaseline = 'bottom';
+  for (const r of regions) {
+    const color = COLORS[r.regionType] ?? '#000000';
+    const b = r.displayBox;
+    ctx.strokeStyle = color;
+    ctx.lineWidth = 2;
+    ctx.strokeRect(b.left * s, b.top * s, (b.right - b.left) * s, (b.bottom - b.top) * s);
+    if (r.titleDisplayBox) {
+      const t = r.titleDisplayBox;
+      ctx.setLineDash([4, 3]);
+      ctx.strokeRect(t.left * s, t.top * s, (t.right - t.left) * s, (t.bottom - t.top) * s);
+      ctx.setLineDash([]);
+    }
+    const label = `${r.regionType}: ${r.label}`.slice(0, 80);
+    const tw = ctx.measureText(label).width;
+    const y = Math.max(fontPx + 2, b.top * s);
+    ctx.fillStyle = 'rgba(255,255,255,0.8)';
+    ctx.fillRect(b.left * s, y - fontPx - 2, tw + 6, fontPx + 4);
+    ctx.fillStyle = color;
+    ctx.fillText(label, b.left * s + 3, y);
+  }
+  return new Uint8Array(await rendered.canvas.encode('png'));
+};
+
+/** The whole page with every region's box and label drawn on it, for people checking the extraction. */
+export const renderOverlay = async (
+  bytes: Uint8Array,
+  pageNumber: number,
+  regions: readonly Pick<Region, 'regionType' | 'label' | 'displayBox' | 'titleDisplayBox'>[],
+  dpi = 50,
+  limits?: Partial<ExtractionLimits>,
+): Promise<Uint8Array> =>
+  withPage(bytes, pageNumber, limits, (_doc, page, resolved) => drawOverlay(page, regions, dpi, resolved));
+
+/**
+ * Opens the PDF once for many crops and overlays (the CLI writes one per region); close() when done.
+ */
+export const openArtifactRenderer = async (bytes: Uint8Array, limits?: Partial<ExtractionLimits>) => {
+  const resolved = resolveLimits(limits);
+  const { doc, pageCount } = await openPdf(bytes, resolved);
+  const onPage = async <T>(
+    pageNumber: number,
+    fn: (page: Awaited<ReturnType<PdfDocument['getPage']>>) => Promise<T>,
+  ): Promise<T> => {
+    if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > pageCount) {
+      throw new ExtractionError('invalid_page_range', `Page ${pageNumber} is not in 1-${pageCount}.`);
+    }
+    const page = await doc.getPage(pageNumber);
+    try {
+      return await fn(page);
+    } finally {
+      page.cleanup();
+    }
+  };
+  return {
+    pageCount,
+    crop: (pageNumber: number, box: DisplayBox, dpi = 110): Promise<Uint8Array> =>
+      onPage(pageNumber, async (page) => {
+        const g = pageGeometry(page);
+        const b = toBox(box);
+        const clamped = {
+          x0: Math.max(0, Math.min(g.width, b.x0)),
+          y0: Math.max(0, Math.min(g.height, b.y0)),
+          x1: Math.max(0, Math.min(g.width, b.x1)),
+          y1: Math.max(0, Math.min(g.height, b.y1)),
+        };
+        if (clamped.x1 - clamped.x0 < 1 || clamped.y1 - clamped.y0 < 1) {
+          throw new ExtractionError('invalid_page_range', 'The crop box lies outside the page.');
+        }
+        const rendered = await renderRegion(page, clamped, dpi, resolved.maxCanvasPixels);
+        return new Uint8Array(await rendered.canvas.encode('png'));
+      }),
+    overlay: (
+      pageNumber: number,
+      regions: readonly Pick<Region, 'regionType' | 'label' | 'displayBox' | 'titleDisplayBox'>[],
+      dpi = 50,
+    ): Promise<Uint8Array> => onPage(pageNumber, (page) => drawOverlay(page, regions, dpi, resolved)),
+    close: (): Promise<void> => doc.destroy(),
+  };
+};
+
+/** A PDF holding pages pageStart..pageEnd (1-based, inclusive) of the source, e.g. one spec section. */
+export const buildSectionPdf = async (
+  bytes: Uint8Array,
+  pageStart: number,
+  pageEnd: number,
+): Promise<Uint8Array> => {
+  let source: PDFDocument;
+  try {
+    source = await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: false });
+  } catch (error) {
+    const message = (error as Error).message ?? String(error);
+    if (/encrypt/i.test(message))
+      throw new ExtractionError('pdf_encrypted', 'The PDF is encrypted.', { cause: error });
+    throw new ExtractionError('pdf_malformed', `The PDF cannot be parsed: ${message}`, { cause: error });
+  }
+  const count = source.getPageCount();
+  if (
+    !Number.isInteger(pageStart) ||
+    !Number.isInteger(pageEnd) ||
+    pageStart < 1 ||
+    pageEnd > count ||
+    pageEnd < pageStart
+  ) {
+    throw new ExtractionError(
+      'invalid_page_range',
+      `Invalid page range ${pageStart}-${pageEnd} for ${count} pages.`,
+    );
+  }
+  const out = await PDFDocument.create();
+  const indices = Array.from({ length: pageEnd - pageStart + 1 }, (_, i) => pageStart - 1 + i);
+  const pages = await out.copyPages(source, indices);
+  for (const page of pages) out.addPage(page);
+  return out.save();
+};

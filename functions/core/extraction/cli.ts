@@ -1,0 +1,149 @@
+/**
+ * npm run extract -- <file.pdf> [--out dir] [--pages 1-20] [--ocr | --no-ocr] [--workers N|auto]
+ *                    [--no-crops] [--no-overlays] [--no-sections]
+ *
+ * Prints a summary and writes, under --out (default out/<file name>):
+ *   result.json                 the ExtractionResult
+ *   overlays/page-<n>.png       each sheet with every region's box and label drawn
+ *   crops/<regionId>.png        a PNG crop per region
+ *   sections/<number>_p<n>.pdf  a PDF per specification section
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { buildSectionPdf, openArtifactRenderer } from './artifacts.ts';
+import { isExtractionError } from './errors.ts';
+import { extractDocument } from './index.ts';
+import type { ExtractionResult } from './model.ts';
+
+interface CliOptions {
+  file: string;
+  out: string;
+  pages?: { from: number; to: number };
+  ocr: boolean | 'auto';
+  workers: number | 'auto';
+  crops: boolean;
+  overlays: boolean;
+  sections: boolean;
+}
+
+const usage =
+  'usage: npm run extract -- <file.pdf> [--out dir] [--pages a-b] [--ocr|--no-ocr] [--workers N|auto] [--no-crops] [--no-overlays] [--no-sections]';
+
+const parseArgs = (argv: string[]): CliOptions => {
+  const file = argv.find(
+    (a, i) => !a.startsWith('--') && !['--out', '--pages', '--workers'].includes(argv[i - 1] ?? ''),
+  );
+  if (!file) throw new Error(usage);
+  const value = (name: string): string | undefined => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const pagesArg = value('--pages');
+  let pages: CliOptions['pages'];
+  if (pagesArg) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(pagesArg);
+    if (!m) throw new Error(`--pages must look like 3 or 3-10; got ${pagesArg}`);
+    pages = { from: Number(m[1]), to: Number(m[2] ?? m[1]) };
+  }
+  const workersArg = value('--workers') ?? 'auto';
+  return {
+    file,
+    out: value('--out') ?? path.join('out', path.basename(file, path.extname(file))),
+    ...(pages ? { pages } : {}),
+    ocr: argv.includes('--no-ocr') ? false : argv.includes('--ocr') ? true : 'auto',
+    workers: workersArg === 'auto' ? 'auto' : Math.max(1, Number(workersArg) || 1),
+    crops: !argv.includes('--no-crops'),
+    overlays: !argv.includes('--no-overlays'),
+    sections: !argv.includes('--no-sections'),
+  };
+};
+
+const safeName = (s: string): string => s.replace(/[^A-Za-z0-9._-]+/g, '_');
+
+const printSummary = (r: ExtractionResult): void => {
+  console.log(
+    `${r.fileName ?? 'file'}: ${r.pageCount} pages (${r.pageRange.from}-${r.pageRange.to} processed), ${r.classification}`,
+  );
+  const kinds = new Map<string, number>();
+  for (const p of r.pages) kinds.set(p.classification, (kinds.get(p.classification) ?? 0) + 1);
+  console.log(
+    `  pages: ${[...kinds].map(([k, n]) => `${n} ${k}`).join(', ')}; ${r.pages.filter((p) => !p.hasTextLayer).length} without text layer; OCR on ${r.stats.ocrPages} (${r.stats.ocrSeconds} s)`,
+  );
+  if (r.sheets.length) {
+    console.log(`  sheets (${r.sheets.length}):`);
+    for (const s of r.sheets) {
+      const counts = new Map<string, number>();
+      for (const reg of s.regions) counts.set(reg.regionType, (counts.get(reg.regionType) ?? 0) + 1);
+      console.log(
+        `    p${s.pageNumber} ${s.sheetNumber ?? '?'}  ${s.sheetTitle ?? '(no title)'}  [${s.discipline?.code ?? '-'} ${s.discipline?.label ?? ''}]` +
+          `  ${[...counts].map(([k, n]) => `${n} ${k}`).join(', ')}${s.textSource === 'ocr' ? '  (OCR)' : ''}`,
+      );
+    }
+  }
+  if (r.specifications.length) {
+    console.log(`  specification sections (${r.specifications.length}):`);
+    for (const s of r.specifications) {
+      console.log(
+        `    ${s.sectionNumber.padEnd(12)} ${s.sectionTitle.slice(0, 60).padEnd(60)} pp. ${s.pageStart}-${s.pageEnd}  ${s.facets.length} facets`,
+      );
+    }
+  }
+  for (const issue of r.issues) console.log(`  issue p${issue.pageNumber}: ${issue.code} ${issue.message}`);
+  console.log(`  ${r.stats.elapsedMs} ms`);
+};
+
+const main = async (): Promise<void> => {
+  const options = parseArgs(process.argv.slice(2));
+  const bytes = new Uint8Array(readFileSync(options.file));
+  const result = await extractDocument(bytes, {
+    fileName: path.basename(options.file),
+    ...(options.pages ? { pages: options.pages } : {}),
+    ocr: options.ocr,
+    workers: options.workers,
+  });
+  printSummary(result);
+  mkdirSync(options.out, { recursive: true });
+  writeFileSync(path.join(options.out, 'result.json'), JSON.stringify(result, null, 2));
+  let written = 1;
+  if (result.sheets.length && (options.crops || options.overlays)) {
+    const renderer = await openArtifactRenderer(bytes);
+    try {
+      if (options.overlays) mkdirSync(path.join(options.out, 'overlays'), { recursive: true });
+      if (options.crops) mkdirSync(path.join(options.out, 'crops'), { recursive: true });
+      for (const sheet of result.sheets) {
+        if (options.overlays) {
+          const png = await renderer.overlay(sheet.pageNumber, sheet.regions, 50);
+          writeFileSync(path.join(options.out, 'overlays', `page-${sheet.pageNumber}.png`), png);
+          written++;
+        }
+        if (options.crops) {
+          for (const region of sheet.regions) {
+            const png = await renderer.crop(sheet.pageNumber, region.displayBox, 110);
+            writeFileSync(path.join(options.out, 'crops', `${safeName(region.regionId)}.png`), png);
+            written++;
+          }
+        }
+      }
+    } finally {
+      await renderer.close();
+    }
+  }
+  if (options.sections && result.specifications.length) {
+    mkdirSync(path.join(options.out, 'sections'), { recursive: true });
+    for (const s of result.specifications) {
+      const pdf = await buildSectionPdf(bytes, s.pageStart, s.pageEnd);
+      writeFileSync(
+        path.join(options.out, 'sections', `${safeName(s.sectionNumber)}_p${s.pageStart}.pdf`),
+        pdf,
+      );
+      written++;
+    }
+  }
+  console.log(`wrote ${written} files to ${options.out}`);
+};
+
+main().catch((error: unknown) => {
+  if (isExtractionError(error)) console.error(`extraction failed: ${error.code}: ${error.message}`);
+  else console.error((error as Error).message ?? error);
+  process.exitCode = 1;
+});

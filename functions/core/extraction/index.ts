@@ -1,0 +1,119 @@
+/**
+ * Extraction engine: pure functions of PDF bytes.
+ *
+ * - extractDocument(bytes, options): the whole result for one file.
+ * - extractPages(bytes, range, options) + assembleDocument(pageResults, ...): the same in page batches, so a
+ *   pipeline can fan out and assemble (specification sections span batches).
+ * - renderRegionCrop / buildSectionPdf: artifacts.
+ */
+import { assembleDocument } from './assemble.ts';
+import { ExtractionError } from './errors.ts';
+import { type ExtractionLimits, resolveLimits } from './limits.ts';
+import type { Classification, ExtractionResult } from './model.ts';
+import { terminateOcr } from './ocr.ts';
+import { type OcrMode, type PageResult, processPage } from './page.ts';
+import { openPdf, preflight } from './pdf.ts';
+import { defaultWorkerCount, extractPagesInWorkers } from './workers.ts';
+
+export { buildSectionPdf, renderOverlay, renderRegionCrop } from './artifacts.ts';
+export { assembleDocument } from './assemble.ts';
+export { ExtractionError, isExtractionError } from './errors.ts';
+export { DEFAULT_LIMITS, type ExtractionLimits } from './limits.ts';
+export * from './model.ts';
+export type { PageResult } from './page.ts';
+
+export interface PageRange {
+  from: number;
+  to: number;
+}
+
+export interface ExtractOptions {
+  fileName?: string;
+  /** Skip detection and use this classification for the document. */
+  classification?: Classification;
+  /** 1-based inclusive page range; default all pages. */
+  pages?: PageRange;
+  /** OCR pages without usable text: `auto` (default) only where needed, `false` never, `true` always. */
+  ocr?: OcrMode;
+  limits?: Partial<ExtractionLimits>;
+}
+
+export interface ParallelOptions {
+  /**
+   * Worker threads for extractDocument: a number, or `auto` (the available cores, at most 4). Default 1
+   * (this thread). Worker threads load `worker-entry` next to this module; bundlers must emit it.
+   */
+  workers?: number | 'auto';
+  /** Pages per worker task (default 32: neighbouring pages share fonts that each worker parses once). */
+  batchSize?: number;
+  /** Heap cap per worker thread in MB (default 768). */
+  maxWorkerHeapMb?: number;
+}
+
+export interface PageBatch {
+  pageCount: number;
+  pages: PageResult[];
+}
+
+const checkRange = (range: PageRange | undefined, pageCount: number): PageRange => {
+  const from = range?.from ?? 1;
+  const to = Math.min(range?.to ?? pageCount, pageCount);
+  if (!Number.isInteger(from) || !Number.isInteger(to) || from < 1 || from > pageCount || to < from) {
+    throw new ExtractionError(
+      'invalid_page_range',
+      `Invalid page range ${from}-${to} for ${pageCount} pages.`,
+    );
+  }
+  return { from, to };
+};
+
+/** Processes a range of pages (default all) and returns their PageResults, in page order. */
+export const extractPages = async (bytes: Uint8Array, options: ExtractOptions = {}): Promise<PageBatch> => {
+  const limits = resolveLimits(options.limits);
+  const started = Date.now();
+  const { doc, pdfjs, pageCount } = await openPdf(bytes, limits);
+  try {
+    const range = checkRange(options.pages, pageCount);
+    const ocrBudget = { pagesLeft: limits.maxOcrPages };
+    const pages: PageResult[] = [];
+    for (let p = range.from; p <= range.to; p++) {
+      if (Date.now() - started > limits.fileTimeoutMs) {
+        throw new ExtractionError('file_timeout', `The file took more than ${limits.fileTimeoutMs} ms.`);
+      }
+      pages.push(await processPage(doc, pdfjs, p, { limits, ocr: options.ocr ?? 'auto', ocrBudget }));
+    }
+    return { pageCount, pages };
+  } finally {
+    await doc.destroy();
+    await terminateOcr();
+  }
+};
+
+/** Extracts one whole PDF (or `options.pages`) into an ExtractionResult. */
+export const extractDocument = async (
+  bytes: Uint8Array,
+  options: ExtractOptions & ParallelOptions = {},
+): Promise<ExtractionResult> => {
+  const started = Date.now();
+  const workers = options.workers === 'auto' ? defaultWorkerCount() : (options.workers ?? 1);
+  let batch: PageBatch;
+  if (workers > 1) {
+    const limits = resolveLimits(options.limits);
+    preflight(bytes, limits);
+    batch = await extractPagesInWorkers(bytes, options.pages, {
+      workers,
+      batchSize: options.batchSize ?? 32,
+      limits,
+      ocr: options.ocr ?? 'auto',
+      maxWorkerHeapMb: options.maxWorkerHeapMb ?? 1024,
+    });
+  } else {
+    batch = await extractPages(bytes, options);
+  }
+  return assembleDocument(batch.pages, {
+    pageCount: batch.pageCount,
+    fileName: options.fileName ?? null,
+    ...(options.classification ? { classification: options.classification } : {}),
+    elapsedMs: Date.now() - started,
+  });
+};

@@ -1,0 +1,42 @@
+/** Caps that keep one file from taking unbounded time or memory. All can be overridden per call. */
+export interface ExtractionLimits {
+  /** Refuse files larger than this many bytes. */
+  maxFileBytes: number;
+  /** Refuse files with more pages than this. */
+  maxPages: number;
+  /** Wall-clock budget for one page (text extraction + OCR), in ms. */
+  pageTimeoutMs: number;
+  /** Wall-clock budget for the whole call, in ms. */
+  fileTimeoutMs: number;
+  /** Most text items read from one page; beyond this the page is reported as `resource_limit`. */
+  maxTextItemsPerPage: number;
+  /** Total bytes that Flate streams may inflate to (decompression-bomb guard), and per stream. */
+  maxInflatedBytes: number;
+  maxInflatedBytesPerStream: number;
+  /** Largest canvas (pixels) rendered for crops, overlays and OCR; renders are scaled down to fit. */
+  maxCanvasPixels: number;
+  /** Largest single image pdf.js will decode (pixels). */
+  maxImagePixels: number;
+  /** OCR budget: pages OCR'd per file, and seconds per page. */
+  maxOcrPages: number;
+  ocrPageTimeoutMs: number;
+}
+
+export const DEFAULT_LIMITS: ExtractionLimits = {
+  maxFileBytes: 1024 * 1024 * 1024,
+  maxPages: 5000,
+  pageTimeoutMs: 60_000,
+  fileTimeoutMs: 60 * 60_000,
+  maxTextItemsPerPage: 400_000,
+  maxInflatedBytes: 4 * 1024 * 1024 * 1024,
+  maxInflatedBytesPerStream: 256 * 1024 * 1024,
+  maxCanvasPixels: 40_000_000,
+  maxImagePixels: 100_000_000,
+  maxOcrPages: 500,
+  ocrPageTimeoutMs: 90_000,
+};
+
+export const resolveLimits = (overrides?: Partial<ExtractionLimits>): ExtractionLimits => ({
+  ...DEFAULT_LIMITS,
+  ...overrides,
+});

@@ -1,0 +1,346 @@
+/**
+ * OCR with tesseract.js and the traineddata of the @tesseract.js-data/eng package (nothing is downloaded).
+ *
+ * OCR is slow, so callers restrict it: the title block of a sheet first (cell by cell when its ruling
+ * lines are known), the full page only when asked. Ruling lines are painted out before recognition (table
+ * borders make tesseract drop whole cells). Rotated text (vertical title strips) is read by turning the
+ * crop by 90 degrees. Words come back in display coordinates with source `ocr` and their confidence.
+ */
+import { createRequire } from 'node:module';
+import { type Canvas, createCanvas } from '@napi-rs/canvas';
+import { ExtractionError } from './errors.ts';
+import type { Box, TextDirection, Word } from './geometry.ts';
+import type { ExtractionLimits } from './limits.ts';
+import type { PageGeometry, PdfPage } from './pdf.ts';
+import { renderRegion } from './render.ts';
+import type { Ruling } from './rulings.ts';
+
+export interface OcrRequest {
+  page: PdfPage;
+  geometry: PageGeometry;
+  limits: ExtractionLimits;
+}
+
+export interface OcrResult {
+  words: Word[];
+  meanConfidence: number;
+  seconds: number;
+}
+
+type Tesseract = typeof import('tesseract.js');
+type TesseractWorker = Awaited<ReturnType<Tesseract['createWorker']>>;
+
+let workerPromise: Promise<TesseractWorker> | null = null;
+
+const require = createRequire(import.meta.url);
+
+const getWorker = (): Promise<TesseractWorker> => {
+  workerPromise ??= (async () => {
+    const tesseract = await import('tesseract.js');
+    const eng = require('@tesseract.js-data/eng') as { langPath: string; gzip: boolean };
+    return tesseract.createWorker('eng', tesseract.OEM.LSTM_ONLY, {
+      langPath: eng.langPath,
+      gzip: eng.gzip,
+      cacheMethod: 'none',
+      logger: () => undefined,
+      errorHandler: () => undefined,
+    });
+  })();
+  return workerPromise;
+};
+
+/** Ends the OCR worker thread (call when a batch is done; the next OCR call starts a new one). */
+export const terminateOcr = async (): Promise<void> => {
+  const pending = workerPromise;
+  workerPromise = null;
+  if (pending) await (await pending).terminate().catch(() => undefined);
+};
+
+interface PixelWord {
+  text: string;
+  confidence: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** PSM 3 (automatic layout) for areas, PSM 6 (one block) for title-block cells. */
+const recognize = async (
+  canvas: Canvas,
+  dpi: number,
+  psm: '3' | '6',
+  timeoutMs: number,
+): Promise<PixelWord[]> => {
+  const png = await canvas.encode('png');
+  const worker = await getWorker();
+  let timer: NodeJS.Timeout | undefined;
+  const result = await Promise.race([
+    (async () => {
+      await worker.setParameters({
+        tessedit_pageseg_mode: psm as never,
+        user_defined_dpi: String(Math.round(dpi)),
+      });
+      return worker.recognize(png, {}, { blocks: true, text: false });
+    })(),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        // A stuck recognition cannot be cancelled: drop this worker so the next call starts a fresh one.
+        void terminateOcr();
+        reject(new ExtractionError('page_timeout', `OCR took more than ${timeoutMs} ms.`));
+      }, timeoutMs);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  const out: PixelWord[] = [];
+  for (const block of result.data.blocks ?? []) {
+    for (const paragraph of block.paragraphs) {
+      for (const line of paragraph.lines) {
+        for (const word of line.words) {
+          const text = word.text.trim();
+          if (!text || word.confidence < 20) continue;
+          out.push({ text, confidence: word.confidence, ...word.bbox });
+        }
+      }
+    }
+  }
+  return out;
+};
+
+/** Paints ruling lines white. */
+const maskRulings = (canvas: Canvas, rulings: readonly Ruling[], area: Box, scale: number): void => {
+  if (rulings.length === 0) return;
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  const half = Math.max(2, Math.round(scale * 1.2));
+  for (const r of rulings) {
+    if (r.axis === 'h') {
+      if (r.at < area.y0 || r.at > area.y1) continue;
+      ctx.fillRect(
+        (r.from - area.x0) * scale - 1,
+        (r.at - area.y0) * scale - half,
+        (r.to - r.from) * scale + 2,
+        2 * half,
+      );
+    } else {
+      if (r.at < area.x0 || r.at > area.x1) continue;
+      ctx.fillRect(
+        (r.at - area.x0) * scale - half,
+        (r.from - area.y0) * scale - 1,
+        2 * half,
+        (r.to - r.from) * scale + 2,
+      );
+    }
+  }
+};
+
+/** Turns a canvas by quarter turns clockwise (1) or counter-clockwise (3). */
+const rotateCanvas = (source: Canvas, quarterTurns: 1 | 3): Canvas => {
+  const out = createCanvas(source.height, source.width);
+  const ctx = out.getContext('2d');
+  if (quarterTurns === 1) {
+    ctx.translate(source.height, 0);
+    ctx.rotate(Math.PI / 2);
+  } else {
+    ctx.translate(0, source.width);
+    ctx.rotate(-Math.PI / 2);
+  }
+  ctx.drawImage(source, 0, 0);
+  return out;
+};
+
+const toWords = (pixels: readonly PixelWord[], map: (w: PixelWord) => Box, dir: TextDirection): Word[] =>
+  pixels.map((p) => {
+    const box = map(p);
+    const size = dir === 0 ? box.y1 - box.y0 : box.x1 - box.x0;
+    return {
+      text: p.text,
+      ...box,
+      size,
+      dir,
+      font: 'ocr',
+      source: 'ocr',
+      confidence: Math.round(p.confidence),
+    };
+  });
+
+const summarize = (words: Word[], started: number): OcrResult => ({
+  words,
+  meanConfidence: words.length
+    ? Math.round(words.reduce((s, w) => s + (w.confidence ?? 0), 0) / words.length)
+    : 0,
+  seconds: (Date.now() - started) / 1000,
+});
+
+/**
+ * OCRs one area of the page. `turn` rotates the rendered crop before OCR: 0 reads horizontal text,
+ * 90 reads text running bottom-to-top (display direction 270), 270 reads top-to-bottom (direction 90).
+ */
+export const ocrArea = async (
+  request: OcrRequest,
+  area: Box,
+  dpi: number,
+  turn: 0 | 90 | 270,
+  mask: readonly Ruling[] = [],
+): Promise<OcrResult> => {
+  const started = Date.now();
+  const { page, limits } = request;
+  const rendered = await renderRegion(page, area, dpi, limits.maxCanvasPixels);
+  maskRulings(rendered.canvas, mask, area, rendered.scale);
+  const W = rendered.canvas.width;
+  const H = rendered.canvas.height;
+  const canvas =
+    turn === 90
+      ? rotateCanvas(rendered.canvas, 1)
+      : turn === 270
+        ? rotateCanvas(rendered.canvas, 3)
+        : rendered.canvas;
+  const pixels = await recognize(canvas, rendered.scale * 72, '3', limits.ocrPageTimeoutMs);
+  const s = rendered.scale;
+  const dir: TextDirection = turn === 0 ? 0 : turn === 90 ? 270 : 90;
+  const words = toWords(
+    pixels,
+    (b) => {
+      // Back from the turned image to the unturned crop. Clockwise: image (u, v) comes from (v, H - u).
+      const [x0, y0, x1, y1] =
+        turn === 90
+          ? [b.y0, H - b.x1, b.y1, H - b.x0]
+          : turn === 270
+            ? [W - b.y1, b.x0, W - b.y0, b.x1]
+            : [b.x0, b.y0, b.x1, b.y1];
+      return { x0: area.x0 + x0 / s, y0: area.y0 + y0 / s, x1: area.x0 + x1 / s, y1: area.y0 + y1 / s };
+    },
+    dir,
+  );
+  return summarize(words, started);
+};
+
+/**
+ * Cells of a ruled box: columns split by vertical rulings spanning most of its height, then each column
+ * split by horizontal rulings spanning most of the column's width.
+ */
+export const cellsOf = (area: Box, rulings: readonly Ruling[]): Box[] => {
+  const h = area.y1 - area.y0;
+  const inside = (r: Ruling): boolean =>
+    r.axis === 'v' ? r.at > area.x0 + 2 && r.at < area.x1 - 2 : r.at > area.y0 + 2 && r.at < area.y1 - 2;
+  const xs = [
+    area.x0,
+    ...rulings
+      .filter(
+        (r) => r.axis === 'v' && inside(r) && Math.min(r.to, area.y1) - Math.max(r.from, area.y0) >= 0.6 * h,
+      )
+      .map((r) => r.at),
+    area.x1,
+  ].sort((a, b) => a - b);
+  const cells: Box[] = [];
+  for (let i = 0; i + 1 < xs.length; i++) {
+    const x0 = xs[i]!;
+    const x1 = xs[i + 1]!;
+    if (x1 - x0 < 8) continue;
+    const ys = [
+      area.y0,
+      ...rulings
+        .filter(
+          (r) => r.axis === 'h' && inside(r) && Math.min(r.to, x1) - Math.max(r.from, x0) >= 0.7 * (x1 - x0),
+        )
+        .map((r) => r.at),
+      area.y1,
+    ].sort((a, b) => a - b);
+    for (let j = 0; j + 1 < ys.length; j++) {
+      const y0 = ys[j]!;
+      const y1 = ys[j + 1]!;
+      if (y1 - y0 >= 6) cells.push({ x0, y0, x1, y1 });
+    }
+  }
+  return cells;
+};
+
+const CELL_TARGET_HEIGHT_PX = 120;
+
+/**
+ * OCR of a ruled title block cell by cell: rendered once (300 dpi), borders masked, each cell recognized
+ * as one block at a scale that keeps its text near the size tesseract reads best.
+ */
+export const ocrCells = async (
+  request: OcrRequest,
+  area: Box,
+  rulings: readonly Ruling[],
+): Promise<OcrResult> => {
+  const started = Date.now();
+  const { page, limits } = request;
+  const rendered = await renderRegion(page, area, 300, limits.maxCanvasPixels);
+  maskRulings(rendered.canvas, rulings, area, rendered.scale);
+  const s = rendered.scale;
+  const deadline = started + limits.ocrPageTimeoutMs;
+  // One pass over the whole block, then cell by cell; both are kept (each misses words the other reads).
+  const whole = await recognize(rendered.canvas, s * 72, '3', limits.ocrPageTimeoutMs);
+  const words: Word[] = toWords(
+    whole,
+    (b) => ({
+      x0: area.x0 + b.x0 / s,
+      y0: area.y0 + b.y0 / s,
+      x1: area.x0 + b.x1 / s,
+      y1: area.y0 + b.y1 / s,
+    }),
+    0,
+  );
+  for (const cell of cellsOf(area, rulings)) {
+    if (Date.now() > deadline) break;
+    const pw = Math.round((cell.x1 - cell.x0) * s);
+    const ph = Math.round((cell.y1 - cell.y0) * s);
+    if (pw < 8 || ph < 8) continue;
+    // Shrink tall cells (big lettering) so a line of text is at most ~CELL_TARGET_HEIGHT_PX high.
+    const k = Math.min(1, CELL_TARGET_HEIGHT_PX / Math.min(ph, CELL_TARGET_HEIGHT_PX * 3));
+    const pad = 10;
+    const out = createCanvas(Math.round(pw * k) + 2 * pad, Math.round(ph * k) + 2 * pad);
+    const ctx = out.getContext('2d');
+    ctx.fillStyle = '#ffffff';
+    ctx.fillRect(0, 0, out.width, out.height);
+    ctx.drawImage(
+      rendered.canvas,
+      (cell.x0 - area.x0) * s,
+      (cell.y0 - area.y0) * s,
+      pw,
+      ph,
+      pad,
+      pad,
+      Math.round(pw * k),
+      Math.round(ph * k),
+    );
+    const pixels = await recognize(out, 300 * k, '6', Math.max(1000, deadline - Date.now()));
+    const f = s * k;
+    addDistinct(
+      words,
+      toWords(
+        pixels,
+        (b) => ({
+          x0: cell.x0 + (b.x0 - pad) / f,
+          y0: cell.y0 + (b.y0 - pad) / f,
+          x1: cell.x0 + (b.x1 - pad) / f,
+          y1: cell.y0 + (b.y1 - pad) / f,
+        }),
+        0,
+      ),
+    );
+  }
+  return summarize(words, started);
+};
+
+/** Adds words unless a word with the same text already covers the same place. */
+const addDistinct = (into: Word[], words: readonly Word[]): void => {
+  for (const w of words) {
+    const dup = into.some(
+      (o) =>
+        o.text === w.text &&
+        Math.min(o.x1, w.x1) - Math.max(o.x0, w.x0) > 0 &&
+        Math.min(o.y1, w.y1) - Math.max(o.y0, w.y0) > 0,
+    );
+    if (!dup) into.push(w);
+  }
+};
+
+/** OCR of a whole page (text pages without a text layer, or when OCR is forced). */
+export const ocrPage = async (request: OcrRequest, _scope: 'titleBlock' | 'page'): Promise<OcrResult> => {
+  const { geometry } = request;
+  const dpi = Math.max(geometry.width, geometry.height) > 1100 ? 150 : 200;
+  return ocrArea(request, { x0: 0, y0: 0, x1: geometry.width, y1: geometry.height }, dpi, 0);
+};

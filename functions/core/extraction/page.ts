@@ -1,0 +1,173 @@
+/**
+ * One page → a PageResult: geometry, text-layer lines, spec evidence and, on drawing-sized pages, the sheet
+ * (title block, sheet number, regions). PageResults are plain data so they can cross worker threads and be
+ * assembled into a document later (spec sections span page batches).
+ */
+import { ExtractionError, isExtractionError } from './errors.ts';
+import type { Line, Word } from './geometry.ts';
+import { buildLines } from './layout.ts';
+import type { ExtractionLimits } from './limits.ts';
+import type { PageIssue } from './model.ts';
+import { type OcrRequest, ocrPage } from './ocr.ts';
+import { type PageGeometry, type PdfDocument, type PdfJs, pageGeometry, withTimeout } from './pdf.ts';
+import { readRulings } from './rulings.ts';
+import { analyzeSheetPage, type SheetPageResult } from './sheets.ts';
+import { type SpecPageSignals, specSignals, type TextLine } from './spec-signals.ts';
+import { readTextLayerWords } from './text-layer.ts';
+
+export interface PageResult {
+  pageNumber: number;
+  width: number;
+  height: number;
+  rotation: number;
+  hasTextLayer: boolean;
+  charCount: number;
+  /** Drawing-sized page (larger than legal paper). */
+  isLargePage: boolean;
+  /** Horizontal text lines in reading order (text-layer, or OCR when the page was OCR'd in full). */
+  lines: TextLine[];
+  spec: SpecPageSignals;
+  sheet: SheetPageResult | null;
+  ocr: { used: boolean; scope: 'titleBlock' | 'page'; meanConfidence: number; seconds: number } | null;
+  issue: PageIssue | null;
+}
+
+export type OcrMode = boolean | 'auto';
+
+export interface PageOptions {
+  limits: ExtractionLimits;
+  ocr: OcrMode;
+  /** Shared budget: number of pages OCR'd so far in this call (mutated). */
+  ocrBudget: { pagesLeft: number };
+}
+
+const LEGAL_AREA = 612 * 1008;
+
+export const isLargePageSize = (width: number, height: number): boolean =>
+  Math.max(width, height) > 1100 || width * height > LEGAL_AREA * 1.15;
+
+const toTextLine = (l: Line): TextLine => ({
+  text: l.text,
+  x0: l.x0,
+  y0: l.y0,
+  x1: l.x1,
+  y1: l.y1,
+  size: l.size,
+});
+
+export const processPage = async (
+  doc: PdfDocument,
+  pdfjs: PdfJs,
+  pageNumber: number,
+  options: PageOptions,
+): Promise<PageResult> => {
+  const { limits } = options;
+  let geometry: PageGeometry = { width: 612, height: 792, rotation: 0, transform: [1, 0, 0, -1, 0, 792] };
+  const run = async (): Promise<PageResult> => {
+    const page = await doc.getPage(pageNumber);
+    try {
+      geometry = pageGeometry(page);
+      const { words, charCount } = await readTextLayerWords(
+        page,
+        pdfjs,
+        geometry,
+        limits.maxTextItemsPerPage,
+      );
+      const isLargePage = isLargePageSize(geometry.width, geometry.height);
+      let pageWords: Word[] = words;
+      let ocr: PageResult['ocr'] = null;
+      const hasTextLayer = charCount > 0;
+      const wantsOcr =
+        options.ocr === true || (options.ocr === 'auto' && needsOcr(words, charCount, isLargePage, geometry));
+      let sheet: SheetPageResult | null = null;
+      if (isLargePage) {
+        let ocrRequest: OcrRequest | null = null;
+        if (wantsOcr && options.ocrBudget.pagesLeft > 0) {
+          options.ocrBudget.pagesLeft--;
+          ocrRequest = { page, geometry, limits };
+        }
+        const rulings = await readRulings(
+          page,
+          pdfjs,
+          geometry,
+          Math.min(geometry.width, geometry.height) * 0.15,
+          2_000_000,
+        ).catch(() => []);
+        const analyzed = await analyzeSheetPage(words, geometry, pageNumber, ocrRequest, rulings);
+        sheet = analyzed.sheet;
+        ocr = analyzed.ocr;
+        pageWords = analyzed.words;
+      } else if (wantsOcr && options.ocrBudget.pagesLeft > 0 && charCount < 20) {
+        options.ocrBudget.pagesLeft--;
+        const result = await ocrPage({ page, geometry, limits }, 'page');
+        pageWords = [...words, ...result.words];
+        ocr = { used: true, scope: 'page', meanConfidence: result.meanConfidence, seconds: result.seconds };
+      }
+      const lines = buildLines(
+        pageWords.filter((w) => w.dir === 0),
+        { gapFactor: isLargePage ? 1.5 : 4.5 },
+      ).map(toTextLine);
+      return {
+        pageNumber,
+        width: geometry.width,
+        height: geometry.height,
+        rotation: geometry.rotation,
+        hasTextLayer,
+        charCount,
+        isLargePage,
+        lines,
+        spec: specSignals(isLargePage ? [] : lines, geometry.width, geometry.height),
+        sheet,
+        ocr,
+        issue: null,
+      };
+    } finally {
+      page.cleanup();
+    }
+  };
+  try {
+    return await withTimeout(
+      run(),
+      limits.pageTimeoutMs,
+      () =>
+        new ExtractionError('page_timeout', `Page ${pageNumber} took more than ${limits.pageTimeoutMs} ms.`),
+    );
+  } catch (error) {
+    const code = isExtractionError(error) ? error.code : 'pdf_malformed';
+    const message = error instanceof Error ? error.message : String(error);
+    return failedPage(pageNumber, geometry, { pageNumber, code, message });
+  }
+};
+
+/** Drawing pages whose text layer has no usable text (outlined or scanned sheets) need OCR. */
+const needsOcr = (
+  words: readonly Word[],
+  charCount: number,
+  isLargePage: boolean,
+  geometry: PageGeometry,
+): boolean => {
+  if (charCount < 20) return true;
+  if (!isLargePage) return false;
+  // Sheets whose few text items are scattered OCR garbage or only a stamp: too little text for their size.
+  const pageArea = (geometry.width * geometry.height) / (72 * 72);
+  return words.length < 15 + pageArea * 0.15;
+};
+
+export const failedPage = (
+  pageNumber: number,
+  geometry: Pick<PageGeometry, 'width' | 'height' | 'rotation'>,
+  issue: PageIssue,
+): PageResult => ({
+  pageNumber,
+  width: geometry.width,
+  height: geometry.height,
+  rotation: geometry.rotation,
+  hasTextLayer: false,
+  charCount: 0,
+  isLargePage: isLargePageSize(geometry.width, geometry.height),
+  lines: [],
+  spec: specSignals([], geometry.width, geometry.height),
+  sheet: null,
+  ocr: null,
+  issue,
+});

@@ -1,0 +1,251 @@
+/**
+ * Loading PDFs with pdf.js in Node: canvas globals, the canvas factory, limits, and error mapping.
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { inflateSync } from 'node:zlib';
+import * as napiCanvas from '@napi-rs/canvas';
+import { ExtractionError } from './errors.ts';
+import type { ExtractionLimits } from './limits.ts';
+
+// pdf.js renders with Path2D/DOMMatrix/ImageData; they must be globals before pdf.js is imported, and must
+// come from the same @napi-rs/canvas copy that creates our canvases.
+const installCanvasGlobals = (): void => {
+  const g = globalThis as Record<string, unknown>;
+  g.Path2D ??= napiCanvas.Path2D;
+  g.DOMMatrix ??= napiCanvas.DOMMatrix;
+  g.ImageData ??= napiCanvas.ImageData;
+};
+installCanvasGlobals();
+
+export type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+export type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
+export type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;
+
+let pdfjsPromise: Promise<PdfJs> | undefined;
+export const loadPdfJs = (): Promise<PdfJs> => {
+  pdfjsPromise ??= import('pdfjs-dist/legacy/build/pdf.mjs');
+  return pdfjsPromise;
+};
+
+const require = createRequire(import.meta.url);
+const pdfjsRoot = path.dirname(require.resolve('pdfjs-dist/package.json'));
+const standardFontDataUrl = `${path.join(pdfjsRoot, 'standard_fonts')}/`;
+const cMapUrl = `${path.join(pdfjsRoot, 'cmaps')}/`;
+
+interface CanvasAndContext {
+  canvas: napiCanvas.Canvas | null;
+  context: napiCanvas.SKRSContext2D | null;
+}
+
+/** pdf.js creates scratch canvases (masks, patterns) through this; same canvas library as our own canvases. */
+class NapiCanvasFactory {
+  create(width: number, height: number): CanvasAndContext {
+    if (width <= 0 || height <= 0) throw new Error('Invalid canvas size');
+    const canvas = napiCanvas.createCanvas(Math.ceil(width), Math.ceil(height));
+    return { canvas, context: canvas.getContext('2d') };
+  }
+  reset(target: CanvasAndContext, width: number, height: number): void {
+    if (!target.canvas) throw new Error('Canvas is not specified');
+    target.canvas.width = Math.ceil(width);
+    target.canvas.height = Math.ceil(height);
+  }
+  destroy(target: CanvasAndContext): void {
+    if (target.canvas) {
+      target.canvas.width = 0;
+      target.canvas.height = 0;
+    }
+    target.canvas = null;
+    target.context = null;
+  }
+}
+
+/**
+ * Cheap checks before pdf.js sees the bytes: size, header, and a decompression-bomb guard that inflates
+ * (with a hard output cap) only the Flate streams that could exceed the budget. zlib cannot expand more
+ * than ~1032:1, so a stream whose compressed size times 1032 is under the cap needs no check.
+ */
+export const preflight = (bytes: Uint8Array, limits: ExtractionLimits): void => {
+  if (bytes.byteLength === 0) throw new ExtractionError('pdf_empty', 'The file is empty (0 bytes).');
+  if (bytes.byteLength > limits.maxFileBytes) {
+    throw new ExtractionError(
+      'pdf_too_large',
+      `The file is ${bytes.byteLength} bytes; the limit is ${limits.maxFileBytes}.`,
+    );
+  }
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 1024)).toString(
+    'latin1',
+  );
+  if (!head.includes('%PDF-'))
+    throw new ExtractionError('pdf_malformed', 'The file does not start with a PDF header.');
+  checkInflatedSize(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), limits);
+};
+
+const MAX_ZLIB_RATIO = 1032;
+
+/** Byte spans of the data of every Flate-encoded stream (a lexical scan, good enough for a size guard). */
+const flateStreamSpans = (buf: Buffer): Array<[number, number]> => {
+  const spans: Array<[number, number]> = [];
+  let pos = 0;
+  for (;;) {
+    const streamAt = buf.indexOf('stream', pos, 'latin1');
+    if (streamAt < 0) break;
+    pos = streamAt + 6;
+    // `endstream` also contains `stream`; only the opening keyword followed by an end of line starts data.
+    if (
+      streamAt >= 3 &&
+      buf[streamAt - 3] === 0x65 &&
+      buf[streamAt - 2] === 0x6e &&
+      buf[streamAt - 1] === 0x64
+    )
+      continue;
+    let dataStart = pos;
+    if (buf[dataStart] === 0x0d) dataStart++;
+    if (buf[dataStart] !== 0x0a && dataStart === pos) continue;
+    if (buf[dataStart] === 0x0a) dataStart++;
+    const end = buf.indexOf('endstream', dataStart, 'latin1');
+    const dataEnd = end < 0 ? buf.length : end;
+    pos = dataEnd;
+    // The stream's dictionary lies between its `obj` keyword and `stream`; no strings are built here.
+    const dictStart = Math.max(buf.lastIndexOf('obj', streamAt, 'latin1'), streamAt - 4096);
+    if (buf.lastIndexOf('FlateDecode', streamAt, 'latin1') > dictStart) spans.push([dataStart, dataEnd]);
+  }
+  return spans;
+};
+
+const checkInflatedSize = (buf: Buffer, limits: ExtractionLimits): void => {
+  const spans = flateStreamSpans(buf);
+  const bound = (span: [number, number]): number => (span[1] - span[0]) * MAX_ZLIB_RATIO;
+  const upperBoundTotal = spans.reduce((sum, span) => sum + bound(span), 0);
+  const mustMeasureAll = upperBoundTotal > limits.maxInflatedBytes;
+  let total = 0;
+  for (const span of spans) {
+    if (!mustMeasureAll && bound(span) <= limits.maxInflatedBytesPerStream) continue;
+    const size = inflatedSize(buf.subarray(span[0], span[1]), limits.maxInflatedBytesPerStream);
+    if (size > limits.maxInflatedBytesPerStream) {
+      throw new ExtractionError(
+        'resource_limit',
+        `A compressed stream inflates to more than ${limits.maxInflatedBytesPerStream} bytes (decompression bomb guard).`,
+      );
+    }
+    total += size;
+    if (total > limits.maxInflatedBytes) {
+      throw new ExtractionError(
+        'resource_limit',
+        `Compressed streams inflate to more than ${limits.maxInflatedBytes} bytes in total (decompression bomb guard).`,
+      );
+    }
+  }
+};
+
+/** Inflated size of a zlib stream, stopping just past `cap`; corrupt streams count what inflated before the error. */
+const inflatedSize = (data: Buffer, cap: number): number => {
+  try {
+    return inflateSync(data, { maxOutputLength: Math.max(1, cap + 1), finishFlush: 2 /* Z_SYNC_FLUSH */ })
+      .length;
+  } catch (error) {
+    if (error instanceof RangeError || (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+      return cap + 1;
+    return 0;
+  }
+};
+
+export interface OpenedPdf {
+  doc: PdfDocument;
+  pdfjs: PdfJs;
+  pageCount: number;
+}
+
+/** Opens the bytes with pdf.js; every failure becomes an ExtractionError with a code. */
+export const openPdf = async (bytes: Uint8Array, limits: ExtractionLimits): Promise<OpenedPdf> => {
+  preflight(bytes, limits);
+  const pdfjs = await loadPdfJs();
+  // pdf.js transfers (detaches) the buffer it gets: give it a copy so the caller's bytes stay usable.
+  const data = new Uint8Array(bytes);
+  const task = pdfjs.getDocument({
+    data,
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    standardFontDataUrl,
+    cMapUrl,
+    cMapPacked: true,
+    maxImageSize: limits.maxImagePixels,
+    canvasMaxAreaInBytes: limits.maxCanvasPixels * 4,
+    isOffscreenCanvasSupported: false,
+    CanvasFactory: NapiCanvasFactory,
+    verbosity: 0,
+    stopAtErrors: false,
+  });
+  let doc: PdfDocument;
+  try {
+    doc = await withTimeout(task.promise, limits.pageTimeoutMs, () => {
+      void task.destroy();
+      return new ExtractionError(
+        'file_timeout',
+        `Opening the PDF took more than ${limits.pageTimeoutMs} ms.`,
+      );
+    });
+  } catch (error) {
+    await task.destroy().catch(() => undefined);
+    throw mapPdfJsError(error);
+  }
+  const pageCount = doc.numPages;
+  if (pageCount < 1) {
+    await doc.destroy();
+    throw new ExtractionError('pdf_empty', 'The PDF has no pages.');
+  }
+  if (pageCount > limits.maxPages) {
+    await doc.destroy();
+    throw new ExtractionError(
+      'pdf_too_many_pages',
+      `The PDF has ${pageCount} pages; the limit is ${limits.maxPages}.`,
+    );
+  }
+  return { doc, pdfjs, pageCount };
+};
+
+export const mapPdfJsError = (error: unknown): ExtractionError => {
+  if (error instanceof ExtractionError) return error;
+  const name = (error as { name?: string })?.name ?? '';
+  const message = error instanceof Error ? error.message : String(error);
+  if (name === 'PasswordException') {
+    return new ExtractionError('pdf_encrypted', 'The PDF is encrypted with a password.', { cause: error });
+  }
+  if (name === 'InvalidPDFException' || name === 'FormatError' || name === 'UnknownErrorException') {
+    return new ExtractionError('pdf_malformed', `The PDF cannot be parsed: ${message}`, { cause: error });
+  }
+  if (error instanceof RangeError || /allocation|out of memory|Array buffer/i.test(message)) {
+    return new ExtractionError('resource_limit', `The PDF exceeds a resource limit: ${message}`, {
+      cause: error,
+    });
+  }
+  return new ExtractionError('pdf_malformed', `The PDF cannot be parsed: ${message}`, { cause: error });
+};
+
+export const withTimeout = <T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+};
+
+/** Displayed page geometry: pdf.js' viewport already applies /Rotate and the CropBox (its `view`). */
+export interface PageGeometry {
+  width: number;
+  height: number;
+  rotation: number;
+  /** Maps PDF user space to display space (points, top-left origin). */
+  transform: number[];
+}
+
+export const pageGeometry = (page: PdfPage): PageGeometry => {
+  const viewport = page.getViewport({ scale: 1 });
+  return {
+    width: viewport.width,
+    height: viewport.height,
+    rotation: page.rotate,
+    transform: viewport.transform,
+  };
+};

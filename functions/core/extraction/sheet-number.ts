@@ -1,0 +1,130 @@
+/**
+ * Sheet numbers (as printed in title blocks) and US National CAD Standard discipline designators.
+ */
+import type { Discipline } from './model.ts';
+
+export const NCS_DISCIPLINES: Readonly<Record<string, string>> = {
+  G: 'General',
+  H: 'Hazardous Materials',
+  V: 'Survey / Mapping',
+  B: 'Geotechnical',
+  W: 'Civil Works',
+  C: 'Civil',
+  L: 'Landscape',
+  S: 'Structural',
+  A: 'Architectural',
+  I: 'Interiors',
+  Q: 'Equipment',
+  F: 'Fire Protection',
+  P: 'Plumbing',
+  D: 'Process',
+  M: 'Mechanical',
+  E: 'Electrical',
+  T: 'Telecommunications',
+  R: 'Resource',
+  X: 'Other Disciplines',
+  Z: 'Contractor / Shop Drawings',
+  O: 'Operations',
+};
+
+/**
+ * Prefixes that sets use outside the NCS list, mapped to the nearest designator. Two-letter NCS prefixes
+ * (AF, AD, EP, FP, ...) are a designator plus a modifier and map to their first letter.
+ */
+const SET_SPECIFIC: Readonly<Record<string, string>> = {
+  CR: 'C', // curb ramps
+  SW: 'C', // sewer
+  SD: 'C', // storm drain
+  SS: 'C', // sanitary sewer
+  U: 'C', // utilities
+  UT: 'C',
+  WS: 'C', // water system
+  RD: 'C', // roadway
+  TR: 'C',
+  TS: 'C', // traffic signals (civil works)
+  TCP: 'T', // traffic-control plans (traffic, as road sets use T)
+  SH: 'Z', // shop drawings
+  K: 'Q', // kitchen equipment (food service)
+  FS: 'Q',
+  FA: 'F', // fire alarm is fire protection in most sets
+  FP: 'F',
+  LS: 'G', // life safety
+  LV: 'T', // low voltage
+  SEC: 'T', // security
+  AV: 'T',
+  DEMO: 'A',
+  ID: 'I',
+  CS: 'G', // cover sheet
+  TI: 'G', // title sheet
+  GI: 'G',
+};
+
+/** Set-specific single letters whose NCS meaning differs (R = Resource, T = Telecom): roadway/traffic sets. */
+const ROAD_SET_LETTERS: Readonly<Record<string, string>> = { R: 'C', T: 'T', U: 'C' };
+
+export interface ParsedSheetNumber {
+  printed: string;
+  prefix: string;
+  normalized: string;
+}
+
+const SHEET_NUMBER_RES: readonly RegExp[] = [
+  // A-101, AF101, A2.3, E001, C6, S-101, G-0, T-1, A101a, M-501.1, FP-1.01
+  /^([A-Z]{1,3})[-.\u2010-\u2013]?(\d{1,4}(?:\.\d{1,3})?[A-Za-z]?)$/,
+  // SW-G1, R-G1, CR-01A
+  /^([A-Z]{1,3})[-\u2010-\u2013]([A-Z]\d{1,3})$/,
+  // A1-01, E2-101
+  /^([A-Z]{1,2}\d)[-.](\d{1,3})$/,
+  // TCP: 032 (submittal sheet ids printed as label: number)
+  /^([A-Z]{2,4}):\s?(\d{2,4})$/,
+];
+
+/** Words that match the pattern but are not sheet numbers (units, steel shapes, common abbreviations). */
+const NOT_SHEET =
+  /^(?:NO\.?\d*|NO-?\d+|CO2|H2O|PH\d?|FL\d?|EL\.?\d*|LVL\d*|TYP\d*|MIN\d*|MAX\d*|OF\d*|DN\d*|UP\d*|W\d{1,2}|L\d|HP\d*|TS\d*|PL\d?|PT\d*|CJ\d*|EJ\d*|CMU\d*|RM\d*|AM\d*|PM\d*|ZIP\d*|PO\d*)$/i;
+
+export const parseSheetNumber = (text: string): ParsedSheetNumber | null => {
+  const t = text.trim().replace(/[\u2010-\u2015\u2212]/g, '-');
+  if (t.length < 2 || t.length > 12) return null;
+  for (const re of SHEET_NUMBER_RES) {
+    const m = re.exec(t);
+    if (!m) continue;
+    if (NOT_SHEET.test(t)) return null;
+    const prefix = m[1]!.replace(/\d$/, '');
+    return { printed: t, prefix, normalized: normalizeSheetNumber(t) };
+  }
+  return null;
+};
+
+/** Uppercase, no spaces; keeps hyphens and dots (A-101 and A101 are different printed numbers). */
+export const normalizeSheetNumber = (text: string): string =>
+  text
+    .toUpperCase()
+    .replace(/[\u2010-\u2015\u2212]/g, '-')
+    .replace(/\s+/g, '')
+    .replace(/:/g, '-');
+
+/** Discipline of a sheet number prefix: NCS designator, label, and whether the prefix is set-specific. */
+export const disciplineOf = (prefix: string, setPrefixes?: ReadonlySet<string>): Discipline | null => {
+  const p = prefix.toUpperCase().replace(/[^A-Z]/g, '');
+  if (!p) return null;
+  const mapped = SET_SPECIFIC[p];
+  if (mapped) {
+    return { code: mapped, label: NCS_DISCIPLINES[mapped]!, printedPrefix: p, setSpecific: true };
+  }
+  // A set that also uses roadway/curb/sewer prefixes uses R and U for roads and utilities, not Resource.
+  const roadSet = setPrefixes && [...setPrefixes].some((x) => ['CR', 'SW', 'SD', 'SS', 'RD'].includes(x));
+  if (p.length === 1 && roadSet && ROAD_SET_LETTERS[p]) {
+    const code = ROAD_SET_LETTERS[p]!;
+    return { code, label: NCS_DISCIPLINES[code]!, printedPrefix: p, setSpecific: code !== p || p === 'T' };
+  }
+  const first = p[0]!;
+  if (NCS_DISCIPLINES[p])
+    return { code: p, label: NCS_DISCIPLINES[p]!, printedPrefix: p, setSpecific: false };
+  if (p.length <= 2 && NCS_DISCIPLINES[first]) {
+    return { code: first, label: NCS_DISCIPLINES[first]!, printedPrefix: p, setSpecific: false };
+  }
+  if (NCS_DISCIPLINES[first])
+    return { code: first, label: NCS_DISCIPLINES[first]!, printedPrefix: p, setSpecific: true };
+  return null;
+};

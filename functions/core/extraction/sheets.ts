@@ -1,0 +1,365 @@
+/**
+ * Drawing sheets: per page (analyzeSheetPage) the title block, sheet-number and title candidates and the
+ * regions; per document (assembleSheets) the choices that need the whole set — the sheet-number position
+ * the set uses, title lines repeated on every sheet (project name, firm) that are not titles, and the
+ * discipline of set-specific prefixes.
+ */
+import {
+  type Box,
+  boxOf,
+  centerInside,
+  centerX,
+  centerY,
+  clampBox,
+  expand,
+  intersection,
+  type Line,
+  toDisplayBox,
+  type Word,
+} from './geometry.ts';
+import { buildLines } from './layout.ts';
+import type { Region, Revision, Sheet, TextSource } from './model.ts';
+import { buildNormalizedData, findCalloutReferences } from './normalize.ts';
+import { type OcrRequest, type OcrResult, ocrArea, ocrCells } from './ocr.ts';
+import type { PageGeometry } from './pdf.ts';
+import { findRegions, type RegionDraft } from './regions.ts';
+import type { Ruling } from './rulings.ts';
+import { disciplineOf, normalizeSheetNumber } from './sheet-number.ts';
+import {
+  findNumberCandidates,
+  findTitleBlock,
+  findTitleLines,
+  type NumberCandidate,
+  rankTitleCandidates,
+  type TitleCandidate,
+  type TitleLine,
+} from './title-block.ts';
+
+export interface SheetPageResult {
+  width: number;
+  height: number;
+  numberCandidates: NumberCandidate[];
+  /** Title-block lines per number candidate (the title depends on where the number is); top candidates only. */
+  titleLines: TitleLine[][];
+  titleBlock: Box | null;
+  regions: Region[];
+  revisions: Revision[];
+  usedOcr: boolean;
+}
+
+export interface SheetAnalysis {
+  sheet: SheetPageResult;
+  ocr: { used: boolean; scope: 'titleBlock' | 'page'; meanConfidence: number; seconds: number } | null;
+  words: Word[];
+}
+
+const GOOD_NUMBER_SCORE = 5;
+
+/** Adds OCR words that do not duplicate text-layer words. */
+const mergeOcrWords = (base: Word[], ocr: readonly Word[]): Word[] => {
+  const out = [...base];
+  for (const w of ocr) {
+    const area = (w.x1 - w.x0) * (w.y1 - w.y0);
+    if (base.some((b) => b.source === 'textLayer' && intersection(b, w) > 0.3 * area)) continue;
+    out.push(w);
+  }
+  return out;
+};
+
+/**
+ * Title-block OCR: the title block found from the drawing's rulings (or the bottom-right band), with its
+ * ruling lines masked; then, if no sheet number was read, the right-hand strip, upright and turned 90
+ * degrees (vertical title strips).
+ */
+const ocrTitleBlock = async (
+  words: Word[],
+  geometry: PageGeometry,
+  request: OcrRequest,
+  rulings: readonly Ruling[],
+): Promise<{ words: Word[]; seconds: number; confidences: number[] }> => {
+  const { width: W, height: H } = geometry;
+  const ruled = findTitleBlock(
+    [],
+    null,
+    W,
+    H,
+    rulings.filter((r) => r.to - r.from >= Math.min(W, H) * 0.15),
+  );
+  const first = ruled ? expand(ruled, 4) : { x0: W * 0.45, y0: H * 0.82, x1: W, y1: H };
+  const areas: Array<{ box: Box; turn: 0 | 90 | 270 }> = [{ box: first, turn: 0 }];
+  if (!ruled || ruled.y1 - ruled.y0 > H * 0.5)
+    areas.push({ box: { x0: W * 0.84, y0: 0, x1: W, y1: H }, turn: 90 });
+  if (ruled && ruled.y1 - ruled.y0 > H * 0.5)
+    areas.push({ box: { x0: W * 0.45, y0: H * 0.82, x1: W, y1: H }, turn: 0 });
+  let merged = words;
+  let seconds = 0;
+  const confidences: number[] = [];
+  const deadline = Date.now() + request.limits.ocrPageTimeoutMs;
+  const good = (): boolean => {
+    const best = findNumberCandidates(merged, buildLines(merged, { gapFactor: 1.5 }), W, H)[0];
+    return best !== undefined && best.score >= GOOD_NUMBER_SCORE;
+  };
+  const add = (result: OcrResult): void => {
+    seconds += result.seconds;
+    if (result.words.length) confidences.push(result.meanConfidence);
+    merged = mergeOcrWords(merged, result.words);
+  };
+  // A ruled title block is read cell by cell (far more reliable than one pass over the whole block).
+  if (ruled) add(await ocrCells(request, clampBox(expand(ruled, 1), W, H), rulings));
+  if (!ruled || !good()) {
+    for (const area of areas) {
+      if (Date.now() > deadline) break;
+      add(await ocrArea(request, clampBox(area.box, W, H), 300, area.turn, rulings));
+      if (good()) break;
+    }
+  }
+  return { words: merged, seconds, confidences };
+};
+
+export const analyzeSheetPage = async (
+  textWords: Word[],
+  geometry: PageGeometry,
+  pageNumber: number,
+  ocrRequest: OcrRequest | null,
+  rulings: readonly Ruling[] = [],
+): Promise<SheetAnalysis> => {
+  let words = textWords;
+  let ocr: SheetAnalysis['ocr'] = null;
+  if (ocrRequest) {
+    const result = await ocrTitleBlock(words, geometry, ocrRequest, rulings);
+    words = result.words;
+    const mean = result.confidences.length
+      ? Math.round(result.confidences.reduce((a, b) => a + b, 0) / result.confidences.length)
+      : 0;
+    ocr = {
+      used: true,
+      scope: 'titleBlock',
+      meanConfidence: mean,
+      seconds: Math.round(result.seconds * 10) / 10,
+    };
+  }
+  const { width: W, height: H } = geometry;
+  const lines = buildLines(words, { gapFactor: 1.5 });
+  const numberCandidates = findNumberCandidates(words, lines, W, H).slice(0, 6);
+  const best = numberCandidates[0] ?? null;
+  const longRulings = rulings.filter((r) => r.to - r.from >= Math.min(W, H) * 0.15);
+  const titleBlock = findTitleBlock(words, best?.box ?? null, W, H, longRulings);
+  const titleLines = numberCandidates
+    .slice(0, 3)
+    .map((c, i) =>
+      findTitleLines(lines, c, i === 0 ? titleBlock : findTitleBlock(words, c.box, W, H, rulings), W, H),
+    );
+  const drafts = findRegions(lines, words, titleBlock, W, H);
+  const sheetNumber = best?.printed ?? null;
+  const revisions = drafts.flatMap((d) => d.revisions ?? []);
+  const callouts = findCalloutReferences(
+    words.filter((w) => !(titleBlock && centerInside(titleBlock, w))),
+    null,
+  );
+  const regions = drafts.map((d, i) => toRegion(d, i, pageNumber, sheetNumber, callouts));
+  return {
+    sheet: {
+      width: W,
+      height: H,
+      numberCandidates,
+      titleLines,
+      titleBlock,
+      regions,
+      revisions,
+      usedOcr: ocr !== null,
+    },
+    ocr,
+    words,
+  };
+};
+
+const textSourceOf = (lines: readonly Line[]): TextSource => {
+  const sources = new Set(lines.flatMap((l) => l.words.map((w) => w.source)));
+  if (sources.size === 0) return 'none';
+  if (sources.size > 1) return 'mixed';
+  return sources.has('ocr') ? 'ocr' : 'textLayer';
+};
+
+const toRegion = (
+  d: RegionDraft,
+  index: number,
+  pageNumber: number,
+  sheetNumber: string | null,
+  callouts: ReturnType<typeof findCalloutReferences>,
+): Region => {
+  const text = regionText(d.lines);
+  const ocrWords = d.lines.flatMap((l) => l.words).filter((w) => w.source === 'ocr');
+  const inView =
+    d.regionType === 'view'
+      ? callouts.filter(
+          (c) =>
+            c.displayBox &&
+            centerInside(d.box, {
+              x0: c.displayBox.left,
+              y0: c.displayBox.top,
+              x1: c.displayBox.right,
+              y1: c.displayBox.bottom,
+            }),
+        )
+      : [];
+  return {
+    regionId: `p${pageNumber}-${d.regionType}-${index + 1}`,
+    pageNumber,
+    sheetNumber,
+    label: d.label,
+    regionType: d.regionType,
+    drawingType: d.drawingType,
+    text,
+    displayBox: toDisplayBox(d.box),
+    titleDisplayBox: d.titleBox ? toDisplayBox(d.titleBox) : null,
+    textSource: textSourceOf(d.lines),
+    ocrConfidence: ocrWords.length
+      ? Math.round(ocrWords.reduce((s, w) => s + (w.confidence ?? 0), 0) / ocrWords.length)
+      : null,
+    normalizedData: buildNormalizedData({
+      text,
+      sheetNumber,
+      viewNumber: d.viewNumber ?? null,
+      viewTitle: d.viewTitle ?? null,
+      scaleText: d.scaleText ?? null,
+      callouts: inView,
+      keynotes: d.keynotes ?? [],
+      schedule: d.schedule ?? null,
+      revisions: d.revisions ?? [],
+    }),
+  };
+};
+
+/** Region text in reading order: rows top to bottom, cells left to right. */
+const regionText = (lines: readonly Line[]): string => {
+  const horizontal = lines.filter((l) => l.dir === 0).sort((a, b) => centerY(a) - centerY(b));
+  const rows: Line[][] = [];
+  for (const l of horizontal) {
+    const row = rows[rows.length - 1];
+    if (row && Math.abs(centerY(row[0]!) - centerY(l)) < 0.5 * Math.min(row[0]!.size, l.size)) row.push(l);
+    else rows.push([l]);
+  }
+  const text = rows
+    .map((r) =>
+      r
+        .sort((a, b) => a.x0 - b.x0)
+        .map((l) => l.text)
+        .join('  '),
+    )
+    .join('\n');
+  const rotated = lines.filter((l) => l.dir !== 0).map((l) => l.text);
+  return [text, ...rotated].filter(Boolean).join('\n');
+};
+
+const PAGE_SIZES: ReadonlyArray<[string, number, number]> = [
+  ['ANSI A (Letter)', 612, 792],
+  ['Legal', 612, 1008],
+  ['ANSI B (Tabloid)', 792, 1224],
+  ['ARCH B', 864, 1296],
+  ['ANSI C', 1224, 1584],
+  ['ARCH C', 1296, 1728],
+  ['ANSI D', 1584, 2448],
+  ['ARCH D', 1728, 2592],
+  ['ANSI E', 2448, 3168],
+  ['ARCH E1', 2160, 3024],
+  ['ARCH E', 2592, 3456],
+];
+
+export const pageSizeName = (width: number, height: number): string | null => {
+  const a = Math.min(width, height);
+  const b = Math.max(width, height);
+  for (const [name, w, h] of PAGE_SIZES) if (Math.abs(a - w) <= 12 && Math.abs(b - h) <= 12) return name;
+  return null;
+};
+
+const foldLine = (t: string): string => t.toUpperCase().replace(/[^A-Z0-9]/g, '');
+
+/**
+ * Set-level choices: the sheet-number position most sheets agree on, and titles that are not repeated
+ * across the set (repeated title-block lines are the project name, client or firm).
+ */
+export const assembleSheets = (
+  pages: ReadonlyArray<{ pageNumber: number; sheet: SheetPageResult | null; width: number; height: number }>,
+): Sheet[] => {
+  const sheetPages = pages.filter(
+    (p) => p.sheet && (p.sheet.numberCandidates.length > 0 || p.sheet.titleBlock),
+  );
+  if (sheetPages.length === 0) return [];
+  // Where the set prints its numbers: relative position of each page's best candidate.
+  const anchors = sheetPages
+    .map((p) => p.sheet!.numberCandidates[0])
+    .filter((c): c is NumberCandidate => c !== undefined && c.score >= GOOD_NUMBER_SCORE);
+  const choose = (p: (typeof sheetPages)[number]): number => {
+    const cands = p.sheet!.numberCandidates;
+    if (cands.length < 2 || anchors.length < 3) return 0;
+    const score = (c: NumberCandidate): number => {
+      const rx = centerX(c.box) / p.width;
+      const ry = centerY(c.box) / p.height;
+      const agree = anchors.filter((a) => {
+        const ax = centerX(a.box) / p.width;
+        const ay = centerY(a.box) / p.height;
+        return Math.abs(ax - rx) < 0.03 && Math.abs(ay - ry) < 0.03;
+      }).length;
+      return c.score + (2 * agree) / anchors.length;
+    };
+    let best = 0;
+    cands.forEach((c, i) => {
+      if (score(c) > score(cands[best]!)) best = i;
+    });
+    return best;
+  };
+  const chosen = sheetPages.map((p) => ({ p, index: choose(p) }));
+  // Title-block lines repeated across the set are boilerplate (project name, client, firm).
+  const lineCounts = new Map<string, number>();
+  for (const { p, index } of chosen) {
+    const seen = new Set<string>();
+    for (const l of p.sheet!.titleLines[index] ?? []) {
+      const key = foldLine(l.text);
+      if (!seen.has(key)) {
+        seen.add(key);
+        lineCounts.set(key, (lineCounts.get(key) ?? 0) + 1);
+      }
+    }
+  }
+  const n = chosen.length;
+  const repeated = (text: string): boolean =>
+    n >= 3 && (lineCounts.get(foldLine(text)) ?? 0) >= Math.max(3, 0.5 * n);
+  const prefixes = new Set(
+    chosen
+      .map(({ p, index }) => p.sheet!.numberCandidates[index]?.prefix)
+      .filter((x): x is string => Boolean(x)),
+  );
+  return chosen.map(({ p, index }) => {
+    const s = p.sheet!;
+    const number = s.numberCandidates[index] ?? null;
+    const titles: TitleCandidate[] = number
+      ? rankTitleCandidates(s.titleLines[index] ?? [], number, repeated)
+      : [];
+    const title = titles[0] ?? null;
+    const sheetNumber = number?.printed ?? null;
+    const regions = s.regions.map((r) => ({
+      ...r,
+      sheetNumber,
+      normalizedData: {
+        ...r.normalizedData,
+        sheetNumber: sheetNumber ? normalizeSheetNumber(sheetNumber) : null,
+      },
+    }));
+    return {
+      pageNumber: p.pageNumber,
+      sheetNumber,
+      sheetNumberNormalized: sheetNumber ? normalizeSheetNumber(sheetNumber) : null,
+      sheetTitle: title ? title.text.replace(/\s+/g, ' ').trim() : null,
+      discipline: number ? disciplineOf(number.prefix, prefixes) : null,
+      revisions: s.revisions,
+      pageSize: { width: round1(p.width), height: round1(p.height), name: pageSizeName(p.width, p.height) },
+      sheetNumberBox: number ? toDisplayBox(number.box) : null,
+      sheetTitleBox: title ? toDisplayBox(boxOf([title.box])) : null,
+      textSource: number ? number.source : 'none',
+      confidence: number ? Math.max(0, Math.min(1, number.score / 8)) : 0,
+      regions,
+    };
+  });
+};
+
+const round1 = (v: number): number => Math.round(v * 10) / 10;
