@@ -144,7 +144,18 @@ export class ServiceFunction extends Construct {
     }
     if (access.webhookQueue) {
       fn.addEnvironment('WEBHOOK_QUEUE_URL', resources.webhookQueue.queueUrl);
-      allow(['sqs:SendMessage'], [resources.webhookQueue.queueArn]);
+      if (access.webhookQueue === 'send') allow(['sqs:SendMessage'], [resources.webhookQueue.queueArn]);
+      else {
+        allow(
+          [
+            'sqs:ReceiveMessage',
+            'sqs:DeleteMessage',
+            'sqs:ChangeMessageVisibility',
+            'sqs:GetQueueAttributes',
+          ],
+          [resources.webhookQueue.queueArn],
+        );
+      }
     }
     const machines: [keyof RouteAccess, IStateMachine | undefined, string][] = [
       ['provisionStateMachine', resources.stateMachines.provision, 'PROVISION_STATE_MACHINE_ARN'],

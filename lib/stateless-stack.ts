@@ -4,12 +4,14 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FunctionUrlAuthType, InvokeMode } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { DefinitionBody, type IStateMachine, LogLevel, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
+import { CONSUMERS } from '../functions/shared/consumers.ts';
 import { FALLBACK_HANDLER, ROUTES, STREAM_ROUTE } from '../functions/shared/routes.ts';
 import { STATE_MACHINES } from '../functions/shared/state-machines.ts';
 import { engineLayer } from './engine-layer.ts';
@@ -126,6 +128,22 @@ export class StatelessStack extends Stack {
       path: '/{proxy+}',
       integration: new HttpLambdaIntegration('RouteNotFoundIntegration', fallback.fn),
     });
+
+    for (const consumer of CONSUMERS) {
+      const fn = new ServiceFunction(this, pascal(consumer.id), {
+        entry: consumer.handler,
+        access: consumer.access,
+        resources,
+        timeout: Duration.seconds(consumer.timeoutSeconds),
+      });
+      fn.fn.addEventSource(
+        new SqsEventSource(resources[consumer.queue], {
+          batchSize: consumer.batchSize,
+          reportBatchItemFailures: true,
+        }),
+      );
+      this.functions.set(consumer.id, fn);
+    }
 
     const stream = new ServiceFunction(this, 'StreamReviewExecution', {
       entry: STREAM_ROUTE.handler,

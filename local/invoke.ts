@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CONSUMERS } from '../functions/shared/consumers.ts';
 import { FALLBACK_HANDLER, ROUTES, STREAM_ROUTE } from '../functions/shared/routes.ts';
 import { STATE_MACHINES } from '../functions/shared/state-machines.ts';
 import { REPO_ROOT } from './lambda.ts';
@@ -22,6 +23,7 @@ const candidates = [
   ...ROUTES.map((route) => ({ id: route.id, handler: route.handler })),
   { id: STREAM_ROUTE.id, handler: STREAM_ROUTE.handler },
   { id: 'routeNotFound', handler: FALLBACK_HANDLER },
+  ...CONSUMERS.map((consumer) => ({ id: consumer.id, handler: consumer.handler })),
   ...STATE_MACHINES.flatMap((machine) =>
     Object.entries(machine.tasks).map(([id, task]) => ({ id, handler: task.handler })),
   ),

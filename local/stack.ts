@@ -3,12 +3,14 @@ import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { CONSUMERS } from '../functions/shared/consumers.ts';
 import { STATE_MACHINES } from '../functions/shared/state-machines.ts';
 import { startApiServer } from './api-server.ts';
 import { ensureTable, startDynamo } from './emulators/dynamodb.ts';
 import { startS3 } from './emulators/s3.ts';
 import { startSqs } from './emulators/sqs.ts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './emulators/util.ts';
+import { LocalSqsPoller, localSqsClient } from './sqs-poller.ts';
 import { LocalStepFunctions, localStateMachineArn } from './step-functions.ts';
 
 export interface LocalStackOptions {
@@ -67,6 +69,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // A fresh key per start: cursors are short-lived, and no secret is written to disk.
     SIGNING_KEY: randomBytes(32).toString('base64url'),
     POWERTOOLS_SERVICE_NAME: 'project-source-api',
+    // Local receivers listen on localhost; on AWS private targets are refused.
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     ...Object.fromEntries(
       STATE_MACHINES.map((machine) => [machine.arnVariable, localStateMachineArn(machine.id)]),
     ),
@@ -79,6 +83,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   process.env.AWS_ENDPOINT_URL_SFN = env.AWS_ENDPOINT_URL_SFN;
 
   await resumeProvisioning(dynamo.endpoint, stepFunctions);
+  const pollers = CONSUMERS.map(
+    (consumer) =>
+      new LocalSqsPoller(
+        localSqsClient(),
+        env.WEBHOOK_QUEUE_URL as string,
+        `arn:aws:sqs:${LOCAL_REGION}:000000000000:${LOCAL_RESOURCES.webhookQueue}`,
+        consumer.handler,
+        consumer.batchSize,
+      ),
+  );
   const api: { server: Server; url: string } = await startApiServer(options.apiPort);
 
   return {
@@ -88,6 +102,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     stop: async () => {
       await new Promise<void>((resolve) => api.server.close(() => resolve()));
       api.server.closeAllConnections();
+      await Promise.all(pollers.map((poller) => poller.stop()));
       await stepFunctions.drain();
       await stepFunctions.close();
       await Promise.all([dynamo.stop(), s3.stop(), sqs.stop()]);

@@ -24,6 +24,13 @@ const ConfigSchema = z.object({
   PAGES_PER_BATCH: z.coerce.number().int().min(1).max(500).default(25),
   /** Files with more pages fail alone with pdf_too_many_pages. */
   MAX_PAGES_PER_FILE: z.coerce.number().int().min(1).default(5000),
+  /** Lets webhooks target private addresses (localhost): for local development only. */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
+  /** First retry delay of webhook deliveries; later ones grow from it (30 s, 2 min, 10 min, ...). */
+  WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().int().min(1).default(30),
   /** Files of at least this size upload in parts (default 100 MiB). */
   MULTIPART_THRESHOLD_BYTES: z.coerce
     .number()

@@ -4,6 +4,7 @@ import { DynamoContentReader } from '../adapters/dynamodb/content-reader.ts';
 import { DynamoJobStore } from '../adapters/dynamodb/job-store.ts';
 import { DynamoOrganizationStore } from '../adapters/dynamodb/organization-store.ts';
 import { DynamoProjectStore } from '../adapters/dynamodb/project-store.ts';
+import { DynamoWebhookStore } from '../adapters/dynamodb/webhook-store.ts';
 import { S3ArtifactStorage } from '../adapters/s3/object-store.ts';
 import { S3ProjectIndexStore } from '../adapters/s3/project-index-store.ts';
 import { S3UploadStorage } from '../adapters/s3/upload-storage.ts';
@@ -58,6 +59,10 @@ function signingKey(): Promise<string> {
   });
   return signingKeyPromise;
 }
+
+export { signingKey };
+
+export const webhookStore = lazy(() => new DynamoWebhookStore(dynamo, required('TABLE_NAME')));
 
 export async function cursorCodec(): Promise<CursorCodec> {
   return new CursorCodec(await signingKey());

@@ -19,7 +19,7 @@ export interface RouteAccess {
   indexBucket?: 'read' | 'readwrite';
   provisionStateMachine?: 'start';
   processJobStateMachine?: 'start';
-  webhookQueue?: 'send';
+  webhookQueue?: 'send' | 'consume';
 }
 
 export interface RouteDefinition {
@@ -243,6 +243,33 @@ export const ROUTES = [
     scope: 'artifacts:read',
     access: { table: 'read', signingKey: true, artifactsBucket: 'read' },
     summary: "Download an artifact listed in the job's result",
+  },
+  {
+    id: 'putWebhook',
+    method: 'PUT',
+    path: '/api/open-api/webhook',
+    handler: http('put-webhook'),
+    auth: 'session',
+    access: { table: 'readwrite', signingKey: true },
+    summary: 'Set the webhook notified when jobs finish (returns its signing secret once)',
+  },
+  {
+    id: 'getWebhook',
+    method: 'GET',
+    path: '/api/open-api/webhook',
+    handler: http('get-webhook'),
+    auth: 'session',
+    access: { table: 'read' },
+    summary: 'The organization webhook (without its secret)',
+  },
+  {
+    id: 'deleteWebhook',
+    method: 'DELETE',
+    path: '/api/open-api/webhook',
+    handler: http('delete-webhook'),
+    auth: 'session',
+    access: { table: 'readwrite' },
+    summary: 'Remove the organization webhook',
   },
   {
     id: 'createApiKey',

@@ -2,6 +2,7 @@ import { App, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { CONSUMERS } from '../../functions/shared/consumers.ts';
 import { ROUTES, type RouteDefinition, STREAM_ROUTE } from '../../functions/shared/routes.ts';
 import { STATE_MACHINES } from '../../functions/shared/state-machines.ts';
 import { StatefulStack } from '../../lib/stateful-stack.ts';
@@ -87,8 +88,9 @@ describe('CDK stacks', () => {
     stateless.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'ANY /{proxy+}' });
     const functions = stateless.findResources('AWS::Lambda::Function');
     const taskCount = STATE_MACHINES.reduce((sum, machine) => sum + Object.keys(machine.tasks).length, 0);
-    // routes + fallback + stream + state machine tasks
-    expect(Object.keys(functions)).toHaveLength(ROUTES.length + 2 + taskCount);
+    // routes + fallback + stream + state machine tasks + queue consumers
+    expect(Object.keys(functions)).toHaveLength(ROUTES.length + 2 + taskCount + CONSUMERS.length);
+    stateless.resourceCountIs('AWS::Lambda::EventSourceMapping', CONSUMERS.length);
     for (const fn of Object.values(functions)) {
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
     }

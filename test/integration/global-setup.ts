@@ -25,6 +25,7 @@ export default async function setup(project: TestProject) {
       MULTIPART_THRESHOLD_BYTES: String(6 * 1024 * 1024),
       MULTIPART_PART_SIZE_BYTES: String(5 * 1024 * 1024),
       PAGES_PER_BATCH: '1',
+      WEBHOOK_RETRY_BASE_SECONDS: '1',
     },
   });
   console.log(`local stack ready in ${Date.now() - started} ms at ${stack.apiUrl}`);

@@ -25,6 +25,7 @@ export const ENTITY_VERSION = {
   apiKey: 1,
   session: 1,
   rateWindow: 1,
+  webhook: 1,
   job: 1,
   jobFile: 1,
   document: 1,
@@ -88,6 +89,7 @@ export const keys = {
   }),
   specPrefix: 'SPEC#',
   documentPrefix: 'DOC#',
+  webhook: (orgId: string): Key => ({ pk: `ORG#${orgId}`, sk: 'WEBHOOK' }),
   apiKey: (keyId: string): Key => ({ pk: `APIKEY#${keyId}`, sk: 'APIKEY' }),
   apiKeysOfOrg: (orgId: string) => ({ gsi1pk: `ORG#${orgId}#APIKEYS` }),
   apiKeyInOrg: (orgId: string, keyId: string, createdAt: string) => ({

@@ -44,9 +44,10 @@ export async function downloadProjectArtifact(
 ): Promise<ArtifactDownload> {
   await requireProject(deps.projects, input.orgId, input.projectId);
   const key = deps.artifacts.resolve(`project:${input.projectId}`, input.path);
-  if (!key || !key.startsWith(`orgs/${input.orgId}/projects/${input.projectId}/`))
-    throw new ArtifactNotFoundError();
-  return deliver(deps.storage, key);
+  // Defense in depth: a resolved key must also lie under this project's own prefix.
+  const owned = key?.startsWith(`orgs/${input.orgId}/projects/${input.projectId}/`) ? key : null;
+  if (owned === null) throw new ArtifactNotFoundError();
+  return deliver(deps.storage, owned);
 }
 
 export interface StoredJobResult {

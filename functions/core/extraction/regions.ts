@@ -431,8 +431,19 @@ export const findRegions = (
     let kind = headingKind(l, typical, lines);
     const below = continuationBelow(l, lines);
     if (below && (kind || /(?:&|\bAND)$/i.test(l.text.trim()))) {
-      const merged: Line = { ...boxOf([l, below]), words: [...l.words, ...below.words], text: `${l.text.trim()} ${below.text.trim()}`, size: l.size, dir: l.dir };
-      kind = headingKind({ ...merged, y0: l.y0 }, typical, lines.filter((o) => o !== l)) ?? kind;
+      const merged: Line = {
+        ...boxOf([l, below]),
+        words: [...l.words, ...below.words],
+        text: `${l.text.trim()} ${below.text.trim()}`,
+        size: l.size,
+        dir: l.dir,
+      };
+      kind =
+        headingKind(
+          { ...merged, y0: l.y0 },
+          typical,
+          lines.filter((o) => o !== l),
+        ) ?? kind;
       if (kind) {
         joined.add(below);
         headingLines.delete(below);

@@ -158,7 +158,7 @@ export const findTitleBlock = (
     x1: pageWidth * 0.95,
     y1: pageHeight * 0.95,
   };
-  const ruled = titleBlockFromRulings(rulings, anchor, pageWidth, pageHeight);
+  const ruled = titleBlockFromRulings(rulings, anchor, pageWidth, pageHeight, words);
   if (ruled) return ruled;
   if (words.length === 0) return null;
   const right = stripFromRight(words, anchor, pageWidth, pageHeight);
@@ -193,7 +193,11 @@ const joinCollinear = (rulings: readonly Ruling[]): Ruling[] => {
       const to = Math.max(...group.map((r) => r.to));
       const covered = group.reduce((sum, r) => sum + (r.to - r.from), 0);
       const at = group.reduce((sum, r) => sum + r.at * (r.to - r.from), 0) / Math.max(1e-6, covered);
-      out.push(covered >= 0.4 * (to - from) ? { axis, at, from, to } : group.reduce((a, b) => (b.to - b.from > a.to - a.from ? b : a)));
+      out.push(
+        covered >= 0.4 * (to - from)
+          ? { axis, at, from, to }
+          : group.reduce((a, b) => (b.to - b.from > a.to - a.from ? b : a)),
+      );
       group = [];
     };
     for (const r of list) {
@@ -276,6 +280,7 @@ const titleBlockFromRulings = (
   anchor: Box,
   pageWidth: number,
   pageHeight: number,
+  words: readonly Word[],
 ): Box | null => {
   let rulings = input;
   if (rulings.length === 0) return null;
@@ -290,7 +295,7 @@ const titleBlockFromRulings = (
       r.at > pageWidth * 0.6 &&
       r.at < anchor.x0 - 2 &&
       r.from < anchor.y0 &&
-      r.to > anchor.y1,
+      r.to > anchor.y0,
   );
   const horizontals = rulings.filter(
     (r) =>
@@ -321,7 +326,13 @@ const titleBlockFromRulings = (
     h && borderBottom - h.at <= pageHeight * 0.3
       ? { x0: h.from, y0: h.at, x1: h.to, y1: borderBottom }
       : null;
-  if (right && bottom) return width(right) * height(right) <= width(bottom) * height(bottom) ? right : bottom;
+  if (right && bottom) {
+    // Both a right strip and a bottom band: a real bottom title band carries fields along its length; a
+    // band holding only a few words left of the strip (grid labels, a view title) is not the title block.
+    const outside = words.filter((w) => w.y0 >= bottom.y0 - 1 && w.x1 < right.x0 && w.x0 >= bottom.x0 - 1);
+    const letters = outside.reduce((n, w) => n + w.text.replace(/[^A-Za-z]/g, '').length, 0);
+    return letters >= 40 ? bottom : right;
+  }
   return right ?? bottom;
 };
 
@@ -438,7 +449,7 @@ export interface TitleLine {
 }
 
 const ORGANIZATION_RE =
-  /\b(?:COMMISSION|DEPARTMENT|BUREAU|AGENCY|AUTHORITY|(?:CITY|COUNTY|STATE|TOWN|VILLAGE)\s+OF|PUBLIC\s+WORKS|ARCHITECTURE|ARCHITECTS?|ENGINEERS|ENGINEERING|CONSULTANTS?|ASSOCIATES|INC\.?|LLC|CORP\.?|L\.?L\.?P\.?|P\.?C\.?)(?=\W|$)/i;
+  /\b(?:COMMISSION|DEPARTMENT|DIVISION|BUREAU|AGENCY|AUTHORITY|(?:CITY|COUNTY|STATE|TOWN|VILLAGE)\s+OF|PUBLIC\s+WORKS|ARCHITECTURE|ARCHITECTS?|ENGINEERS|ENGINEERING|CONSULTANTS?|ASSOCIATES|INC\.?|LLC|CORP\.?|L\.?L\.?P\.?|P\.?C\.?)(?=\W|$)/i;
 const DRAWING_WORD_RE =
   /\b(?:PLANS?|DETAILS?|ELEVATIONS?|SECTIONS?|SCHEDULES?|NOTES|LEGEND|INDEX|PROFILES?|DIAGRAMS?|LAYOUT|SITE|COVER)\b/i;
 

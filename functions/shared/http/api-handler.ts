@@ -189,7 +189,7 @@ export function apiHandler<R extends RouteId>(
   handle: (request: ApiRequest<Contracts[R]>) => Promise<ApiResponse>,
 ) {
   const route = routeById(routeId);
-  const schemas: Schemas = CONTRACTS[routeId];
+  const schemas = CONTRACTS[routeId] as Schemas;
   return middy<ApiEvent, ApiResult, Error, ApiContext>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(envelope())

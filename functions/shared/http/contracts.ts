@@ -28,6 +28,7 @@ import {
   ProjectOverviewSchema,
   ProjectSchema,
 } from '../../core/projects/model.ts';
+import { PutWebhookBodySchema, WebhookSchema } from '../../core/webhooks/model.ts';
 import type { RouteId } from '../routes.ts';
 import { booleanParam, cursorParam, limitParam, pageNumberParam } from './params.ts';
 
@@ -408,6 +409,29 @@ export const CONTRACTS = {
       302: { description: 'Artifacts over 4 MiB: a redirect to a signed storage URL valid for 5 minutes.' },
       404: { description: "`artifact_not_found`: the path is not in this job's result." },
       409: { description: '`job_result_not_ready`.' },
+    },
+  },
+  putWebhook: {
+    body: PutWebhookBodySchema,
+    responses: {
+      200: {
+        description:
+          'The webhook and its signing secret (shown only here; setting the webhook again rotates it).',
+        schema: z.object({ webhook: WebhookSchema, secret: z.string() }),
+      },
+      400: { description: '`invalid_request`: not an https URL, or a private address.' },
+    },
+  },
+  getWebhook: {
+    responses: {
+      200: { description: 'The webhook.', schema: z.object({ webhook: WebhookSchema }) },
+      404: { description: '`webhook_not_found`.' },
+    },
+  },
+  deleteWebhook: {
+    responses: {
+      200: { description: 'Removed.', schema: z.object({ deleted: z.literal(true) }) },
+      404: { description: '`webhook_not_found`.' },
     },
   },
   createApiKey: {

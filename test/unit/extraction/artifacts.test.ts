@@ -1,7 +1,12 @@
 import { loadImage } from '@napi-rs/canvas';
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { buildSectionPdf, extractDocument, renderOverlay, renderRegionCrop } from '../../../functions/core/extraction/index.ts';
+import {
+  buildSectionPdf,
+  extractDocument,
+  renderOverlay,
+  renderRegionCrop,
+} from '../../../functions/core/extraction/index.ts';
 import { addSheet, buildSpecBook, paragraphs } from './fixtures.ts';
 
 const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47];
@@ -38,7 +43,9 @@ describe('artifacts', () => {
 
   it('builds a PDF of a section page range, and rejects ranges outside the file', async () => {
     // Prepare
-    const bytes = await buildSpecBook([1, 2, 3, 4, 5].map((i) => ({ lines: [`PAGE ${i}`, ...paragraphs(3)] })));
+    const bytes = await buildSpecBook(
+      [1, 2, 3, 4, 5].map((i) => ({ lines: [`PAGE ${i}`, ...paragraphs(3)] })),
+    );
 
     // Act
     const section = await buildSectionPdf(bytes, 2, 4);

@@ -1,24 +1,42 @@
 import { describe, expect, it } from 'vitest';
-import { findTextReferences, parseNumberedEntries, parseScale } from '../../../functions/core/extraction/normalize.ts';
-import { disciplineOf, normalizeSheetNumber, parseSheetNumber } from '../../../functions/core/extraction/sheet-number.ts';
-import { findSpecReferences, normalizeSectionNumber } from '../../../functions/core/extraction/spec-numbers.ts';
+import {
+  findTextReferences,
+  parseNumberedEntries,
+  parseScale,
+} from '../../../functions/core/extraction/normalize.ts';
+import {
+  disciplineOf,
+  normalizeSheetNumber,
+  parseSheetNumber,
+} from '../../../functions/core/extraction/sheet-number.ts';
+import {
+  findSpecReferences,
+  normalizeSectionNumber,
+} from '../../../functions/core/extraction/spec-numbers.ts';
 
 describe('normalizedData helpers', () => {
   it('normalizes section numbers to digit pairs and keeps 1995 numbers as printed', () => {
     expect(normalizeSectionNumber('092900')?.normalized).toBe('09 29 00');
     expect(normalizeSectionNumber('32 01 16.71')?.normalized).toBe('32 01 16.71');
     expect(normalizeSectionNumber('00 45 19.1')?.normalized).toBe('00 45 19.1');
-    expect(normalizeSectionNumber('13210')).toEqual({ normalized: '13210', asPrinted: '13210', format: 'masterformat1995' });
+    expect(normalizeSectionNumber('13210')).toEqual({
+      normalized: '13210',
+      asPrinted: '13210',
+      format: 'masterformat1995',
+    });
     expect(normalizeSectionNumber('1234')).toBeNull();
   });
 
   it('finds specification references and ignores phone numbers and dates', () => {
-    const text = 'Comply with SECTION 09 29 00 and Section 092900; see 03 30 00. Call 415 554 6000 or 415-554-6000 on 12/03/2020.';
+    const text =
+      'Comply with SECTION 09 29 00 and Section 092900; see 03 30 00. Call 415 554 6000 or 415-554-6000 on 12/03/2020.';
     expect(findSpecReferences(text).map((r) => r.sectionNumber)).toEqual(['09 29 00', '03 30 00']);
   });
 
   it('finds sheet and detail references in text', () => {
-    const refs = findTextReferences('REFER TO 5/A-501. SEE DETAIL 3 ON S2.1 AND SEE SHEET M-201. SCALE 1/8 NOT A REF');
+    const refs = findTextReferences(
+      'REFER TO 5/A-501. SEE DETAIL 3 ON S2.1 AND SEE SHEET M-201. SCALE 1/8 NOT A REF',
+    );
     expect(refs.map((r) => [r.detail, r.sheetNormalized])).toEqual([
       ['3', 'S2.1'],
       ['5', 'A-501'],
@@ -43,10 +61,23 @@ describe('normalizedData helpers', () => {
   });
 
   it('recognizes sheet numbers as printed and rejects look-alikes', () => {
-    for (const n of ['A-101', 'AF101', 'A2.3', 'E001', 'C6', 'CR-01', 'SW-G1', 'G-0', 'M-501.1', 'TCP: 032', 'R\u20141']) {
+    for (const n of [
+      'A-101',
+      'AF101',
+      'A2.3',
+      'E001',
+      'C6',
+      'CR-01',
+      'SW-G1',
+      'G-0',
+      'M-501.1',
+      'TCP: 032',
+      'R\u20141',
+    ]) {
       expect(parseSheetNumber(n), n).not.toBeNull();
     }
-    for (const n of ['101', 'NO.1', 'W12', '3/4', 'TYP', 'ABCD-1234567']) expect(parseSheetNumber(n), n).toBeNull();
+    for (const n of ['101', 'NO.1', 'W12', '3/4', 'TYP', 'ABCD-1234567'])
+      expect(parseSheetNumber(n), n).toBeNull();
     expect(normalizeSheetNumber('a 101')).toBe('A101');
     expect(normalizeSheetNumber('R\u20141')).toBe('R-1');
   });
@@ -55,7 +86,11 @@ describe('normalizedData helpers', () => {
     expect(disciplineOf('AF')).toMatchObject({ code: 'A', printedPrefix: 'AF', setSpecific: false });
     expect(disciplineOf('CR')).toMatchObject({ code: 'C', printedPrefix: 'CR', setSpecific: true });
     expect(disciplineOf('R')).toMatchObject({ code: 'R', label: 'Resource' });
-    expect(disciplineOf('R', new Set(['CR', 'SW', 'R']))).toMatchObject({ code: 'C', printedPrefix: 'R', setSpecific: true });
+    expect(disciplineOf('R', new Set(['CR', 'SW', 'R']))).toMatchObject({
+      code: 'C',
+      printedPrefix: 'R',
+      setSpecific: true,
+    });
     expect(disciplineOf('FP')).toMatchObject({ code: 'F' });
     expect(disciplineOf('E')).toMatchObject({ code: 'E', label: 'Electrical' });
   });

@@ -1,0 +1,36 @@
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { WebhookRecord } from '../../core/webhooks/model.ts';
+import type { WebhookStore } from '../../core/webhooks/webhooks.ts';
+import { ENTITY_VERSION, keys } from './table.ts';
+
+export class DynamoWebhookStore implements WebhookStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async get(orgId: string): Promise<WebhookRecord | null> {
+    const result = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.webhook(orgId), ConsistentRead: true }),
+    );
+    if (!result.Item) return null;
+    const { pk: _pk, sk: _sk, entity: _e, v: _v, ...record } = result.Item;
+    return record as WebhookRecord;
+  }
+
+  async put(record: WebhookRecord): Promise<void> {
+    await this.client.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...keys.webhook(record.orgId), entity: 'webhook', v: ENTITY_VERSION.webhook, ...record },
+      }),
+    );
+  }
+
+  async delete(orgId: string): Promise<boolean> {
+    const result = await this.client.send(
+      new DeleteCommand({ TableName: this.tableName, Key: keys.webhook(orgId), ReturnValues: 'ALL_OLD' }),
+    );
+    return result.Attributes !== undefined;
+  }
+}

@@ -1,0 +1,32 @@
+import { PDFDocument } from 'pdf-lib';
+import { describe, expect, it } from 'vitest';
+import { extractDocument } from '../../../functions/core/extraction/index.ts';
+import { addSheet } from './fixtures.ts';
+
+describe('OCR of sheets without a text layer', () => {
+  it('reads the sheet number and title from an image-only title block', async () => {
+    // Prepare: the title block is a picture of text; the page has no text layer at all.
+    const doc = await PDFDocument.create();
+    await addSheet(doc, { number: 'A-101', title: 'FIRST FLOOR PLAN', imageTitleBlock: true });
+    const bytes = await doc.save();
+
+    // Act
+    const withoutOcr = await extractDocument(bytes, { ocr: false });
+    const result = await extractDocument(bytes, { ocr: 'auto' });
+
+    // Assess
+    expect(withoutOcr.pages[0]?.hasTextLayer).toBe(false);
+    expect(withoutOcr.sheets[0]?.sheetNumber ?? null).toBeNull();
+    const sheet = result.sheets[0]!;
+    expect(result.pages[0]?.ocr?.used).toBe(true);
+    expect(sheet.sheetNumber).toBe('A-101');
+    expect(sheet.textSource).toBe('ocr');
+    expect(sheet.sheetTitle).toBe('FIRST FLOOR PLAN');
+    // The number is in the image's lower part (x 2210..2550, top 1310..1690).
+    expect(sheet.sheetNumberBox!.left).toBeGreaterThan(2200);
+    expect(sheet.sheetNumberBox!.top).toBeGreaterThan(1450);
+    const titleBlock = sheet.regions.find((r) => r.regionType === 'titleBlock')!;
+    expect(titleBlock.textSource).toBe('ocr');
+    expect(titleBlock.ocrConfidence).toBeGreaterThan(50);
+  });
+});
