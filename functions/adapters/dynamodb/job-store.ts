@@ -314,8 +314,9 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.job(orgId, jobId),
-          UpdateExpression: 'SET progress.percent = :percent, progress.message = :message',
-          ConditionExpression: 'attribute_exists(pk) AND progress.percent < :percent',
+          UpdateExpression: 'SET progress.#percent = :percent, progress.#message = :message',
+          ExpressionAttributeNames: { '#percent': 'percent', '#message': 'message' },
+          ConditionExpression: 'attribute_exists(pk) AND progress.#percent < :percent',
           ExpressionAttributeValues: {
             ':percent': percent,
             ':message': `Processed ${Math.min(progress.processedPages, progress.totalPages)} of ${progress.totalPages} pages.`,

@@ -11,6 +11,9 @@ export function pipelineTask<S extends z.ZodType, R>(schema: S, step: (input: z.
       const input = schema.parse(event);
       const keys = input as { orgId?: string; jobId?: string; fileId?: string };
       logger.appendKeys({ orgId: keys.orgId, jobId: keys.jobId, fileId: keys.fileId });
-      return step(input);
+      const started = performance.now();
+      const result = await step(input);
+      logger.info('Task finished', { elapsedMs: Math.round(performance.now() - started) });
+      return result;
     });
 }
