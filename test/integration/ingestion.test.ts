@@ -52,6 +52,7 @@ describe('ingestion end to end', () => {
     files.sheet = await drawingSheetPdf();
     files.big = await largePdf(11 * 1024 * 1024);
     files.bad = await specificationPdf();
+    files.tampered = await largePdf(6 * 1024 * 1024);
   });
 
   it('refuses a job in a project that is not ready', async () => {
@@ -102,6 +103,13 @@ describe('ingestion end to end', () => {
         fileSize: files.big!.length,
         sha256: sha256Hex(files.big!),
       },
+      // Multipart: its parts cannot be bound to bytes, so one is altered in transit and preflight catches it.
+      {
+        fileName: 'tampered.pdf',
+        contentType: 'application/pdf',
+        fileSize: files.tampered!.length,
+        sha256: sha256Hex(files.tampered!),
+      },
       // Declares the digest of other bytes than it will send.
       {
         fileName: 'bad.pdf',
@@ -118,8 +126,8 @@ describe('ingestion end to end', () => {
 
     expect(registered.status).toBe(200);
     expect(registered.body.job.status).toBe('uploading');
-    const [spec, sheet, big, bad] = registered.body.uploads as Upload[];
-    uploads = { spec: spec!, sheet: sheet!, big: big!, bad: bad! };
+    const [spec, sheet, big, tampered, bad] = registered.body.uploads as Upload[];
+    uploads = { spec: spec!, sheet: sheet!, big: big!, tampered: tampered!, bad: bad! };
     expect(spec?.uploadMode).toBe('direct_put');
     expect(spec?.uploadHeaders).toMatchObject({
       'content-type': 'application/pdf',
@@ -168,6 +176,14 @@ describe('ingestion end to end', () => {
       expect(sent.status).toBe(200);
       parts.push({ partNumber: part.partNumber, etag: sent.etag ?? '' });
     }
+    const tamperedParts = [];
+    for (const part of uploads.tampered!.parts!) {
+      const bytes = Uint8Array.from(files.tampered!.subarray(part.startByte, part.endByteExclusive));
+      if (part.partNumber === 2) bytes[100] = (bytes[100] ?? 0) ^ 0xff;
+      const sent = await put(part.uploadUrl, part.uploadHeaders, bytes);
+      expect(sent.status).toBe(200);
+      tamperedParts.push({ partNumber: part.partNumber, etag: sent.etag ?? '' });
+    }
     const body = {
       directUploads: ['spec', 'sheet', 'bad'].map((name) => ({
         documentId: uploads[name]!.documentId,
@@ -179,6 +195,12 @@ describe('ingestion end to end', () => {
           multipartUploadId: uploads.big!.multipartUploadId,
           uploadToken: uploads.big!.uploadToken,
           parts,
+        },
+        {
+          documentId: uploads.tampered!.documentId,
+          multipartUploadId: uploads.tampered!.multipartUploadId,
+          uploadToken: uploads.tampered!.uploadToken,
+          parts: tamperedParts,
         },
       ],
     };
@@ -235,6 +257,11 @@ describe('ingestion end to end', () => {
     expect(byName['sheet.pdf']).toMatchObject({ status: 'ready', pageCount: 1, classification: 'plans' });
     expect(byName['big.pdf']).toMatchObject({ status: 'ready', pageCount: 2 });
     expect(byName['bad.pdf']).toMatchObject({ status: 'error', uploadStatus: 'failed' });
+    expect(byName['tampered.pdf']).toMatchObject({
+      status: 'error',
+      uploadStatus: 'uploaded',
+      error: { code: 'checksum_mismatch' },
+    });
   });
 
   it('reflects the ingested content in the project overview', async () => {
@@ -255,12 +282,26 @@ describe('ingestion end to end', () => {
       key: org.apiKey,
     });
     const files = await api(`/api/open/v1/jobs/${jobId}/files?status=error`, { key: org.apiKey });
+    const firstPage = await api(`/api/open/v1/jobs/${jobId}/files?limit=2`, { key: org.apiKey });
+    const secondPage = await api(
+      `/api/open/v1/jobs/${jobId}/files?limit=2&cursor=${encodeURIComponent(firstPage.body.nextCursor)}`,
+      {
+        key: org.apiKey,
+      },
+    );
 
     expect(ofProject.body.jobs.map((job: { id: string }) => job.id)).toEqual([jobId]);
     expect(active.body.jobs.map((job: { id: string }) => job.id)).not.toContain(jobId);
     expect(completedOnly.body.jobs.map((job: { id: string }) => job.id)).toEqual([jobId]);
-    expect(files.body).toMatchObject({ fileCount: 1, nextCursor: null, cursor: null });
-    expect(files.body.files[0].fileName).toBe('bad.pdf');
+    expect(files.body).toMatchObject({ fileCount: 2, nextCursor: null, cursor: null });
+    expect(files.body.files.map((file: { fileName: string }) => file.fileName).sort()).toEqual([
+      'bad.pdf',
+      'tampered.pdf',
+    ]);
+    expect(firstPage.body).toMatchObject({ fileCount: 5, files: [expect.anything(), expect.anything()] });
+    expect(secondPage.body.files.map((file: { id: string }) => file.id)).not.toContain(
+      firstPage.body.files[0].id,
+    );
   });
 });
 
