@@ -78,6 +78,8 @@ const recognize = async (
   const result = await Promise.race([
     (async () => {
       await worker.setParameters({
+        // tesseract's own diagnostics ("Image too small to scale", ...) would go to stdout.
+        debug_file: '/dev/null',
         tessedit_pageseg_mode: psm as never,
         user_defined_dpi: String(Math.round(dpi)),
       });

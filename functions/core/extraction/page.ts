@@ -80,6 +80,7 @@ export const processPage = async (
       const wantsOcr =
         options.ocr === true || (options.ocr === 'auto' && needsOcr(words, charCount, isLargePage, geometry));
       let sheet: SheetPageResult | null = null;
+      let pageIssue: PageIssue | null = null;
       if (isLargePage) {
         let ocrRequest: OcrRequest | null = null;
         if (wantsOcr && options.ocrBudget.pagesLeft > 0) {
@@ -95,13 +96,19 @@ export const processPage = async (
         ).catch(() => []);
         const analyzed = await analyzeSheetPage(words, geometry, pageNumber, ocrRequest, rulings);
         sheet = analyzed.sheet;
+        pageIssue = analyzed.issue;
         ocr = analyzed.ocr;
         pageWords = analyzed.words;
       } else if (wantsOcr && options.ocrBudget.pagesLeft > 0 && charCount < 20) {
         options.ocrBudget.pagesLeft--;
-        const result = await ocrPage({ page, geometry, limits }, 'page');
-        pageWords = [...words, ...result.words];
-        ocr = { used: true, scope: 'page', meanConfidence: result.meanConfidence, seconds: result.seconds };
+        try {
+          const result = await ocrPage({ page, geometry, limits }, 'page');
+          pageWords = [...words, ...result.words];
+          ocr = { used: true, scope: 'page', meanConfidence: result.meanConfidence, seconds: result.seconds };
+        } catch (error) {
+          const code = isExtractionError(error) ? error.code : 'ocr_failed';
+          pageIssue = { pageNumber, code, message: `OCR skipped: ${(error as Error).message}` };
+        }
       }
       const lines = buildLines(
         pageWords.filter((w) => w.dir === 0),
@@ -119,7 +126,7 @@ export const processPage = async (
         spec: specSignals(isLargePage ? [] : lines, geometry.width, geometry.height),
         sheet,
         ocr,
-        issue: null,
+        issue: pageIssue,
       };
     } finally {
       page.cleanup();

@@ -4,6 +4,8 @@
  * the set uses, title lines repeated on every sheet (project name, firm) that are not titles, and the
  * discipline of set-specific prefixes.
  */
+
+import { isExtractionError } from './errors.ts';
 import {
   type Box,
   boxOf,
@@ -18,7 +20,7 @@ import {
   type Word,
 } from './geometry.ts';
 import { buildLines } from './layout.ts';
-import type { Region, Revision, Sheet, TextSource } from './model.ts';
+import type { PageIssue, Region, Revision, Sheet, TextSource } from './model.ts';
 import { buildNormalizedData, findCalloutReferences } from './normalize.ts';
 import { type OcrRequest, type OcrResult, ocrArea, ocrCells } from './ocr.ts';
 import type { PageGeometry } from './pdf.ts';
@@ -48,6 +50,7 @@ export interface SheetPageResult {
 }
 
 export interface SheetAnalysis {
+  issue: PageIssue | null;
   sheet: SheetPageResult;
   ocr: { used: boolean; scope: 'titleBlock' | 'page'; meanConfidence: number; seconds: number } | null;
   words: Word[];
@@ -125,14 +128,23 @@ export const analyzeSheetPage = async (
 ): Promise<SheetAnalysis> => {
   let words = textWords;
   let ocr: SheetAnalysis['ocr'] = null;
+  let issue: SheetAnalysis['issue'] = null;
   if (ocrRequest) {
-    const result = await ocrTitleBlock(words, geometry, ocrRequest, rulings);
+    let result: Awaited<ReturnType<typeof ocrTitleBlock>>;
+    try {
+      result = await ocrTitleBlock(words, geometry, ocrRequest, rulings);
+    } catch (error) {
+      // The page keeps its text-layer results; the OCR failure is reported on the page.
+      const code = isExtractionError(error) ? error.code : 'ocr_failed';
+      issue = { pageNumber, code, message: `OCR skipped: ${(error as Error).message}` };
+      result = { words, seconds: 0, confidences: [] };
+    }
     words = result.words;
     const mean = result.confidences.length
       ? Math.round(result.confidences.reduce((a, b) => a + b, 0) / result.confidences.length)
       : 0;
     ocr = {
-      used: true,
+      used: issue === null,
       scope: 'titleBlock',
       meanConfidence: mean,
       seconds: Math.round(result.seconds * 10) / 10,
@@ -158,6 +170,7 @@ export const analyzeSheetPage = async (
   );
   const regions = drafts.map((d, i) => toRegion(d, i, pageNumber, sheetNumber, callouts));
   return {
+    issue,
     sheet: {
       width: W,
       height: H,
@@ -281,9 +294,8 @@ const foldLine = (t: string): string => t.toUpperCase().replace(/[^A-Z0-9]/g, ''
 export const assembleSheets = (
   pages: ReadonlyArray<{ pageNumber: number; sheet: SheetPageResult | null; width: number; height: number }>,
 ): Sheet[] => {
-  const sheetPages = pages.filter(
-    (p) => p.sheet && (p.sheet.numberCandidates.length > 0 || p.sheet.titleBlock),
-  );
+  // Every drawing-sized page is a sheet, with a null number when none was read.
+  const sheetPages = pages.filter((p) => p.sheet !== null);
   if (sheetPages.length === 0) return [];
   // Where the set prints its numbers: relative position of each page's best candidate.
   const anchors = sheetPages
