@@ -48,8 +48,11 @@ export class DynamoContentStore implements ContentStore {
   private async batchWrite(
     requests: NonNullable<ConstructorParameters<typeof BatchWriteCommand>[0]['RequestItems']>[string],
   ) {
-    for (let start = 0; start < requests.length; start += 25) {
-      let pending = requests.slice(start, start + 25);
+    const chunks: (typeof requests)[] = [];
+    for (let start = 0; start < requests.length; start += 25) chunks.push(requests.slice(start, start + 25));
+    // A few chunks in flight at once; unprocessed items are retried with backoff.
+    const writeChunk = async (chunk: typeof requests) => {
+      let pending = chunk;
       for (let attempt = 0; pending.length > 0; attempt++) {
         const result = await this.client.send(
           new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } }),
@@ -60,7 +63,9 @@ export class DynamoContentStore implements ContentStore {
           await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
         }
       }
-    }
+    };
+    for (let start = 0; start < chunks.length; start += 4)
+      await Promise.all(chunks.slice(start, start + 4).map(writeChunk));
   }
 
   async writeFileContent(projectId: string, fileId: string, content: FileContent): Promise<void> {

@@ -125,6 +125,8 @@ export interface JobFileRecord extends JobFile {
   uploadMode: 'direct_put' | 'multipart';
   multipartUploadId: string | null;
   partSize: number | null;
+  /** Pages per extraction task, chosen at preflight. */
+  pagesPerBatch?: number;
   /** Set when the same bytes are already a ready document of the project: no extraction, no charge. */
   duplicateOfDocumentId: string | null;
   createdAt: string;

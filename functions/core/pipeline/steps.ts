@@ -97,6 +97,17 @@ const ERRORS = {
   }),
 };
 
+/** At most this many batches per file: fewer, larger tasks for long text files (each opens the PDF). */
+const MAX_BATCHES_PER_FILE = 16;
+/** Drawing sheets cost up to seconds each (vector analysis, OCR): small batches spread them over workers. */
+const PAGES_PER_DRAWING_BATCH = 4;
+
+/** Pages per extraction task for one file, from its size and how many of its pages are drawing-sized. */
+export function batchSizeFor(pageCount: number, largePages: number, pagesPerBatch: number): number {
+  if (largePages > pageCount / 2) return Math.min(pagesPerBatch, PAGES_PER_DRAWING_BATCH);
+  return Math.max(pagesPerBatch, Math.ceil(pageCount / MAX_BATCHES_PER_FILE));
+}
+
 export function batchesFor(pageCount: number, pagesPerBatch: number): { from: number; to: number }[] {
   const batches: { from: number; to: number }[] = [];
   for (let from = 1; from <= pageCount; from += pagesPerBatch) {
@@ -114,7 +125,7 @@ async function requireJobRecord(jobs: JobStore, orgId: string, jobId: string): P
 async function inspectPdf(
   bytes: Uint8Array,
   maxPages: number,
-): Promise<{ pageCount: number } | { error: ErrorInfo }> {
+): Promise<{ pageCount: number; largePages: number } | { error: ErrorInfo }> {
   const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1');
   if (!head.includes('%PDF-')) return { error: ERRORS.notPdf() };
   try {
@@ -122,7 +133,12 @@ async function inspectPdf(
     const pageCount = pdf.getPageCount();
     if (pageCount === 0) return { error: ERRORS.empty() };
     if (pageCount > maxPages) return { error: ERRORS.tooManyPages(pageCount, maxPages) };
-    return { pageCount };
+    // Larger than legal paper on both sides: a drawing sheet.
+    const largePages = pdf.getPages().filter((page) => {
+      const { width, height } = page.getSize();
+      return Math.min(width, height) > 8.5 * 72 * 1.05 && Math.max(width, height) > 14 * 72 * 1.05;
+    }).length;
+    return { pageCount, largePages };
   } catch (error) {
     if ((error as Error).name === 'EncryptedPDFError' || /encrypt/i.test((error as Error).message)) {
       return { error: ERRORS.encrypted() };
@@ -163,7 +179,10 @@ export async function preflightJob(
       const changes: Partial<JobFileRecord> =
         'error' in inspected
           ? { status: 'error', error: inspected.error }
-          : { pageCount: inspected.pageCount };
+          : {
+              pageCount: inspected.pageCount,
+              pagesPerBatch: batchSizeFor(inspected.pageCount, inspected.largePages, settings.pagesPerBatch),
+            };
       await deps.jobs.updateFile(file, changes);
       Object.assign(file, changes);
     }
@@ -208,7 +227,7 @@ export async function preflightJob(
     files: processable.map((file) => ({
       fileId: file.id,
       pageCount: file.pageCount,
-      batches: batchesFor(file.pageCount, settings.pagesPerBatch),
+      batches: batchesFor(file.pageCount, file.pagesPerBatch ?? settings.pagesPerBatch),
     })),
   };
 }
@@ -277,7 +296,7 @@ export async function assembleFile(
 
   const pages: PageResult[] = [];
   let batchError: ErrorInfo | null = null;
-  for (const batch of batchesFor(file.pageCount, settings.pagesPerBatch)) {
+  for (const batch of batchesFor(file.pageCount, file.pagesPerBatch ?? settings.pagesPerBatch)) {
     const stored = await deps.artifacts.getJson<StoredBatch>(batchKey(job.id, file.id, batch.from));
     if (!stored || stored.error)
       batchError ??= stored?.error ?? {
