@@ -9,7 +9,6 @@ import {
   type Job,
   type JobFile,
   type JobRecord,
-  type JobStatus,
   toPublicJob,
   toPublicJobFile,
 } from './model.ts';
@@ -146,8 +145,4 @@ export async function listJobFiles(
     files: page.items.map(toPublicJobFile),
     nextCursor,
   };
-}
-
-export function isActive(status: JobStatus): boolean {
-  return ['provisioning', 'awaiting_uploads', 'uploading', 'preflighting', 'processing'].includes(status);
 }

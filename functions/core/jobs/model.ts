@@ -1,27 +1,12 @@
 import { z } from 'zod';
 import { ErrorInfoSchema } from '../projects/model.ts';
+import { JOB_STATUSES, type JobStatus } from './statuses.ts';
 
 export const CLASSIFICATIONS = ['plans', 'specifications', 'documents', 'addenda', 'mixed', 'other'] as const;
 export const ClassificationSchema = z.enum(CLASSIFICATIONS);
 export type Classification = z.infer<typeof ClassificationSchema>;
 
-export const JOB_STATUSES = [
-  'provisioning',
-  'awaiting_uploads',
-  'uploading',
-  'preflighting',
-  'processing',
-  'completed',
-  'failed',
-] as const;
-export const ACTIVE_JOB_STATUSES: readonly JobStatus[] = [
-  'provisioning',
-  'awaiting_uploads',
-  'uploading',
-  'preflighting',
-  'processing',
-];
-export type JobStatus = (typeof JOB_STATUSES)[number];
+export { ACTIVE_JOB_STATUSES, JOB_STATUSES, type JobStatus } from './statuses.ts';
 
 export const FILE_STATUSES = ['processing', 'ready', 'error', 'cancelled'] as const;
 export type FileStatus = (typeof FILE_STATUSES)[number];

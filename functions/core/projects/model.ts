@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isActiveJobStatus } from '../jobs/statuses.ts';
 
 export const PROJECT_NAME_MAX = 180;
 
@@ -143,14 +144,6 @@ export function toPublicProject(record: ProjectRecord): Project {
   };
 }
 
-const ACTIVE_JOB_STATUSES = new Set([
-  'provisioning',
-  'awaiting_uploads',
-  'uploading',
-  'preflighting',
-  'processing',
-]);
-
 const STATUS_LABELS: Record<ProjectOverview['status'], string> = {
   provisioning: 'Provisioning',
   processing: 'Processing files',
@@ -164,7 +157,7 @@ const STATUS_LABELS: Record<ProjectOverview['status'], string> = {
  */
 export function computeOverview(record: ProjectRecord, latestJob: LatestJob | null): ProjectOverview {
   const ready = record.status === 'ready';
-  const jobActive = latestJob !== null && ACTIVE_JOB_STATUSES.has(latestJob.status);
+  const jobActive = latestJob !== null && isActiveJobStatus(latestJob.status);
   const counts = record.counts;
   const sources = counts.regions + counts.specifications + counts.docs;
   const canSearch = ready && record.indexedSources >= sources;

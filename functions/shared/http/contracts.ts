@@ -462,4 +462,3 @@ export const CONTRACTS = {
 } as const satisfies Record<RouteId, Contract>;
 
 export type Contracts = typeof CONTRACTS;
-export { booleanParam };
