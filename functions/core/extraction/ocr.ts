@@ -14,11 +14,14 @@ import type { ExtractionLimits } from './limits.ts';
 import type { PageGeometry, PdfPage } from './pdf.ts';
 import { renderRegion } from './render.ts';
 import type { Ruling } from './rulings.ts';
+import { parseSheetNumber } from './sheet-number.ts';
 
 export interface OcrRequest {
   page: PdfPage;
   geometry: PageGeometry;
   limits: ExtractionLimits;
+  /** Short ruling lines (cell borders) of the page, read on demand for the sheet-number cell pass. */
+  cellRulings?: () => Promise<Ruling[]>;
 }
 
 export interface OcrResult {
@@ -323,6 +326,106 @@ export const ocrCells = async (
         0,
       ),
     );
+  }
+  return summarize(words, started);
+};
+
+/**
+ * The ruled cell around a point: the nearest horizontal rulings above and below that span its x, and the
+ * nearest vertical rulings left and right that span the whole height between them. A horizontal border that
+ * does not reach both verticals is a stroke inside the cell (outlined lettering, a dash), not a border: it is
+ * skipped and the cell looked up again. Null when the point is not enclosed.
+ */
+export const cellAt = (x: number, y: number, rulings: readonly Ruling[]): Box | null => {
+  const skipped = new Set<Ruling>();
+  for (let attempt = 0; attempt < 8; attempt++) {
+    let top: Ruling | null = null;
+    let bottom: Ruling | null = null;
+    for (const r of rulings) {
+      if (r.axis !== 'h' || skipped.has(r) || r.from > x + 0.5 || r.to < x - 0.5) continue;
+      if (r.at < y && (!top || r.at > top.at)) top = r;
+      if (r.at > y && (!bottom || r.at < bottom.at)) bottom = r;
+    }
+    if (!top || !bottom) return null;
+    let left: Ruling | null = null;
+    let right: Ruling | null = null;
+    for (const r of rulings) {
+      if (r.axis !== 'v' || r.from > top.at + 2 || r.to < bottom.at - 2) continue;
+      if (r.at < x && (!left || r.at > left.at)) left = r;
+      if (r.at > x && (!right || r.at < right.at)) right = r;
+    }
+    if (!left || !right) return null;
+    const spans = (h: Ruling): boolean => h.from <= left.at + 2 && h.to >= right.at - 2;
+    if (spans(top) && spans(bottom)) return { x0: left.at, y0: top.at, x1: right.at, y1: bottom.at };
+    if (!spans(top)) skipped.add(top);
+    if (!spans(bottom)) skipped.add(bottom);
+  }
+  return null;
+};
+
+/**
+ * OCR of a few small title-block cells (where the sheet number is printed), each on its own at 300 dpi as
+ * one block (PSM 6): isolated from its neighbours, large sheet-number lettering is read far more reliably
+ * than in a pass over the whole block. The cells are rendered once (their common box), borders cropped off.
+ */
+export const ocrSmallCells = async (request: OcrRequest, cells: readonly Box[]): Promise<OcrResult> => {
+  const started = Date.now();
+  const words: Word[] = [];
+  if (cells.length === 0) return summarize(words, started);
+  const { page, limits } = request;
+  const area = {
+    x0: Math.min(...cells.map((c) => c.x0)),
+    y0: Math.min(...cells.map((c) => c.y0)),
+    x1: Math.max(...cells.map((c) => c.x1)),
+    y1: Math.max(...cells.map((c) => c.y1)),
+  };
+  const rendered = await renderRegion(page, area, 300, limits.maxCanvasPixels);
+  const s = rendered.scale;
+  const deadline = started + limits.ocrPageTimeoutMs;
+  for (const cell of cells) {
+    // Crop the border lines off (1.5 pt inside), then pad with white.
+    const inset = 1.5;
+    const cx0 = cell.x0 + inset;
+    const cy0 = cell.y0 + inset;
+    const pw = Math.round((cell.x1 - cell.x0 - 2 * inset) * s);
+    const ph = Math.round((cell.y1 - cell.y0 - 2 * inset) * s);
+    if (pw < 8 || ph < 8) continue;
+    const k = Math.min(1, (CELL_TARGET_HEIGHT_PX * 3) / ph);
+    // tesseract's reading of thin stroke lettering changes with the margin around it: a second margin is
+    // tried when the first reading holds no confident sheet number, and both readings are kept.
+    for (const pad of [4, 30]) {
+      if (Date.now() > deadline) break;
+      const out = createCanvas(Math.round(pw * k) + 2 * pad, Math.round(ph * k) + 2 * pad);
+      const ctx = out.getContext('2d');
+      ctx.fillStyle = '#ffffff';
+      ctx.fillRect(0, 0, out.width, out.height);
+      // Whole-pixel source offsets: a fractional offset resamples (blurs) thin stroke lettering.
+      ctx.drawImage(
+        rendered.canvas,
+        Math.round((cx0 - area.x0) * s),
+        Math.round((cy0 - area.y0) * s),
+        pw,
+        ph,
+        pad,
+        pad,
+        Math.round(pw * k),
+        Math.round(ph * k),
+      );
+      const pixels = await recognize(out, 300 * k, '6', Math.max(1000, deadline - Date.now()));
+      const f = s * k;
+      const read = toWords(
+        pixels,
+        (b) => ({
+          x0: cx0 + (b.x0 - pad) / f,
+          y0: cy0 + (b.y0 - pad) / f,
+          x1: cx0 + (b.x1 - pad) / f,
+          y1: cy0 + (b.y1 - pad) / f,
+        }),
+        0,
+      );
+      addDistinct(words, read);
+      if (read.some((w) => (w.confidence ?? 0) >= 70 && parseSheetNumber(w.text) !== null)) break;
+    }
   }
   return summarize(words, started);
 };

@@ -85,7 +85,12 @@ export const processPage = async (
         let ocrRequest: OcrRequest | null = null;
         if (wantsOcr && options.ocrBudget.pagesLeft > 0) {
           options.ocrBudget.pagesLeft--;
-          ocrRequest = { page, geometry, limits };
+          ocrRequest = {
+            page,
+            geometry,
+            limits,
+            cellRulings: () => readRulings(page, pdfjs, geometry, 10, 2_000_000),
+          };
         }
         const rulings = await readRulings(
           page,
@@ -94,7 +99,24 @@ export const processPage = async (
           Math.min(geometry.width, geometry.height) * 0.15,
           2_000_000,
         ).catch(() => []);
-        const analyzed = await analyzeSheetPage(words, geometry, pageNumber, ocrRequest, rulings);
+        const fallbackOcr: OcrRequest | null =
+          !ocrRequest && options.ocr === 'auto' && options.ocrBudget.pagesLeft > 0
+            ? {
+                page,
+                geometry,
+                limits,
+                cellRulings: () => readRulings(page, pdfjs, geometry, 10, 2_000_000),
+              }
+            : null;
+        const analyzed = await analyzeSheetPage(
+          words,
+          geometry,
+          pageNumber,
+          ocrRequest,
+          rulings,
+          fallbackOcr,
+        );
+        if (fallbackOcr && analyzed.ocr?.used) options.ocrBudget.pagesLeft--;
         sheet = analyzed.sheet;
         pageIssue = analyzed.issue;
         ocr = analyzed.ocr;

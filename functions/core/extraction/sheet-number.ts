@@ -84,7 +84,11 @@ const NOT_SHEET =
   /^(?:NO\.?\d*|NO-?\d+|CO2|H2O|PH\d?|FL\d?|EL\.?\d*|LVL\d*|TYP\d*|MIN\d*|MAX\d*|OF\d*|DN\d*|UP\d*|W\d{1,2}|L\d|HP\d*|TS\d*|PL\d?|PT\d*|CJ\d*|EJ\d*|CMU\d*|RM\d*|AM\d*|PM\d*|ZIP\d*|PO\d*)$/i;
 
 export const parseSheetNumber = (text: string): ParsedSheetNumber | null => {
-  const t = text.trim().replace(/[\u2010-\u2015\u2212]/g, '-');
+  // Dash runs collapse to one hyphen (OCR reads a long drawn dash as `—-`).
+  const t = text
+    .trim()
+    .replace(/[\u2010-\u2015\u2212]/g, '-')
+    .replace(/-{2,}/g, '-');
   if (t.length < 2 || t.length > 12) return null;
   for (const re of SHEET_NUMBER_RES) {
     const m = re.exec(t);

@@ -22,7 +22,7 @@ import {
 import { buildLines } from './layout.ts';
 import type { PageIssue, Region, Revision, Sheet, TextSource } from './model.ts';
 import { buildNormalizedData, findCalloutReferences } from './normalize.ts';
-import { type OcrRequest, type OcrResult, ocrArea, ocrCells } from './ocr.ts';
+import { cellAt, type OcrRequest, type OcrResult, ocrArea, ocrCells, ocrSmallCells } from './ocr.ts';
 import type { PageGeometry } from './pdf.ts';
 import { findRegions, type RegionDraft } from './regions.ts';
 import type { Ruling } from './rulings.ts';
@@ -69,6 +69,71 @@ const mergeOcrWords = (base: Word[], ocr: readonly Word[]): Word[] => {
   return out;
 };
 
+const NUMBER_LABEL_WORD_RE = /^(?:SHEET|SHT|DRAWING|DWG|DRG)$/i;
+
+const sameBox = (a: Box, b: Box): boolean =>
+  Math.abs(a.x0 - b.x0) < 1 &&
+  Math.abs(a.y0 - b.y0) < 1 &&
+  Math.abs(a.x1 - b.x1) < 1 &&
+  Math.abs(a.y1 - b.y1) < 1;
+
+/**
+ * Ruled cells where the sheet number may be printed: cells holding a sheet-number label (SHEET, DRAWING NO.,
+ * DWG) in the right or bottom part of the sheet, then the cells nearest the bottom-right corner (title blocks
+ * put the number there). Cells must be small (a field, not a drawing area).
+ */
+export const numberCellsOf = (
+  words: readonly Word[],
+  rulings: readonly Ruling[],
+  W: number,
+  H: number,
+  max = 8,
+): Box[] => {
+  const near = rulings.filter((r) =>
+    r.axis === 'h' ? r.at > H * 0.4 && r.to > W * 0.5 : r.at > W * 0.4 && r.to > H * 0.5,
+  );
+  if (near.length < 4) return [];
+  const fits = (c: Box): boolean => {
+    const w = c.x1 - c.x0;
+    const h = c.y1 - c.y0;
+    return w >= 14 && h >= 12 && w <= W * 0.2 && h <= H * 0.12 && w * h <= W * H * 0.006;
+  };
+  const out: Box[] = [];
+  const add = (c: Box | null, into: Box[]): void => {
+    if (c && fits(c) && !out.some((o) => sameBox(o, c)) && !into.some((o) => sameBox(o, c))) into.push(c);
+  };
+  for (const w of words) {
+    if (w.dir !== 0 || !NUMBER_LABEL_WORD_RE.test(w.text.replace(/[.:#]+$/, ''))) continue;
+    if (centerX(w) < W * 0.5 && centerY(w) < H * 0.5) continue;
+    add(cellAt(centerX(w), centerY(w), near), out);
+  }
+  const corner: Box[] = [];
+  for (let x = W - 4; x > W * 0.75; x -= 16) {
+    for (let y = H - 4; y > H * 0.75; y -= 10) add(cellAt(x, y, near), corner);
+  }
+  const dist = (c: Box): number => Math.hypot(W - centerX(c), H - centerY(c));
+  corner.sort((a, b) => dist(a) - dist(b));
+  return [...out, ...corner].slice(0, max);
+};
+
+/**
+ * Reads the small cells where the sheet number may be printed (see numberCellsOf) and puts their words in
+ * place of any OCR words read there before (a cell read on its own is the more reliable reading).
+ */
+const ocrNumberCells = async (
+  words: Word[],
+  geometry: PageGeometry,
+  request: OcrRequest,
+): Promise<{ words: Word[]; result: OcrResult | null }> => {
+  if (!request.cellRulings) return { words, result: null };
+  const rulings = await request.cellRulings().catch(() => [] as Ruling[]);
+  const cells = numberCellsOf(words, rulings, geometry.width, geometry.height);
+  if (cells.length === 0) return { words, result: null };
+  const result = await ocrSmallCells(request, cells);
+  const kept = words.filter((w) => w.source !== 'ocr' || !cells.some((c) => centerInside(c, w)));
+  return { words: mergeOcrWords(kept, result.words), result };
+};
+
 /**
  * Title-block OCR: the title block found from the drawing's rulings (or the bottom-right band), with its
  * ruling lines masked; then, if no sheet number was read, the right-hand strip, upright and turned 90
@@ -107,6 +172,13 @@ const ocrTitleBlock = async (
     if (result.words.length) confidences.push(result.meanConfidence);
     merged = mergeOcrWords(merged, result.words);
   };
+  // The small cells where the number is printed, each on its own.
+  const cellPass = await ocrNumberCells(merged, geometry, request);
+  if (cellPass.result) {
+    seconds += cellPass.result.seconds;
+    if (cellPass.result.words.length) confidences.push(cellPass.result.meanConfidence);
+    merged = cellPass.words;
+  }
   // A ruled title block is read cell by cell (far more reliable than one pass over the whole block).
   if (ruled) add(await ocrCells(request, clampBox(expand(ruled, 1), W, H), rulings));
   if (!ruled || !good()) {
@@ -125,6 +197,8 @@ export const analyzeSheetPage = async (
   pageNumber: number,
   ocrRequest: OcrRequest | null,
   rulings: readonly Ruling[] = [],
+  /** OCR of the number cells only, used when the text layer yields no convincing sheet number. */
+  fallbackOcr: OcrRequest | null = null,
 ): Promise<SheetAnalysis> => {
   let words = textWords;
   let ocr: SheetAnalysis['ocr'] = null;
@@ -151,8 +225,28 @@ export const analyzeSheetPage = async (
     };
   }
   const { width: W, height: H } = geometry;
-  const lines = buildLines(words, { gapFactor: 1.5 });
-  const numberCandidates = findNumberCandidates(words, lines, W, H).slice(0, 6);
+  let lines = buildLines(words, { gapFactor: 1.5 });
+  let numberCandidates = findNumberCandidates(words, lines, W, H).slice(0, 6);
+  // A text-layer sheet without a convincing number may print its number outlined: read the number cells.
+  if (!ocrRequest && fallbackOcr && (numberCandidates[0]?.score ?? 0) < GOOD_NUMBER_SCORE) {
+    try {
+      const pass = await ocrNumberCells(words, geometry, fallbackOcr);
+      if (pass.result) {
+        words = pass.words;
+        lines = buildLines(words, { gapFactor: 1.5 });
+        numberCandidates = findNumberCandidates(words, lines, W, H).slice(0, 6);
+        ocr = {
+          used: true,
+          scope: 'titleBlock',
+          meanConfidence: pass.result.meanConfidence,
+          seconds: Math.round(pass.result.seconds * 10) / 10,
+        };
+      }
+    } catch (error) {
+      const code = isExtractionError(error) ? error.code : 'ocr_failed';
+      issue = { pageNumber, code, message: `OCR skipped: ${(error as Error).message}` };
+    }
+  }
   const best = numberCandidates[0] ?? null;
   const longRulings = rulings.filter((r) => r.to - r.from >= Math.min(W, H) * 0.15);
   const titleBlock = findTitleBlock(words, best?.box ?? null, W, H, longRulings);

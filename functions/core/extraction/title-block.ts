@@ -100,6 +100,8 @@ export const findNumberCandidates = (
     const alone = line ? line.words.length === 1 || line.text.trim() === text : true;
     if (alone) score += 1;
     else score -= 1;
+    // A reference to another sheet (`SEE SHEET T-2`, `MATCH LINE ... SHEET R-2`) is never this sheet's number.
+    if (!alone && line && /\b(?:SEE|REFER|MATCH\s*LINE|CONTINUED)\b/i.test(line.text)) score -= 3;
     // A label (SHEET NO, DRAWING NUMBER) just above or to the left.
     for (const label of labels) {
       const dx = box.x0 - label.x1;
