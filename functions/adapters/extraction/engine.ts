@@ -1,5 +1,5 @@
 import { PDFDocument } from 'pdf-lib';
-import { assembleDocument, extractPages, renderRegionCrop } from '../../core/extraction/index.ts';
+import { assembleDocument, extractPages, renderRegionCrops } from '../../core/extraction/index.ts';
 import type { Extractor } from '../../core/pipeline/steps.ts';
 
 /** The extraction engine (functions/core/extraction) behind the pipeline's Extractor port. */
@@ -19,10 +19,10 @@ export const engineExtractor: Extractor = {
     });
   },
   async regionCrops(bytes, regions) {
-    const crops: (Uint8Array | null)[] = [];
-    for (const region of regions)
-      crops.push(await renderRegionCrop(bytes, region.pageNumber, region.box).catch(() => null));
-    return crops;
+    return renderRegionCrops(
+      bytes,
+      regions.map((region) => ({ pageNumber: region.pageNumber, box: region.box })),
+    );
   },
   async sectionPdfs(bytes, ranges) {
     if (ranges.length === 0) return [];

@@ -1,6 +1,7 @@
 /**
  * Artifacts: PNG crops of regions, overlay PNGs of sheets with every region drawn, PDFs of spec sections.
  */
+import { createCanvas } from '@napi-rs/canvas';
 import { PDFDocument } from 'pdf-lib';
 import { ExtractionError } from './errors.ts';
 import type { Box } from './geometry.ts';
@@ -61,6 +62,62 @@ export const renderRegionCrop = async (
     const rendered = await renderRegion(page, clamped, dpi, resolved.maxCanvasPixels);
     return new Uint8Array(await rendered.canvas.encode('png'));
   });
+
+/**
+ * PNG crops of many regions of one file: the document is opened once and each page rendered once
+ * (within the pixel budget), then every region on it is cut from that render. Null where a page
+ * cannot be rendered (for example over the resource limits) or a box lies outside its page.
+ */
+export const renderRegionCrops = async (
+  bytes: Uint8Array,
+  crops: readonly { pageNumber: number; box: DisplayBox }[],
+  dpi = 110,
+  limits?: Partial<ExtractionLimits>,
+): Promise<(Uint8Array | null)[]> => {
+  const results: (Uint8Array | null)[] = crops.map(() => null);
+  if (crops.length === 0) return results;
+  const resolved = resolveLimits(limits);
+  const { doc, pageCount } = await openPdf(bytes, resolved);
+  try {
+    const byPage = new Map<number, number[]>();
+    crops.forEach((crop, index) => {
+      if (Number.isInteger(crop.pageNumber) && crop.pageNumber >= 1 && crop.pageNumber <= pageCount) {
+        byPage.set(crop.pageNumber, [...(byPage.get(crop.pageNumber) ?? []), index]);
+      }
+    });
+    for (const [pageNumber, indices] of byPage) {
+      const page = await doc.getPage(pageNumber);
+      try {
+        const g = pageGeometry(page);
+        const rendered = await renderRegion(
+          page,
+          { x0: 0, y0: 0, x1: g.width, y1: g.height },
+          dpi,
+          resolved.maxCanvasPixels,
+        );
+        const s = rendered.scale;
+        for (const index of indices) {
+          const b = toBox((crops[index] as { box: DisplayBox }).box);
+          const x0 = Math.max(0, Math.floor(Math.min(g.width, b.x0) * s));
+          const y0 = Math.max(0, Math.floor(Math.min(g.height, b.y0) * s));
+          const x1 = Math.min(rendered.canvas.width, Math.ceil(Math.max(0, b.x1) * s));
+          const y1 = Math.min(rendered.canvas.height, Math.ceil(Math.max(0, b.y1) * s));
+          if (x1 - x0 < 1 || y1 - y0 < 1) continue;
+          const crop = createCanvas(x1 - x0, y1 - y0);
+          crop.getContext('2d').drawImage(rendered.canvas, x0, y0, x1 - x0, y1 - y0, 0, 0, x1 - x0, y1 - y0);
+          results[index] = new Uint8Array(await crop.encode('png'));
+        }
+      } catch {
+        // This page cannot be rendered (resource limits): its crops stay null; other pages go on.
+      } finally {
+        page.cleanup();
+      }
+    }
+  } finally {
+    await doc.destroy();
+  }
+  return results;
+};
 
 const COLORS: Record<string, string> = {
   titleBlock: '#d62728',

@@ -15,7 +15,7 @@ import { type OcrMode, type PageResult, processPage } from './page.ts';
 import { openPdf, preflight } from './pdf.ts';
 import { defaultWorkerCount, extractPagesInWorkers } from './workers.ts';
 
-export { buildSectionPdf, renderOverlay, renderRegionCrop } from './artifacts.ts';
+export { buildSectionPdf, renderOverlay, renderRegionCrop, renderRegionCrops } from './artifacts.ts';
 export { assembleDocument } from './assemble.ts';
 export { ExtractionError, isExtractionError } from './errors.ts';
 export { DEFAULT_LIMITS, type ExtractionLimits } from './limits.ts';

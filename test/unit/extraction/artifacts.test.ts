@@ -6,6 +6,7 @@ import {
   extractDocument,
   renderOverlay,
   renderRegionCrop,
+  renderRegionCrops,
 } from '../../../functions/core/extraction/index.ts';
 import { addSheet, buildSpecBook, paragraphs } from './fixtures.ts';
 
@@ -29,6 +30,37 @@ describe('artifacts', () => {
     const b = titleBlock.displayBox;
     expect(image.width).toBeCloseTo(b.right - b.left, -1);
     expect(image.height).toBeCloseTo(b.bottom - b.top, -1);
+  });
+
+  it('cuts many crops from one render per page, matching single crops, with null for boxes off the page', async () => {
+    // Prepare
+    const doc = await PDFDocument.create();
+    await addSheet(doc, { number: 'A-101', title: 'FIRST FLOOR PLAN' });
+    await addSheet(doc, { number: 'A-102', title: 'SECOND FLOOR PLAN' });
+    const bytes = await doc.save();
+    const result = await extractDocument(bytes, { ocr: false });
+    const crops = result.sheets.flatMap((sheet) =>
+      sheet.regions.map((region) => ({ pageNumber: sheet.pageNumber, box: region.displayBox })),
+    );
+    const offPage = { pageNumber: 1, box: { left: -500, top: -500, right: -400, bottom: -400 } };
+    const missingPage = { pageNumber: 9, box: crops[0]!.box };
+
+    // Act
+    const pngs = await renderRegionCrops(bytes, [...crops, offPage, missingPage], 72);
+
+    // Assess
+    expect(pngs).toHaveLength(crops.length + 2);
+    expect(pngs.at(-2)).toBeNull();
+    expect(pngs.at(-1)).toBeNull();
+    for (const [index, crop] of crops.entries()) {
+      const image = await loadImage(Buffer.from(pngs[index]!));
+      const single = await loadImage(
+        Buffer.from(await renderRegionCrop(bytes, crop.pageNumber, crop.box, 72)),
+      );
+      expect(Math.abs(image.width - single.width)).toBeLessThanOrEqual(2);
+      expect(Math.abs(image.height - single.height)).toBeLessThanOrEqual(2);
+    }
+    expect(crops.length).toBeGreaterThanOrEqual(2);
   });
 
   it('draws an overlay of the whole page', async () => {
