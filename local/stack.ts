@@ -82,7 +82,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   env.AWS_ENDPOINT_URL_SFN = await stepFunctions.listen();
   process.env.AWS_ENDPOINT_URL_SFN = env.AWS_ENDPOINT_URL_SFN;
 
-  await resumeProvisioning(dynamo.endpoint, stepFunctions);
+  await resumeInterruptedWork(dynamo.endpoint, stepFunctions);
   const pollers = CONSUMERS.map(
     (consumer) =>
       new LocalSqsPoller(
@@ -110,27 +110,46 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   };
 }
 
-/** Executions live in memory locally: projects left provisioning by a stop are provisioned again. */
-async function resumeProvisioning(endpoint: string, stepFunctions: LocalStepFunctions): Promise<void> {
+/**
+ * Executions live in memory locally: what a stop interrupted starts again at the next start —
+ * projects still provisioning, and jobs still preflighting or processing (every pipeline step is
+ * idempotent, so a rerun finishes the work without duplicating rows or charges).
+ */
+async function resumeInterruptedWork(endpoint: string, stepFunctions: LocalStepFunctions): Promise<void> {
   const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   let startKey: Record<string, never> | undefined;
   do {
     const page = await client.send(
       new ScanCommand({
         TableName: LOCAL_RESOURCES.table,
-        FilterExpression: 'entity = :project AND #status = :provisioning',
+        FilterExpression:
+          '(entity = :project AND #status = :provisioning) OR (entity = :job AND #status IN (:preflighting, :processing))',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':project': { S: 'project' }, ':provisioning': { S: 'provisioning' } },
+        ExpressionAttributeValues: {
+          ':project': { S: 'project' },
+          ':provisioning': { S: 'provisioning' },
+          ':job': { S: 'job' },
+          ':preflighting': { S: 'preflighting' },
+          ':processing': { S: 'processing' },
+        },
         ExclusiveStartKey: startKey,
       }),
     );
     for (const raw of page.Items ?? []) {
       const item = unmarshall(raw);
-      stepFunctions.startExecution(
-        localStateMachineArn('provision-project'),
-        String(item.id),
-        JSON.stringify({ orgId: item.orgId, projectId: item.id }),
-      );
+      if (item.entity === 'project') {
+        stepFunctions.startExecution(
+          localStateMachineArn('provision-project'),
+          String(item.id),
+          JSON.stringify({ orgId: item.orgId, projectId: item.id }),
+        );
+      } else {
+        stepFunctions.startExecution(
+          localStateMachineArn('process-job'),
+          String(item.id),
+          JSON.stringify({ orgId: item.orgId, jobId: item.id }),
+        );
+      }
     }
     startKey = page.LastEvaluatedKey as Record<string, never> | undefined;
   } while (startKey);
