@@ -15,19 +15,12 @@ import { ArtifactPaths } from '../core/content/artifacts.ts';
 import { CursorCodec } from '../core/pagination/cursor.ts';
 import { dynamo, s3, sfn } from './clients.ts';
 import { config, required } from './config.ts';
+import { lazy } from './lazy.ts';
 
 /**
  * The composition module: the one place that picks adapters. Each is built on first use, so a
  * function only needs the configuration of what it actually touches.
  */
-function lazy<T>(build: () => T): () => T {
-  let value: T | undefined;
-  return () => {
-    value ??= build();
-    return value;
-  };
-}
-
 export const projectStore = lazy(() => new DynamoProjectStore(dynamo, required('TABLE_NAME')));
 export const apiKeyStore = lazy(() => new DynamoApiKeyStore(dynamo, required('TABLE_NAME')));
 export const sessionStore = lazy(() => new DynamoSessionStore(dynamo, required('TABLE_NAME')));

@@ -10,14 +10,7 @@ import type { PipelineDeps, PipelineSettings } from '../core/pipeline/steps.ts';
 import { dynamo, s3, sqs } from './clients.ts';
 import { config, required } from './config.ts';
 import { jobStore } from './container.ts';
-
-function lazy<T>(build: () => T): () => T {
-  let value: T | undefined;
-  return () => {
-    value ??= build();
-    return value;
-  };
-}
+import { lazy } from './lazy.ts';
 
 const uploads = lazy(() => new S3ObjectStore(s3, required('UPLOADS_BUCKET')));
 const artifacts = lazy(() => new S3ObjectStore(s3, required('ARTIFACTS_BUCKET')));

@@ -16,15 +16,7 @@ import type {
   SheetFilter,
 } from '../../core/content/ports.ts';
 import { queryCount, queryPage } from './query-page.ts';
-import { keys, pad } from './table.ts';
-
-const STORAGE_ONLY = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'entity', 'v']);
-
-function strip<T>(item: Record<string, unknown>): T {
-  const record: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(item)) if (!STORAGE_ONLY.has(field)) record[field] = value;
-  return record as T;
-}
+import { keys, pad, recordOf } from './table.ts';
 
 /** Builds `a = :a AND b IN (...)` filter expressions with safe placeholder names. */
 class Filter {
@@ -110,7 +102,7 @@ export class DynamoContentReader implements ContentReader {
       queryPage<T>(this.client, input, {
         ...options,
         keyOf: (item) => ({ pk: item.pk, sk: item.sk }),
-        map: (item) => strip<T>(item),
+        map: (item) => recordOf<T>(item),
       }),
       queryCount(this.client, input),
     ]);
@@ -189,7 +181,7 @@ export class DynamoContentReader implements ContentReader {
           ExclusiveStartKey: startKey,
         }),
       );
-      facets.push(...(result.Items ?? []).map((item) => strip<FacetRecord>(item)));
+      facets.push(...(result.Items ?? []).map((item) => recordOf<FacetRecord>(item)));
       startKey = result.LastEvaluatedKey;
     } while (startKey);
     return facets;
@@ -212,7 +204,7 @@ export class DynamoContentReader implements ContentReader {
     const result = await this.client.send(
       new GetCommand({ TableName: this.tableName, Key: keys.document(projectId, documentId) }),
     );
-    return result.Item ? strip<DocumentRecord>(result.Item) : null;
+    return result.Item ? recordOf<DocumentRecord>(result.Item) : null;
   }
 
   async sheetExists(projectId: string, sheetId: string): Promise<boolean> {

@@ -13,15 +13,7 @@ import type { LatestJob } from '../../core/projects/model.ts';
 import type { LatestJobLookup, Page } from '../../core/projects/ports.ts';
 import { cancellationReasons, isConditionFailure } from './errors.ts';
 import { queryCount, queryPage, setExpression } from './query-page.ts';
-import { ENTITY_VERSION, keys, TABLE_DESIGN } from './table.ts';
-
-const STORAGE_ONLY = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'entity', 'v']);
-
-function strip<T>(item: Record<string, unknown>): T {
-  const record: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(item)) if (!STORAGE_ONLY.has(field)) record[field] = value;
-  return record as T;
-}
+import { ENTITY_VERSION, keys, recordOf, TABLE_DESIGN } from './table.ts';
 
 export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup {
   constructor(
@@ -49,7 +41,7 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
     const result = await this.client.send(
       new GetCommand({ TableName: this.tableName, Key: keys.job(orgId, jobId), ConsistentRead: true }),
     );
-    return result.Item ? strip<JobRecord>(result.Item) : null;
+    return result.Item ? recordOf<JobRecord>(result.Item) : null;
   }
 
   async list(
@@ -107,7 +99,7 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
           byProject
             ? { pk: item.pk, sk: item.sk, gsi1pk: item.gsi1pk, gsi1sk: item.gsi1sk }
             : { pk: item.pk, sk: item.sk },
-        map: (item) => strip<JobRecord>(item),
+        map: (item) => recordOf<JobRecord>(item),
       },
     );
   }
@@ -136,7 +128,7 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
       limit: options.limit,
       position: options.position,
       keyOf: (item) => ({ pk: item.pk, sk: item.sk }),
-      map: (item) => strip<JobFileRecord>(item),
+      map: (item) => recordOf<JobFileRecord>(item),
     });
   }
 
@@ -151,7 +143,7 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
       const result = await this.client.send(
         new QueryCommand({ ...this.fileQuery(jobId), ExclusiveStartKey: startKey }),
       );
-      files.push(...(result.Items ?? []).map((item) => strip<JobFileRecord>(item)));
+      files.push(...(result.Items ?? []).map((item) => recordOf<JobFileRecord>(item)));
       startKey = result.LastEvaluatedKey;
     } while (startKey);
     return files;
@@ -161,7 +153,7 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
     const result = await this.client.send(
       new GetCommand({ TableName: this.tableName, Key: keys.jobFile(jobId, fileId), ConsistentRead: true }),
     );
-    return result.Item ? strip<JobFileRecord>(result.Item) : null;
+    return result.Item ? recordOf<JobFileRecord>(result.Item) : null;
   }
 
   async addFiles(

@@ -120,3 +120,13 @@ export function pad(value: number, width: number): string {
 export function normalizeName(name: string): string {
   return name.normalize('NFKC').trim().toLowerCase();
 }
+
+const STORAGE_ATTRIBUTES = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'entity', 'v']);
+
+/** An item without its storage attributes (keys, entity label, version): the record the code works with. */
+export function recordOf<T>(item: Record<string, unknown>): T {
+  const record: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(item))
+    if (!STORAGE_ATTRIBUTES.has(field)) record[field] = value;
+  return record as T;
+}

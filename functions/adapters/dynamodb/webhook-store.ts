@@ -1,7 +1,7 @@
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { WebhookRecord } from '../../core/webhooks/model.ts';
 import type { WebhookStore } from '../../core/webhooks/webhooks.ts';
-import { ENTITY_VERSION, keys } from './table.ts';
+import { ENTITY_VERSION, keys, recordOf } from './table.ts';
 
 export class DynamoWebhookStore implements WebhookStore {
   constructor(
@@ -13,9 +13,7 @@ export class DynamoWebhookStore implements WebhookStore {
     const result = await this.client.send(
       new GetCommand({ TableName: this.tableName, Key: keys.webhook(orgId), ConsistentRead: true }),
     );
-    if (!result.Item) return null;
-    const { pk: _pk, sk: _sk, entity: _e, v: _v, ...record } = result.Item;
-    return record as WebhookRecord;
+    return result.Item ? recordOf<WebhookRecord>(result.Item) : null;
   }
 
   async put(record: WebhookRecord): Promise<void> {
