@@ -1,6 +1,5 @@
 import { ConflictError, InvalidRequestError } from '../errors.ts';
 import { newId } from '../ids.ts';
-import type { ProjectStore } from '../projects/ports.ts';
 import { presentJob, requireJob } from './jobs.ts';
 import {
   type Classification,
@@ -52,7 +51,6 @@ export async function registerUploads(
     documents: DocumentLookup;
     storage: UploadStorage;
     tokens: TokenSigner;
-    projects: ProjectStore;
   },
   input: { orgId: string; jobId: string; body: RegisterUploadsBody; settings: UploadSettings; now?: Date },
 ) {

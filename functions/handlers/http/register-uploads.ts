@@ -1,6 +1,6 @@
 import { registerUploads } from '../../core/jobs/uploads.ts';
 import { config } from '../../shared/config.ts';
-import { jobStore, projectStore, uploadStorage, uploadTokens } from '../../shared/container.ts';
+import { jobStore, uploadStorage, uploadTokens } from '../../shared/container.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
 
 export const handler = apiHandler('registerUploads', async ({ path, body, principal }) => {
@@ -10,7 +10,6 @@ export const handler = apiHandler('registerUploads', async ({ path, body, princi
       documents: jobStore(),
       storage: uploadStorage(),
       tokens: await uploadTokens(),
-      projects: projectStore(),
     },
     {
       orgId: principal.orgId,
