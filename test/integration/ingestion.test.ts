@@ -398,7 +398,14 @@ describe('extracted content listings and artifacts', () => {
     expect(none.body).toMatchObject({ total: 0, regions: [], nextCursor: null });
     const compact = await api(`/api/open/v1/projects/${projectId}/regions?compact=true`, { key: org.apiKey });
     expect(compact.body.regions[0].artifacts).toBeUndefined();
-    expect(all.body.regions[0].artifacts).toEqual(expect.any(Array));
+    expect(titleBlock.artifacts).toEqual([
+      expect.objectContaining({ type: 'region_crop', readWith: 'service_show_artifact_file' }),
+    ]);
+    const crop = await fetch(`${apiUrl}${titleBlock.artifacts[0].url}`, {
+      headers: { authorization: `Bearer ${org.apiKey}` },
+    });
+    expect(crop.status).toBe(200);
+    expect([...new Uint8Array(await crop.arrayBuffer()).subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
 
     const sheetId = titleBlock.sheetId;
     const ofSheet = await api(`/api/open/v1/projects/${projectId}/sheets/${sheetId}/regions`, {

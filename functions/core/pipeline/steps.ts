@@ -240,6 +240,8 @@ interface StoredBatch {
   to: number;
   pages: PageResult[];
   error: ErrorInfo | null;
+  /** Storage keys of the region crops this batch rendered (regions are page-local, so keys are final). */
+  crops?: string[];
 }
 
 /** Extract one batch of pages of one file and keep the page results for assembly. */
@@ -261,6 +263,23 @@ export async function extractPageBatch(
       ...(file.classificationDeclared ? { classification: file.classification } : {}),
     });
     stored = { from: input.from, to: input.to, pages: batch.pages, error: null };
+    // Crops are rendered here, in the parallel batch tasks, rather than in the single assembly task.
+    const ctx = { orgId: file.orgId, projectId: file.projectId, fileId: file.id };
+    const wanted = batch.pages.flatMap((page) =>
+      (page.sheet?.regions ?? []).map((region, index) => ({
+        pageNumber: page.pageNumber,
+        box: region.displayBox,
+        key: artifactKey.crop(ctx, contentIds.region(file.id, page.pageNumber, index)),
+      })),
+    );
+    const rendered = await deps.extractor.regionCrops(bytes, wanted).catch(() => [] as (Uint8Array | null)[]);
+    stored.crops = [];
+    for (const [index, crop] of rendered.entries()) {
+      const target = wanted[index];
+      if (!crop || !target) continue;
+      await deps.artifacts.putBytes(target.key, crop, 'image/png');
+      stored.crops.push(target.key);
+    }
   } catch (error) {
     const code = (error as { code?: string }).code ?? 'extraction_failed';
     stored = {
@@ -275,10 +294,12 @@ export async function extractPageBatch(
   return { pages: stored.pages.length, failed: stored.error !== null };
 }
 
+type StorageOwner = Pick<FileContext, 'orgId' | 'projectId' | 'fileId'>;
+
 const artifactKey = {
-  crop: (ctx: FileContext, regionId: string) =>
+  crop: (ctx: StorageOwner, regionId: string) =>
     `orgs/${ctx.orgId}/projects/${ctx.projectId}/files/${ctx.fileId}/regions/${regionId}.png`,
-  section: (ctx: FileContext, sectionId: string) =>
+  section: (ctx: StorageOwner, sectionId: string) =>
     `orgs/${ctx.orgId}/projects/${ctx.projectId}/files/${ctx.fileId}/sections/${sectionId}.pdf`,
 };
 
@@ -295,6 +316,7 @@ export async function assembleFile(
     return { status: file.status === 'ready' ? 'ready' : 'error', successfulPages: file.successfulPageCount };
 
   const pages: PageResult[] = [];
+  const renderedCrops = new Set<string>();
   let batchError: ErrorInfo | null = null;
   for (const batch of batchesFor(file.pageCount, file.pagesPerBatch ?? settings.pagesPerBatch)) {
     const stored = await deps.artifacts.getJson<StoredBatch>(batchKey(job.id, file.id, batch.from));
@@ -304,6 +326,7 @@ export async function assembleFile(
         message: 'A batch of pages was not processed.',
       };
     if (stored) pages.push(...stored.pages);
+    for (const key of stored?.crops ?? []) renderedCrops.add(key);
   }
   const successfulPages = pages.filter((page) => page.issue === null).length;
   if (pages.length === 0) {
@@ -331,7 +354,7 @@ export async function assembleFile(
   });
   ctx.classification = result.classification;
   const bytes = await deps.uploads.getBytes(file.objectKey);
-  const content = await buildContent(deps, ctx, file, result, bytes, successfulPages);
+  const content = await buildContent(deps, ctx, file, result, bytes, successfulPages, renderedCrops);
   await deps.content.writeFileContent(job.projectId, file.id, content);
   await deps.jobs.updateFile(file, {
     status: 'ready',
@@ -349,19 +372,29 @@ async function buildContent(
   result: ExtractionResult,
   bytes: Uint8Array,
   successfulPages: number,
+  renderedCrops: ReadonlySet<string>,
 ) {
   const sheets: SheetRecord[] = [];
   const regions: RegionRecord[] = [];
   const pageClass = new Map(result.pages.map((page) => [page.pageNumber, page.classification]));
-  const crops = await deps.extractor
-    .regionCrops(
-      bytes,
-      result.sheets.flatMap((sheet) =>
-        sheet.regions.map((region) => ({ pageNumber: sheet.pageNumber, box: region.displayBox })),
-      ),
-    )
-    .catch(() => [] as (Uint8Array | null)[]);
-  let cropIndex = 0;
+  // Crops the batch tasks did not render (a batch without them, an older stored batch) are rendered here.
+  const missing = result.sheets.flatMap((sheet) =>
+    sheet.regions
+      .map((region, index) => ({
+        pageNumber: sheet.pageNumber,
+        box: region.displayBox,
+        key: artifactKey.crop(ctx, contentIds.region(ctx.fileId, sheet.pageNumber, index)),
+      }))
+      .filter((crop) => !renderedCrops.has(crop.key)),
+  );
+  const late = await deps.extractor.regionCrops(bytes, missing).catch(() => [] as (Uint8Array | null)[]);
+  const cropKeys = new Set(renderedCrops);
+  for (const [index, crop] of late.entries()) {
+    const target = missing[index];
+    if (!crop || !target) continue;
+    await deps.artifacts.putBytes(target.key, crop, 'image/png');
+    cropKeys.add(target.key);
+  }
   for (const sheet of result.sheets) {
     const sheetId = contentIds.sheet(ctx.fileId, sheet.pageNumber);
     sheets.push({
@@ -383,9 +416,8 @@ async function buildContent(
     });
     for (const [index, region] of sheet.regions.entries()) {
       const regionId = contentIds.region(ctx.fileId, sheet.pageNumber, index);
-      const crop = crops[cropIndex++] ?? null;
-      const cropKey = crop ? artifactKey.crop(ctx, regionId) : null;
-      if (crop && cropKey) await deps.artifacts.putBytes(cropKey, crop, 'image/png');
+      const candidate = artifactKey.crop(ctx, regionId);
+      const cropKey = cropKeys.has(candidate) ? candidate : null;
       regions.push({
         projectId: ctx.projectId,
         regionId,
