@@ -1,4 +1,4 @@
-import { type ChildProcess, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import {
   CreateTableCommand,
@@ -29,6 +29,24 @@ export function assertJava(): void {
   }
 }
 
+/**
+ * The java child outlives a parent that is killed outright (SIGKILL, a test runner stopped before its
+ * teardown). A tiny detached watchdog stops it within a second of the parent's death.
+ */
+function watchParent(childPid: number): void {
+  const script = `const [parent, child] = process.argv.slice(1).map(Number);
+const alive = (pid) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+setInterval(() => {
+  if (!alive(child)) process.exit(0);
+  if (!alive(parent)) { try { process.kill(child, 'SIGTERM'); } catch {} process.exit(0); }
+}, 1000);`;
+  const watchdog = spawn(process.execPath, ['-e', script, String(process.pid), String(childPid)], {
+    detached: true,
+    stdio: 'ignore',
+  });
+  watchdog.unref();
+}
+
 export interface LocalDynamo {
   endpoint: string;
   stop(): Promise<void>;
@@ -44,6 +62,7 @@ export async function startDynamo(options: { dataDir?: string }): Promise<LocalD
     ...(options.dataDir ? { path: options.dataDir } : {}),
     stdio: 'ignore',
   });
+  if (child.pid !== undefined) watchParent(child.pid);
   const endpoint = `http://127.0.0.1:${port}`;
   const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   await waitFor(async () => {
