@@ -1,14 +1,9 @@
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '../../core/auth/model.ts';
 import type { ApiKeyStore, RateLimiter, SessionRecord, SessionStore } from '../../core/auth/ports.ts';
 import type { Page } from '../../core/projects/ports.ts';
 import { isConditionFailure, unmarshallIfNeeded } from './errors.ts';
+import { queryCount, queryPage } from './query-page.ts';
 import { ENTITY_VERSION, keys, TABLE_DESIGN } from './table.ts';
 
 const KEY_FIELDS = [
@@ -64,44 +59,30 @@ export class DynamoApiKeyStore implements ApiKeyStore {
     return result.Item ? toKeyRecord(result.Item) : null;
   }
 
+  private keysQuery(orgId: string) {
+    const index = TABLE_DESIGN.indexes.byParent;
+    return {
+      TableName: this.tableName,
+      IndexName: index.name,
+      KeyConditionExpression: `${index.partitionKey} = :pk`,
+      ExpressionAttributeValues: { ':pk': keys.apiKeysOfOrg(orgId).gsi1pk },
+      ScanIndexForward: false,
+    };
+  }
+
   async listByOrg(
     orgId: string,
     options: { limit: number; position: unknown | null },
   ): Promise<Page<ApiKeyRecord>> {
-    const index = TABLE_DESIGN.indexes.byParent;
-    const result = await this.client.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        IndexName: index.name,
-        KeyConditionExpression: `${index.partitionKey} = :pk`,
-        ExpressionAttributeValues: { ':pk': keys.apiKeysOfOrg(orgId).gsi1pk },
-        ScanIndexForward: false,
-        Limit: options.limit,
-        ExclusiveStartKey: (options.position ?? undefined) as Record<string, unknown> | undefined,
-      }),
-    );
-    return { items: (result.Items ?? []).map(toKeyRecord), nextPosition: result.LastEvaluatedKey ?? null };
+    return queryPage(this.client, this.keysQuery(orgId), {
+      ...options,
+      keyOf: (item) => ({ pk: item.pk, sk: item.sk, gsi1pk: item.gsi1pk, gsi1sk: item.gsi1sk }),
+      map: toKeyRecord,
+    });
   }
 
   async countByOrg(orgId: string): Promise<number> {
-    const index = TABLE_DESIGN.indexes.byParent;
-    let total = 0;
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const result = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: index.name,
-          KeyConditionExpression: `${index.partitionKey} = :pk`,
-          ExpressionAttributeValues: { ':pk': keys.apiKeysOfOrg(orgId).gsi1pk },
-          Select: 'COUNT',
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      total += result.Count ?? 0;
-      startKey = result.LastEvaluatedKey;
-    } while (startKey);
-    return total;
+    return queryCount(this.client, this.keysQuery(orgId));
   }
 
   async revoke(orgId: string, keyId: string, at: string): Promise<ApiKeyRecord | null> {

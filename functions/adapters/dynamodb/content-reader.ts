@@ -15,7 +15,7 @@ import type {
   SectionFilter,
   SheetFilter,
 } from '../../core/content/ports.ts';
-import { queryCount, queryPage } from './query-page.ts';
+import { prefixQuery, queryAll, queryCount, queryPage } from './query-page.ts';
 import { keys, pad, recordOf } from './table.ts';
 
 /** Builds `a = :a AND b IN (...)` filter expressions with safe placeholder names. */
@@ -167,24 +167,12 @@ export class DynamoContentReader implements ContentReader {
   }
 
   async facetsOf(projectId: string, section: SpecSectionRecord): Promise<FacetRecord[]> {
-    const facets: FacetRecord[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const result = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: {
-            ':pk': `PROJECT#${projectId}`,
-            ':prefix': `${keys.specSection(projectId, section.fileId, section.sectionIndex).sk}#F#`,
-          },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      facets.push(...(result.Items ?? []).map((item) => recordOf<FacetRecord>(item)));
-      startKey = result.LastEvaluatedKey;
-    } while (startKey);
-    return facets;
+    const sectionKey = keys.specSection(projectId, section.fileId, section.sectionIndex);
+    const items = await queryAll(
+      this.client,
+      prefixQuery(this.tableName, sectionKey.pk, `${sectionKey.sk}#F#`),
+    );
+    return items.map((item) => recordOf<FacetRecord>(item));
   }
 
   async documents(

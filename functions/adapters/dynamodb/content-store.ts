@@ -2,7 +2,6 @@ import {
   BatchWriteCommand,
   type DynamoDBDocumentClient,
   PutCommand,
-  QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -14,8 +13,8 @@ import type {
 } from '../../core/pipeline/ports.ts';
 import type { OverviewCounts } from '../../core/projects/model.ts';
 import { cancellationReasons } from './errors.ts';
-import { queryCount } from './query-page.ts';
-import { ENTITY_VERSION, keys } from './table.ts';
+import { prefixQuery, queryAll, queryCount } from './query-page.ts';
+import { ENTITY_VERSION, keys, ledgerEntryItem } from './table.ts';
 
 type Item = Record<string, unknown>;
 
@@ -27,22 +26,11 @@ export class DynamoContentStore implements ContentStore {
   ) {}
 
   private async keysWithPrefix(projectId: string, prefix: string): Promise<{ pk: string; sk: string }[]> {
-    const found: { pk: string; sk: string }[] = [];
-    let startKey: Item | undefined;
-    do {
-      const result = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': `PROJECT#${projectId}`, ':prefix': prefix },
-          ProjectionExpression: 'pk, sk',
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of result.Items ?? []) found.push({ pk: String(item.pk), sk: String(item.sk) });
-      startKey = result.LastEvaluatedKey;
-    } while (startKey);
-    return found;
+    const items = await queryAll(this.client, {
+      ...prefixQuery(this.tableName, `PROJECT#${projectId}`, prefix),
+      ProjectionExpression: 'pk, sk',
+    });
+    return items.map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
   }
 
   private async batchWrite(
@@ -137,23 +125,14 @@ export class DynamoContentStore implements ContentStore {
         [keys.regionPrefix, 'cropPath', 'region_crop'],
         [keys.specPrefix, 'pdfPath', 'specification_file'],
       ] as const) {
-        let startKey: Item | undefined;
-        do {
-          const result = await this.client.send(
-            new QueryCommand({
-              TableName: this.tableName,
-              KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-              FilterExpression: 'attribute_exists(#field)',
-              ExpressionAttributeNames: { '#field': field },
-              ExpressionAttributeValues: { ':pk': `PROJECT#${projectId}`, ':prefix': `${prefix}${fileId}#` },
-              ProjectionExpression: '#field',
-              ExclusiveStartKey: startKey,
-            }),
-          );
-          for (const item of result.Items ?? [])
-            if (typeof item[field] === 'string') found.push({ type, key: item[field] as string });
-          startKey = result.LastEvaluatedKey;
-        } while (startKey);
+        const items = await queryAll(this.client, {
+          ...prefixQuery(this.tableName, `PROJECT#${projectId}`, `${prefix}${fileId}#`),
+          FilterExpression: 'attribute_exists(#field)',
+          ExpressionAttributeNames: { '#field': field },
+          ProjectionExpression: '#field',
+        });
+        for (const item of items)
+          if (typeof item[field] === 'string') found.push({ type, key: item[field] as string });
       }
     }
     return found;
@@ -189,30 +168,21 @@ export class DynamoContentStore implements ContentStore {
       count(keys.specPrefix, sectionFilter),
     ]);
     const disciplines = new Map<string, { code: string; label: string; count: number }>();
-    let startKey: Item | undefined;
-    do {
-      const result = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': pk, ':prefix': keys.sheetPrefix },
-          ProjectionExpression: 'discipline',
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of result.Items ?? []) {
-        const discipline = item.discipline as { code: string; label: string } | null | undefined;
-        if (!discipline) continue;
-        const entry = disciplines.get(discipline.code) ?? {
-          code: discipline.code,
-          label: discipline.label,
-          count: 0,
-        };
-        entry.count++;
-        disciplines.set(discipline.code, entry);
-      }
-      startKey = result.LastEvaluatedKey;
-    } while (startKey);
+    const sheetRows = await queryAll(this.client, {
+      ...prefixQuery(this.tableName, pk, keys.sheetPrefix),
+      ProjectionExpression: 'discipline',
+    });
+    for (const item of sheetRows) {
+      const discipline = item.discipline as { code: string; label: string } | null | undefined;
+      if (!discipline) continue;
+      const entry = disciplines.get(discipline.code) ?? {
+        code: discipline.code,
+        label: discipline.label,
+        count: 0,
+      };
+      entry.count++;
+      disciplines.set(discipline.code, entry);
+    }
     const counts: OverviewCounts = {
       files,
       sheets,
@@ -280,17 +250,14 @@ export class DynamoCreditLedger implements CreditLedger {
             {
               Put: {
                 TableName: this.tableName,
-                Item: {
-                  ...keys.ledgerEntry(orgId, entryId),
-                  entity: 'ledgerEntry',
-                  v: ENTITY_VERSION.ledgerEntry,
+                Item: ledgerEntryItem({
+                  orgId: orgId,
                   id: entryId,
-                  orgId,
                   kind: 'job_reservation',
                   amount: -credits,
                   jobId,
                   createdAt: now,
-                },
+                }),
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
@@ -331,18 +298,15 @@ export class DynamoCreditLedger implements CreditLedger {
             {
               Put: {
                 TableName: this.tableName,
-                Item: {
-                  ...keys.ledgerEntry(orgId, entryId),
-                  entity: 'ledgerEntry',
-                  v: ENTITY_VERSION.ledgerEntry,
+                Item: ledgerEntryItem({
+                  orgId: orgId,
                   id: entryId,
-                  orgId,
                   kind: 'job_settlement',
                   amount: release,
                   debited: Math.min(debit, reserved),
                   jobId,
                   createdAt: now,
-                },
+                }),
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },

@@ -12,7 +12,7 @@ import type { DocumentLookup, JobListFilter, JobStore } from '../../core/jobs/po
 import type { LatestJob } from '../../core/projects/model.ts';
 import type { LatestJobLookup, Page } from '../../core/projects/ports.ts';
 import { cancellationReasons, isConditionFailure } from './errors.ts';
-import { queryCount, queryPage, setExpression } from './query-page.ts';
+import { queryAll, queryCount, queryPage, setExpression } from './query-page.ts';
 import { ENTITY_VERSION, keys, recordOf, TABLE_DESIGN } from './table.ts';
 
 export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup {
@@ -137,16 +137,7 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
   }
 
   async allFiles(jobId: string): Promise<JobFileRecord[]> {
-    const files: JobFileRecord[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const result = await this.client.send(
-        new QueryCommand({ ...this.fileQuery(jobId), ExclusiveStartKey: startKey }),
-      );
-      files.push(...(result.Items ?? []).map((item) => recordOf<JobFileRecord>(item)));
-      startKey = result.LastEvaluatedKey;
-    } while (startKey);
-    return files;
+    return (await queryAll(this.client, this.fileQuery(jobId))).map((item) => recordOf<JobFileRecord>(item));
   }
 
   async getFile(jobId: string, fileId: string): Promise<JobFileRecord | null> {

@@ -1,5 +1,6 @@
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ENTITY_VERSION, keys } from './table.ts';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { prefixQuery, queryAll } from './query-page.ts';
+import { ENTITY_VERSION, keys, ledgerEntryItem } from './table.ts';
 
 export interface LedgerEntry {
   id: string;
@@ -42,16 +43,13 @@ export class DynamoOrganizationStore {
     await this.client.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: {
-          ...keys.ledgerEntry(org.id, org.grantEntryId),
-          entity: 'ledgerEntry',
-          v: ENTITY_VERSION.ledgerEntry,
-          id: org.grantEntryId,
+        Item: ledgerEntryItem({
           orgId: org.id,
+          id: org.grantEntryId,
           kind: 'grant',
           amount: org.creditBalance,
           createdAt: now,
-        },
+        }),
       }),
     );
   }
@@ -64,29 +62,16 @@ export class DynamoOrganizationStore {
   }
 
   async ledger(orgId: string): Promise<LedgerEntry[]> {
-    const entries: LedgerEntry[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const result = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': keys.organization(orgId).pk, ':prefix': keys.ledgerPrefix },
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of result.Items ?? []) {
-        entries.push({
-          id: String(item.id),
-          kind: String(item.kind),
-          amount: Number(item.amount),
-          projectId: typeof item.projectId === 'string' ? item.projectId : null,
-          createdAt: String(item.createdAt),
-        });
-      }
-      startKey = result.LastEvaluatedKey;
-    } while (startKey);
-    return entries;
+    const items = await queryAll(this.client, {
+      ...prefixQuery(this.tableName, keys.organization(orgId).pk, keys.ledgerPrefix),
+      ConsistentRead: true,
+    });
+    return items.map((item) => ({
+      id: String(item.id),
+      kind: String(item.kind),
+      amount: Number(item.amount),
+      projectId: typeof item.projectId === 'string' ? item.projectId : null,
+      createdAt: String(item.createdAt),
+    }));
   }
 }

@@ -1,7 +1,6 @@
 import {
   type DynamoDBDocumentClient,
   GetCommand,
-  QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -13,7 +12,8 @@ import type {
   ProjectStore,
 } from '../../core/projects/ports.ts';
 import { cancellationReasons, isConditionFailure } from './errors.ts';
-import { ENTITY_VERSION, keys } from './table.ts';
+import { queryCount, queryPage } from './query-page.ts';
+import { ENTITY_VERSION, keys, ledgerEntryItem } from './table.ts';
 
 const PROJECT_FIELDS = [
   'orgId',
@@ -87,17 +87,14 @@ export class DynamoProjectStore implements ProjectStore {
             {
               Put: {
                 TableName: this.tableName,
-                Item: {
-                  ...keys.ledgerEntry(orgId, ledgerEntryId),
-                  entity: 'ledgerEntry',
-                  v: ENTITY_VERSION.ledgerEntry,
+                Item: ledgerEntryItem({
+                  orgId: orgId,
                   id: ledgerEntryId,
-                  orgId,
                   kind: 'project_creation',
                   amount: -price,
                   projectId: project.id,
                   createdAt: project.createdAt,
-                },
+                }),
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
@@ -131,68 +128,29 @@ export class DynamoProjectStore implements ProjectStore {
     return result.Item ? toRecord(result.Item) : null;
   }
 
+  private projectsQuery(orgId: string) {
+    // Newest first: ids are time-ordered, so the sort key order is creation order.
+    return {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': keys.organization(orgId).pk, ':prefix': keys.projectPrefix },
+      ScanIndexForward: false,
+    };
+  }
+
   async list(
     orgId: string,
     options: { limit: number; position: unknown | null },
   ): Promise<Page<ProjectRecord>> {
-    const items: ProjectRecord[] = [];
-    let startKey = (options.position ?? undefined) as Record<string, unknown> | undefined;
-    // Newest first: ids are time-ordered, so the sort key order is creation order.
-    do {
-      const result = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': keys.organization(orgId).pk, ':prefix': keys.projectPrefix },
-          ScanIndexForward: false,
-          Limit: options.limit - items.length,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of result.Items ?? []) items.push(toRecord(item));
-      startKey = result.LastEvaluatedKey;
-    } while (startKey && items.length < options.limit);
-    const last = items.at(-1);
-    const more = startKey !== undefined && last !== undefined && (await this.hasMoreAfter(orgId, last.id));
-    return { items, nextPosition: more && last ? keys.project(orgId, last.id) : null };
-  }
-
-  /** DynamoDB returns a LastEvaluatedKey when a page ends exactly at the end; check so the last page says so. */
-  private async hasMoreAfter(orgId: string, projectId: string): Promise<boolean> {
-    const result = await this.client.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
-        ExpressionAttributeValues: {
-          ':pk': keys.organization(orgId).pk,
-          ':low': keys.projectPrefix,
-          ':high': keys.project(orgId, projectId).sk,
-        },
-        ScanIndexForward: false,
-        Limit: 2,
-        ProjectionExpression: 'pk',
-      }),
-    );
-    return (result.Items?.length ?? 0) > 1;
+    return queryPage(this.client, this.projectsQuery(orgId), {
+      ...options,
+      keyOf: (item) => ({ pk: item.pk, sk: item.sk }),
+      map: toRecord,
+    });
   }
 
   async count(orgId: string): Promise<number> {
-    let total = 0;
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const result = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': keys.organization(orgId).pk, ':prefix': keys.projectPrefix },
-          Select: 'COUNT',
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      total += result.Count ?? 0;
-      startKey = result.LastEvaluatedKey;
-    } while (startKey);
-    return total;
+    return queryCount(this.client, this.projectsQuery(orgId));
   }
 
   async saveProvisionedResources(
@@ -283,18 +241,15 @@ export class DynamoProjectStore implements ProjectStore {
             {
               Put: {
                 TableName: this.tableName,
-                Item: {
-                  ...keys.ledgerEntry(orgId, refundEntryId),
-                  entity: 'ledgerEntry',
-                  v: ENTITY_VERSION.ledgerEntry,
+                Item: ledgerEntryItem({
+                  orgId: orgId,
                   id: refundEntryId,
-                  orgId,
                   kind: 'project_creation_refund',
                   amount: credits,
                   projectId,
                   refundOf: project.charge.ledgerEntryId,
                   createdAt: now,
-                },
+                }),
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },

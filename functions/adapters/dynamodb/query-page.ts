@@ -74,3 +74,27 @@ export function setExpression(
   });
   return { expression: parts.length ? `SET ${parts.join(', ')}` : '', names, values };
 }
+
+/** Every item a query matches, across DynamoDB's pages. */
+export async function queryAll(
+  client: DynamoDBDocumentClient,
+  input: Omit<QueryCommandInput, 'ExclusiveStartKey'>,
+): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await client.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
+    items.push(...(result.Items ?? []));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+/** A query for the items of one partition whose sort key starts with `prefix`. */
+export function prefixQuery(tableName: string, pk: string, prefix: string) {
+  return {
+    TableName: tableName,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix } as Record<string, unknown>,
+  };
+}

@@ -130,3 +130,20 @@ export function recordOf<T>(item: Record<string, unknown>): T {
     if (!STORAGE_ATTRIBUTES.has(field)) record[field] = value;
   return record as T;
 }
+
+/** One append-only ledger entry as stored; the id decides the key, so writing it twice fails its condition. */
+export function ledgerEntryItem(entry: {
+  orgId: string;
+  id: string;
+  kind: string;
+  amount: number;
+  createdAt: string;
+  [detail: string]: unknown;
+}) {
+  return {
+    ...keys.ledgerEntry(entry.orgId, entry.id),
+    entity: 'ledgerEntry',
+    v: ENTITY_VERSION.ledgerEntry,
+    ...entry,
+  };
+}
