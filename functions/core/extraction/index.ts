@@ -12,7 +12,7 @@ import { type ExtractionLimits, resolveLimits } from './limits.ts';
 import type { Classification, ExtractionResult } from './model.ts';
 import { terminateOcr } from './ocr.ts';
 import { type OcrMode, type PageResult, processPage } from './page.ts';
-import { openPdf, preflight } from './pdf.ts';
+import { openPdf } from './pdf.ts';
 import { defaultWorkerCount, extractPagesInWorkers } from './workers.ts';
 
 export { buildSectionPdf, renderOverlay, renderRegionCrop, renderRegionCrops } from './artifacts.ts';
@@ -44,7 +44,7 @@ export interface ParallelOptions {
    * (this thread). Worker threads load `worker-entry` next to this module; bundlers must emit it.
    */
   workers?: number | 'auto';
-  /** Pages per worker task (default 32: neighbouring pages share fonts that each worker parses once). */
+  /** Pages per worker task (default 16; a worker keeps the document, and its parsed fonts, across tasks). */
   batchSize?: number;
   /** Heap cap per worker thread in MB (default 768). */
   maxWorkerHeapMb?: number;
@@ -99,10 +99,9 @@ export const extractDocument = async (
   let batch: PageBatch;
   if (workers > 1) {
     const limits = resolveLimits(options.limits);
-    preflight(bytes, limits);
     batch = await extractPagesInWorkers(bytes, options.pages, {
       workers,
-      batchSize: options.batchSize ?? 32,
+      batchSize: options.batchSize ?? 16,
       limits,
       ocr: options.ocr ?? 'auto',
       maxWorkerHeapMb: options.maxWorkerHeapMb ?? 1024,

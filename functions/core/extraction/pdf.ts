@@ -5,8 +5,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import * as napiCanvas from '@napi-rs/canvas';
+import { installSyncDecompression } from './decompression.ts';
 import { ExtractionError } from './errors.ts';
-import type { ExtractionLimits } from './limits.ts';
+import { DEFAULT_LIMITS, type ExtractionLimits } from './limits.ts';
 
 // pdf.js renders with Path2D/DOMMatrix/ImageData; they must be globals before pdf.js is imported, and must
 // come from the same @napi-rs/canvas copy that creates our canvases.
@@ -17,6 +18,8 @@ const installCanvasGlobals = (): void => {
   g.ImageData ??= napiCanvas.ImageData;
 };
 installCanvasGlobals();
+// Before pdf.js runs: its Flate streams go through this global (see decompression.ts).
+installSyncDecompression(DEFAULT_LIMITS.maxInflatedBytesPerStream);
 
 export type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 export type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
@@ -156,9 +159,16 @@ export interface OpenedPdf {
   pageCount: number;
 }
 
-/** Opens the bytes with pdf.js; every failure becomes an ExtractionError with a code. */
-export const openPdf = async (bytes: Uint8Array, limits: ExtractionLimits): Promise<OpenedPdf> => {
-  preflight(bytes, limits);
+/**
+ * Opens the bytes with pdf.js; every failure becomes an ExtractionError with a code. `preflight: false`
+ * skips the byte checks when the caller has already run them on the same bytes.
+ */
+export const openPdf = async (
+  bytes: Uint8Array,
+  limits: ExtractionLimits,
+  options: { preflight?: boolean } = {},
+): Promise<OpenedPdf> => {
+  if (options.preflight !== false) preflight(bytes, limits);
   const pdfjs = await loadPdfJs();
   // pdf.js transfers (detaches) the buffer it gets: give it a copy so the caller's bytes stay usable.
   const data = new Uint8Array(bytes);

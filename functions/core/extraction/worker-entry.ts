@@ -15,6 +15,8 @@ interface WorkerInput {
   limits: ReturnType<typeof resolveLimits>;
   ocr: OcrMode;
   ocrPages: number;
+  /** Run the byte checks (size, header, decompression bombs); the pool asks one worker per file. */
+  preflight: boolean;
 }
 
 const port = parentPort;
@@ -25,7 +27,7 @@ const main = async (): Promise<void> => {
   const limits = resolveLimits(input.limits);
   let opened: Awaited<ReturnType<typeof openPdf>>;
   try {
-    opened = await openPdf(input.bytes, limits);
+    opened = await openPdf(input.bytes, limits, { preflight: input.preflight });
   } catch (error) {
     port.postMessage({
       type: 'error',

@@ -27,10 +27,43 @@ const entryUrl = (): URL => {
   return new URL(here.endsWith('.ts') ? './worker-entry.ts' : './worker-entry.js', here);
 };
 
-/** TypeScript workers need the tsx loader when the parent was not started through it (e.g. vitest). */
-const workerExecArgv = (): string[] => {
-  const argv = [...process.execArgv];
-  if (import.meta.url.endsWith('.ts') && !argv.some((a) => a.includes('tsx'))) argv.push('--import', 'tsx');
+/** Loader-related flags a worker accepts and needs; process-wide and V8 flags already apply to it. */
+const WORKER_FLAGS_WITH_VALUE = new Set([
+  '--import',
+  '--require',
+  '-r',
+  '--loader',
+  '--experimental-loader',
+  '--conditions',
+  '-C',
+]);
+const WORKER_FLAGS = new Set(['--enable-source-maps']);
+
+/**
+ * Worker arguments, or undefined to inherit the parent's. Under TypeScript sources, Node's own type
+ * stripping (Node >= 22.18) loads the worker: a loader such as tsx costs ~0.8 s of module transforms per
+ * thread (pdf.js is 3 MB of JavaScript) and slows pdf.js itself, so it is dropped, and tsx is added only
+ * where Node cannot strip types. An explicit list keeps only loader flags: Node refuses process-wide
+ * flags (`--v8-pool-size`, V8 options) in a worker's execArgv, while it applies them to workers anyway.
+ */
+const workerExecArgv = (): string[] | undefined => {
+  const nativeTs = Boolean((process.features as { typescript?: unknown }).typescript);
+  const fromTs = import.meta.url.endsWith('.ts');
+  const inherited = process.execArgv;
+  const hasTsx = inherited.some((a) => a.includes('tsx'));
+  if (!fromTs || (hasTsx && !nativeTs) || (!hasTsx && nativeTs)) return undefined;
+  const argv: string[] = [];
+  for (let i = 0; i < inherited.length; i++) {
+    const arg = inherited[i] ?? '';
+    const [name = '', inlineValue] = arg.split(/=(.*)/s, 2);
+    if (WORKER_FLAGS_WITH_VALUE.has(name)) {
+      const value = inlineValue ?? inherited[++i] ?? '';
+      if (!value.includes('tsx')) argv.push(name, value);
+    } else if (WORKER_FLAGS.has(name)) {
+      argv.push(arg);
+    }
+  }
+  if (!nativeTs) argv.push('--import', 'tsx');
   return argv;
 };
 
@@ -39,11 +72,21 @@ interface Slot {
   ready: Promise<number>;
 }
 
-const startWorker = (bytes: Uint8Array, options: PoolOptions, ocrPages: number): Slot => {
+/**
+ * Young generation per worker (MB). pdf.js allocates many short-lived arrays per glyph; V8's default
+ * semi-spaces for a worker are small, and the extra scavenges cost ~15% of a text-layer page.
+ */
+const WORKER_YOUNG_GENERATION_MB = 64;
+
+/** `preflight`: whether this worker runs the cheap byte checks (one worker per file does). */
+const startWorker = (bytes: Uint8Array, options: PoolOptions, ocrPages: number, preflight: boolean): Slot => {
   const worker = new Worker(entryUrl(), {
-    workerData: { bytes, limits: options.limits, ocr: options.ocr, ocrPages },
+    workerData: { bytes, limits: options.limits, ocr: options.ocr, ocrPages, preflight },
     execArgv: workerExecArgv(),
-    resourceLimits: { maxOldGenerationSizeMb: options.maxWorkerHeapMb },
+    resourceLimits: {
+      maxOldGenerationSizeMb: options.maxWorkerHeapMb,
+      maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB,
+    },
   });
   const ready = new Promise<number>((resolve, reject) => {
     const onMessage = (m: {
@@ -99,9 +142,10 @@ const runBatch = (slot: Slot, from: number, to: number, timeoutMs: number): Prom
   });
 
 /**
- * Extracts pages (default all) on `options.workers` threads; results in page order. The first worker opens
- * the file and reports its page count (or its error code) before the others start, so this thread never
- * loads pdf.js itself.
+ * Extracts pages (default all) on `options.workers` threads; results in page order. All workers start at
+ * once (each parses the file for itself, so starting them one after another would add one open per
+ * worker to the wall time); the first runs the byte checks (`preflight`), and any worker's open error
+ * (malformed, encrypted, bomb, ...) stops them all. This thread never loads pdf.js itself.
  */
 export const extractPagesInWorkers = async (
   bytes: Uint8Array,
@@ -111,18 +155,27 @@ export const extractPagesInWorkers = async (
   const shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
   shared.set(bytes);
   const ocrPerWorker = Math.ceil(options.limits.maxOcrPages / Math.max(1, options.workers));
-  const first = startWorker(shared, options, ocrPerWorker);
+  // With an explicit range the number of batches is known up front: no idle workers for short ranges.
+  const knownPages = range?.from !== undefined && range.to !== undefined ? range.to - range.from + 1 : null;
+  const count = Math.max(
+    1,
+    Math.min(
+      options.workers,
+      knownPages && knownPages > 0 ? Math.ceil(knownPages / options.batchSize) : Infinity,
+    ),
+  );
+  const slots = Array.from({ length: count }, (_, i) => startWorker(shared, options, ocrPerWorker, i === 0));
   let pageCount: number;
   try {
-    pageCount = await first.ready;
+    pageCount = Math.max(...(await Promise.all(slots.map((slot) => slot.ready))));
   } catch (error) {
-    await first.worker.terminate();
+    await Promise.all(slots.map((slot) => slot.worker.terminate()));
     throw error;
   }
   const from = range?.from ?? 1;
   const to = Math.min(range?.to ?? pageCount, pageCount);
   if (!Number.isInteger(from) || !Number.isInteger(to) || from < 1 || from > pageCount || to < from) {
-    await first.worker.terminate();
+    await Promise.all(slots.map((slot) => slot.worker.terminate()));
     throw new ExtractionError(
       'invalid_page_range',
       `Invalid page range ${from}-${to} for ${pageCount} pages.`,
@@ -132,11 +185,9 @@ export const extractPagesInWorkers = async (
   for (let p = from; p <= to; p += options.batchSize)
     queue.push([p, Math.min(to, p + options.batchSize - 1)]);
   const results: PageResult[] = [];
-  const count = Math.max(1, Math.min(options.workers, queue.length));
   const started = Date.now();
-  const lane = async (initial: Slot | null): Promise<void> => {
-    let slot = initial ?? startWorker(shared, options, ocrPerWorker);
-    await slot.ready;
+  const lane = async (initial: Slot): Promise<void> => {
+    let slot = initial;
     try {
       for (let next = queue.shift(); next; next = queue.shift()) {
         if (Date.now() - started > options.limits.fileTimeoutMs) {
@@ -157,7 +208,7 @@ export const extractPagesInWorkers = async (
             results.push(failedPage(p, { width: 612, height: 792, rotation: 0 }, issue));
           }
           await slot.worker.terminate();
-          slot = startWorker(shared, options, ocrPerWorker);
+          slot = startWorker(shared, options, ocrPerWorker, false);
           await slot.ready;
         }
       }
@@ -169,6 +220,6 @@ export const extractPagesInWorkers = async (
       clearTimeout(timer);
     }
   };
-  await Promise.all(Array.from({ length: count }, (_, i) => lane(i === 0 ? first : null)));
+  await Promise.all(slots.map((slot) => lane(slot)));
   return { pageCount, pages: results.sort((x, y) => x.pageNumber - y.pageNumber) };
 };
