@@ -2,11 +2,13 @@
  * Speed and memory of the extraction engine, side by side with poppler's `pdftotext -bbox-layout` on the
  * same pages in the same run.
  *
- *   PATH=$PWD/node_modules/.bin:$PATH tsx bench/extraction-speed/run.ts [--workers N] [--ocr-sheets N]
+ *   npm run bench:extraction-speed -- [--workers N] [--ocr-sheets N] [--repeat N] [--only text|sheet]
  *
  * Reports ms/page for text-layer spec pages (the 834-page project manual) and for drawing sheets (text
  * layer, OCR off), the ratio to poppler, the peak RSS of the engine's process, and OCR seconds per
- * outlined sheet. Installs poppler-utils with apt-get when pdftotext is missing. Skips without the corpus.
+ * outlined sheet. Each case runs the engine and poppler alternately `--repeat` times (default 3) and
+ * reports the medians, so a noisy neighbour on the machine moves both sides rather than one ratio.
+ * Installs poppler-utils with apt-get when pdftotext is missing. Skips without the corpus.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -38,6 +40,13 @@ const ensurePoppler = (): boolean => {
 };
 
 const workers = flag('--workers', '2');
+const repeat = Math.max(1, Number(flag('--repeat', '3')));
+const only = flag('--only', 'all');
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
 const ocrSheets = Number(flag('--ocr-sheets', '3'));
 const child = path.join(import.meta.dirname, 'child.ts');
 
@@ -153,7 +162,7 @@ const sheetCases: Case[] = [
 ];
 
 console.log(
-  `extraction-speed: engine workers=${workers}; poppler ${hasPoppler ? 'available' : 'NOT available'}`,
+  `extraction-speed: engine workers=${workers}; ${repeat} run(s) per case, medians; poppler ${hasPoppler ? 'available' : 'NOT available'}`,
 );
 console.log(
   'kind   | document                        | pages | engine ms/pg | poppler 1p ms/pg | poppler 2p ms/pg | ratio (1p) | ratio (2p) | engine peak RSS',
@@ -162,19 +171,31 @@ for (const [kind, cases] of [
   ['text', textCases],
   ['sheet', sheetCases],
 ] as const) {
+  if (only !== 'all' && only !== kind) continue;
   for (const c of cases) {
     const file = path.join(corpus, c.file);
     if (!existsSync(file)) continue;
     const pages = c.to - c.from + 1;
-    const engine = runEngine(file, c.from, c.to, false, kind === 'text' ? workers : workers);
-    const p1 = hasPoppler ? await runPoppler(file, c.from, c.to, 1) : Number.NaN;
-    const p2 = hasPoppler ? await runPoppler(file, c.from, c.to, 2) : Number.NaN;
-    const e = engine.ms / pages;
+    const runs: { engine: ChildResult; p1: number; p2: number }[] = [];
+    for (let i = 0; i < repeat; i++) {
+      const engine = runEngine(file, c.from, c.to, false, workers);
+      const p1 = hasPoppler ? await runPoppler(file, c.from, c.to, 1) : Number.NaN;
+      const p2 = hasPoppler ? await runPoppler(file, c.from, c.to, 2) : Number.NaN;
+      runs.push({ engine, p1, p2 });
+    }
+    const e = median(runs.map((r) => r.engine.ms)) / pages;
+    const p1 = median(runs.map((r) => r.p1)) / pages;
+    const p2 = median(runs.map((r) => r.p2)) / pages;
+    const rss = Math.max(...runs.map((r) => r.engine.maxRssMb));
     console.log(
       `${kind.padEnd(6)} | ${c.label.padEnd(31)} | ${String(pages).padStart(5)} | ${fmt(e).padStart(12)} | ` +
-        `${fmt(p1 / pages).padStart(16)} | ${fmt(p2 / pages).padStart(16)} | ${fmt(e / (p1 / pages)).padStart(9)}x | ` +
-        `${fmt(e / (p2 / pages)).padStart(9)}x | ${engine.maxRssMb} MB`,
+        `${fmt(p1).padStart(16)} | ${fmt(p2).padStart(16)} | ${fmt(e / p1).padStart(9)}x | ` +
+        `${fmt(e / p2).padStart(9)}x | ${rss} MB`,
     );
+    if (repeat > 1) {
+      const each = runs.map((r) => `${fmt(r.engine.ms / pages)}/${fmt(r.p1 / pages)}`).join(', ');
+      console.log(`       |   runs (engine/poppler 1p ms per page): ${each}`);
+    }
   }
 }
 

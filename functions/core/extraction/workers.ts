@@ -10,6 +10,7 @@ import { ExtractionError } from './errors.ts';
 import type { ExtractionLimits } from './limits.ts';
 import type { ExtractionErrorCode } from './model.ts';
 import { failedPage, type OcrMode, type PageResult } from './page.ts';
+import type { WorkerStart } from './worker-entry.ts';
 
 export interface PoolOptions {
   workers: number;
@@ -78,10 +79,10 @@ interface Slot {
  */
 const WORKER_YOUNG_GENERATION_MB = 64;
 
-/** `preflight`: whether this worker runs the cheap byte checks (one worker per file does). */
-const startWorker = (bytes: Uint8Array, options: PoolOptions, ocrPages: number, preflight: boolean): Slot => {
+/** `start`: see worker-entry.ts (one worker per file runs the byte checks, the others wait for them). */
+const startWorker = (bytes: Uint8Array, options: PoolOptions, ocrPages: number, start: WorkerStart): Slot => {
   const worker = new Worker(entryUrl(), {
-    workerData: { bytes, limits: options.limits, ocr: options.ocr, ocrPages, preflight },
+    workerData: { bytes, limits: options.limits, ocr: options.ocr, ocrPages, start },
     execArgv: workerExecArgv(),
     resourceLimits: {
       maxOldGenerationSizeMb: options.maxWorkerHeapMb,
@@ -143,9 +144,10 @@ const runBatch = (slot: Slot, from: number, to: number, timeoutMs: number): Prom
 
 /**
  * Extracts pages (default all) on `options.workers` threads; results in page order. All workers start at
- * once (each parses the file for itself, so starting them one after another would add one open per
- * worker to the wall time); the first runs the byte checks (`preflight`), and any worker's open error
- * (malformed, encrypted, bomb, ...) stops them all. This thread never loads pdf.js itself.
+ * once (each parses the file for itself, so starting them one after another would add one start per
+ * worker to the wall time); the first runs the byte checks while the others load the engine, and any
+ * worker's error before it is ready (malformed, encrypted, bomb, ...) stops them all. This thread never
+ * loads pdf.js itself.
  */
 export const extractPagesInWorkers = async (
   bytes: Uint8Array,
@@ -164,7 +166,17 @@ export const extractPagesInWorkers = async (
       knownPages && knownPages > 0 ? Math.ceil(knownPages / options.batchSize) : Infinity,
     ),
   );
-  const slots = Array.from({ length: count }, (_, i) => startWorker(shared, options, ocrPerWorker, i === 0));
+  const slots = Array.from({ length: count }, (_, i) =>
+    startWorker(shared, options, ocrPerWorker, i === 0 ? 'check' : 'wait'),
+  );
+  // The others load the engine meanwhile and open the file once the first has checked its bytes.
+  const checker = slots[0]!.worker;
+  const onChecked = (m: { type: string }) => {
+    if (m.type !== 'checked') return;
+    checker.off('message', onChecked);
+    for (const slot of slots.slice(1)) slot.worker.postMessage({ type: 'go' });
+  };
+  checker.on('message', onChecked);
   let pageCount: number;
   try {
     pageCount = Math.max(...(await Promise.all(slots.map((slot) => slot.ready))));
@@ -208,7 +220,7 @@ export const extractPagesInWorkers = async (
             results.push(failedPage(p, { width: 612, height: 792, rotation: 0 }, issue));
           }
           await slot.worker.terminate();
-          slot = startWorker(shared, options, ocrPerWorker, false);
+          slot = startWorker(shared, options, ocrPerWorker, 'open');
           await slot.ready;
         }
       }
