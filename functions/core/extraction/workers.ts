@@ -1,8 +1,10 @@
 /**
- * Page extraction over worker threads: each worker opens the PDF once and takes small page batches from a
- * shared queue, so both cores stay busy and no worker holds more than one page's renders. A worker that
- * exceeds its time budget or memory cap is terminated; its batch is reported as failed pages and a fresh
- * worker continues with the rest.
+ * Page extraction over worker threads: each worker opens the PDF once and works through its own contiguous
+ * share of the pages in small batches (neighbouring pages share fonts, which every worker must otherwise
+ * parse for itself); a worker that finishes its share takes batches from the back of the largest share left,
+ * so both cores stay busy to the end. No worker holds more than one page's renders. A worker that exceeds
+ * its time budget or memory cap is terminated; its batch is reported as failed pages and a fresh worker
+ * continues with the rest.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -108,6 +110,45 @@ const startWorker = (bytes: Uint8Array, options: PoolOptions, ocrPages: number, 
   return { worker, ready };
 };
 
+/** Pages `next..end` still to do in one worker's share. */
+interface Share {
+  next: number;
+  end: number;
+}
+
+/** Splits pages `from..to` into `count` contiguous shares of (nearly) equal length. */
+export const splitShares = (from: number, to: number, count: number): Share[] => {
+  const total = to - from + 1;
+  return Array.from({ length: count }, (_, i) => ({
+    next: from + Math.floor((total * i) / count),
+    end: from + Math.floor((total * (i + 1)) / count) - 1,
+  }));
+};
+
+/**
+ * The next batch for worker `index`: the front of its own share, else the back of the share with the most
+ * pages left (so the owner keeps its contiguous run), else null when every page has been handed out.
+ */
+export const nextBatch = (shares: Share[], index: number, size: number): [number, number] | null => {
+  const own = shares[index];
+  if (own && own.next <= own.end) {
+    const a = own.next;
+    const b = Math.min(own.end, a + size - 1);
+    own.next = b + 1;
+    return [a, b];
+  }
+  let victim: Share | undefined;
+  for (const share of shares) {
+    if (share.next > share.end) continue;
+    if (!victim || share.end - share.next > victim.end - victim.next) victim = share;
+  }
+  if (!victim) return null;
+  const b = victim.end;
+  const a = Math.max(victim.next, b - size + 1);
+  victim.end = a - 1;
+  return [a, b];
+};
+
 const runBatch = (slot: Slot, from: number, to: number, timeoutMs: number): Promise<PageResult[]> =>
   new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -193,15 +234,17 @@ export const extractPagesInWorkers = async (
       `Invalid page range ${from}-${to} for ${pageCount} pages.`,
     );
   }
-  const queue: Array<[number, number]> = [];
-  for (let p = from; p <= to; p += options.batchSize)
-    queue.push([p, Math.min(to, p + options.batchSize - 1)]);
+  const shares = splitShares(from, to, slots.length);
   const results: PageResult[] = [];
   const started = Date.now();
-  const lane = async (initial: Slot): Promise<void> => {
+  const lane = async (initial: Slot, index: number): Promise<void> => {
     let slot = initial;
     try {
-      for (let next = queue.shift(); next; next = queue.shift()) {
+      for (
+        let next = nextBatch(shares, index, options.batchSize);
+        next;
+        next = nextBatch(shares, index, options.batchSize)
+      ) {
         if (Date.now() - started > options.limits.fileTimeoutMs) {
           throw new ExtractionError(
             'file_timeout',
@@ -232,6 +275,6 @@ export const extractPagesInWorkers = async (
       clearTimeout(timer);
     }
   };
-  await Promise.all(slots.map((slot) => lane(slot)));
+  await Promise.all(slots.map((slot, index) => lane(slot, index)));
   return { pageCount, pages: results.sort((x, y) => x.pageNumber - y.pageNumber) };
 };
