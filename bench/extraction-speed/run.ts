@@ -189,8 +189,8 @@ for (const [kind, cases] of [
     const rss = Math.max(...runs.map((r) => r.engine.maxRssMb));
     console.log(
       `${kind.padEnd(6)} | ${c.label.padEnd(31)} | ${String(pages).padStart(5)} | ${fmt(e).padStart(12)} | ` +
-        `${fmt(p1).padStart(16)} | ${fmt(p2).padStart(16)} | ${fmt(e / p1).padStart(9)}x | ` +
-        `${fmt(e / p2).padStart(9)}x | ${rss} MB`,
+        `${fmt(p1).padStart(16)} | ${fmt(p2).padStart(16)} | ${(e / p1).toFixed(2).padStart(9)}x | ` +
+        `${(e / p2).toFixed(2).padStart(9)}x | ${rss} MB`,
     );
     if (repeat > 1) {
       const each = runs.map((r) => `${fmt(r.engine.ms / pages)}/${fmt(r.p1 / pages)}`).join(', ');

@@ -58,7 +58,9 @@ export const buildLines = (words: readonly Word[], options: LineOptions): Line[]
       let bestScore = Number.POSITIVE_INFINITY;
       const reach = Math.ceil((0.5 * size) / 2) + 1;
       for (let k = key - reach; k <= key + reach; k++) {
-        for (const line of buckets.get(k) ?? []) {
+        const bucket = buckets.get(k);
+        if (!bucket) continue;
+        for (const line of bucket) {
           const tol = 0.4 * Math.min(size, line.size) + 0.3;
           const dv = Math.abs(line.vc - fw.vc);
           if (dv > tol) continue;

@@ -75,34 +75,27 @@ export const readTextLayerWords = async (
     const upy = d / size;
     const total = item.width > 0 ? item.width : item.str.length * size * 0.5;
     const str = item.str;
-    charCount += str.replace(/\s+/g, '').length;
     const perChar = total / Math.max(1, str.length);
+    // Offsets of the glyph tops and bottoms from the baseline (the same for every word of the item).
+    const topX = upx * ascent * size;
+    const topY = upy * ascent * size;
+    const bottomX = upx * descent * size;
+    const bottomY = upy * descent * size;
     const re = /\S+/g;
     for (let match = re.exec(str); match !== null; match = re.exec(str)) {
+      charCount += match[0].length;
       const start = match.index * perChar;
       const end = (match.index + match[0].length) * perChar;
       const sx = e + ux * start;
       const sy = f + uy * start;
       const ex = e + ux * end;
       const ey = f + uy * end;
-      const xs = [
-        sx + upx * ascent * size,
-        sx + upx * descent * size,
-        ex + upx * ascent * size,
-        ex + upx * descent * size,
-      ];
-      const ys = [
-        sy + upy * ascent * size,
-        sy + upy * descent * size,
-        ey + upy * ascent * size,
-        ey + upy * descent * size,
-      ];
       words.push({
         text: match[0],
-        x0: Math.min(...xs),
-        y0: Math.min(...ys),
-        x1: Math.max(...xs),
-        y1: Math.max(...ys),
+        x0: Math.min(sx + topX, sx + bottomX, ex + topX, ex + bottomX),
+        y0: Math.min(sy + topY, sy + bottomY, ey + topY, ey + bottomY),
+        x1: Math.max(sx + topX, sx + bottomX, ex + topX, ex + bottomX),
+        y1: Math.max(sy + topY, sy + bottomY, ey + topY, ey + bottomY),
         size,
         dir,
         font: item.fontName,
