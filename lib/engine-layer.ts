@@ -44,7 +44,7 @@ export function engineLayer(scope: Construct, id: string): LayerVersion {
   });
   return new LayerVersion(scope, id, {
     description: `Extraction engine runtime: ${versions.join(', ')}`.slice(0, 256),
-    compatibleRuntimes: [Runtime.NODEJS_22_X],
+    compatibleRuntimes: [Runtime.NODEJS_24_X],
     compatibleArchitectures: [Architecture.X86_64],
     code: Code.fromAsset(REPO_ROOT, {
       assetHashType: AssetHashType.CUSTOM,

@@ -68,7 +68,7 @@ export class ServiceFunction extends Construct {
     this.fn = new NodejsFunction(this, 'Function', {
       entry: props.entry,
       handler: 'handler',
-      runtime: Runtime.NODEJS_22_X,
+      runtime: Runtime.NODEJS_24_X,
       architecture: props.engineLayer ? Architecture.X86_64 : Architecture.ARM_64,
       ...(props.engineLayer ? { layers: [props.engineLayer] } : {}),
       memorySize: props.memorySize ?? 512,
@@ -82,7 +82,7 @@ export class ServiceFunction extends Construct {
       },
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node22',
+        target: 'node24',
         minify: true,
         sourceMap: true,
         mainFields: ['module', 'main'],

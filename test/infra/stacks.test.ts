@@ -92,7 +92,7 @@ describe('CDK stacks', () => {
     expect(Object.keys(functions)).toHaveLength(ROUTES.length + 2 + taskCount + CONSUMERS.length);
     stateless.resourceCountIs('AWS::Lambda::EventSourceMapping', CONSUMERS.length);
     for (const fn of Object.values(functions)) {
-      expect(fn.Properties.Runtime).toBe('nodejs22.x');
+      expect(fn.Properties.Runtime).toBe('nodejs24.x');
     }
   });
 
