@@ -138,5 +138,12 @@ describe('broken and hostile files end in a coded ExtractionError', () => {
     ]);
     expect(parallel.specifications).toEqual(inline.specifications);
     expect(await codeOf(extractDocument(encryptedPdf(), { workers: 2 }))).toBe('pdf_encrypted');
+    // The byte checks run in the first worker while the others wait: their errors keep their codes too.
+    expect(await codeOf(extractDocument(new Uint8Array(), { workers: 2 }))).toBe('pdf_empty');
+    const bomb = extractDocument(bombPdf(64 * 1024 * 1024), {
+      workers: 2,
+      limits: { maxInflatedBytesPerStream: 8 * 1024 * 1024 },
+    });
+    expect(await codeOf(bomb)).toBe('resource_limit');
   });
 });
