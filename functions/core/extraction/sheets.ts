@@ -57,6 +57,11 @@ export interface SheetAnalysis {
 }
 
 const GOOD_NUMBER_SCORE = 5;
+/**
+ * A text-layer number this convincing (pattern, bottom-right, large, alone, labelled) makes the title-block
+ * OCR of a sparse sheet pointless: OCR would only re-read text the layer already has, slightly differently.
+ */
+const CONFIDENT_TEXT_NUMBER_SCORE = 7;
 
 /** Adds OCR words that do not duplicate text-layer words. */
 const mergeOcrWords = (base: Word[], ocr: readonly Word[]): Word[] => {
@@ -203,6 +208,11 @@ export const analyzeSheetPage = async (
   let words = textWords;
   let ocr: SheetAnalysis['ocr'] = null;
   let issue: SheetAnalysis['issue'] = null;
+  if (ocrRequest && textWords.length > 0) {
+    const textLines = buildLines(textWords, { gapFactor: 1.5 });
+    const fromText = findNumberCandidates(textWords, textLines, geometry.width, geometry.height)[0];
+    if ((fromText?.score ?? 0) >= CONFIDENT_TEXT_NUMBER_SCORE) ocrRequest = null;
+  }
   if (ocrRequest) {
     let result: Awaited<ReturnType<typeof ocrTitleBlock>>;
     try {

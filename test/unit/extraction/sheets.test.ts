@@ -83,6 +83,24 @@ describe('drawing sheets', () => {
     expect(first.sheetNumberBox!.bottom).toBeLessThan(1665);
   });
 
+  it('does not OCR a sparse sheet whose text layer already prints a convincing number', async () => {
+    // Prepare: a sheet with little text for its size (OCR 'auto' would read its title block), but whose
+    // text layer holds a labelled number in the title block.
+    const doc = await PDFDocument.create();
+    await addSheet(doc, { number: 'A-501', title: 'WALL DETAILS' });
+    const bytes = await doc.save();
+
+    // Act
+    const result = await extractDocument(bytes, { ocr: 'auto' });
+
+    // Assess
+    expect(result.pages[0]!.ocr).toBeNull();
+    expect(result.stats.ocrPages).toBe(0);
+    expect(result.sheets.map((s) => [s.sheetNumber, s.sheetTitle, s.textSource])).toEqual([
+      ['A-501', 'WALL DETAILS', 'textLayer'],
+    ]);
+  });
+
   it('finds the title block, views, notes, keynotes, schedules and revisions with normalized data', async () => {
     // Prepare
     const bytes = await buildSet();
