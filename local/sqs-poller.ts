@@ -10,13 +10,18 @@ export class LocalSqsPoller {
   private running = true;
   private readonly done: Promise<void>;
 
-  constructor(
-    private readonly client: SQSClient,
-    private readonly queueUrl: string,
-    private readonly queueArn: string,
-    private readonly handler: string,
-    private readonly batchSize: number,
-  ) {
+  private readonly client: SQSClient;
+  private readonly queueUrl: string;
+  private readonly queueArn: string;
+  private readonly handler: string;
+  private readonly batchSize: number;
+
+  constructor(client: SQSClient, queueUrl: string, queueArn: string, handler: string, batchSize: number) {
+    this.client = client;
+    this.queueUrl = queueUrl;
+    this.queueArn = queueArn;
+    this.handler = handler;
+    this.batchSize = batchSize;
     this.done = this.loop();
   }
 

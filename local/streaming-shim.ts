@@ -16,8 +16,11 @@ interface Prelude {
 class LocalResponseStream extends Writable {
   prelude: Prelude = { statusCode: 200, headers: {} };
 
-  constructor(private readonly response: ServerResponse) {
+  private readonly response: ServerResponse;
+
+  constructor(response: ServerResponse) {
     super();
+    this.response = response;
     response.on('close', () => this.destroy());
   }
 

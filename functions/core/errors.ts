@@ -15,21 +15,20 @@ export abstract class DomainError extends Error {
 }
 
 export class InvalidRequestError extends DomainError {
-  constructor(
-    message: string,
-    readonly code: string = 'invalid_request',
-    details?: Record<string, unknown>,
-  ) {
+  readonly code: string;
+
+  constructor(message: string, code: string = 'invalid_request', details?: Record<string, unknown>) {
     super(message, details);
+    this.code = code;
   }
 }
 
 export class NotFoundError extends DomainError {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
+  readonly code: string;
+
+  constructor(code: string, message: string) {
     super(message);
+    this.code = code;
   }
 }
 
@@ -40,25 +39,26 @@ export class ProjectNotFoundError extends NotFoundError {
 }
 
 export class ConflictError extends DomainError {
-  constructor(
-    readonly code: string,
-    message: string,
-    details?: Record<string, unknown>,
-  ) {
+  readonly code: string;
+
+  constructor(code: string, message: string, details?: Record<string, unknown>) {
     super(message, details);
+    this.code = code;
   }
 }
 
 export class InsufficientCreditsError extends DomainError {
   readonly code = 'insufficient_credits';
-  constructor(
-    readonly requiredCredits: number,
-    readonly availableCredits: number,
-  ) {
+  readonly requiredCredits: number;
+  readonly availableCredits: number;
+
+  constructor(requiredCredits: number, availableCredits: number) {
     super(`This operation needs ${requiredCredits} credits; the organization has ${availableCredits}.`, {
       requiredCredits,
       availableCredits,
     });
+    this.requiredCredits = requiredCredits;
+    this.availableCredits = availableCredits;
   }
 }
 
@@ -68,15 +68,21 @@ export class UnauthorizedError extends DomainError {
 
 export class ScopeRequiredError extends DomainError {
   readonly code = 'scope_required';
-  constructor(readonly scope: string) {
+  readonly scope: string;
+
+  constructor(scope: string) {
     super(`This operation requires the scope "${scope}".`, { scope });
+    this.scope = scope;
   }
 }
 
 export class RateLimitedError extends DomainError {
   readonly code = 'rate_limited';
-  constructor(readonly retryAfterSeconds: number) {
+  readonly retryAfterSeconds: number;
+
+  constructor(retryAfterSeconds: number) {
     super(`Too many requests for this key. Retry after ${retryAfterSeconds} seconds.`, { retryAfterSeconds });
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

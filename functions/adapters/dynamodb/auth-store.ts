@@ -30,10 +30,13 @@ function toKeyRecord(item: Record<string, unknown>): ApiKeyRecord {
 }
 
 export class DynamoApiKeyStore implements ApiKeyStore {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
+  private readonly client: DynamoDBDocumentClient;
+  private readonly tableName: string;
+
+  constructor(client: DynamoDBDocumentClient, tableName: string) {
+    this.client = client;
+    this.tableName = tableName;
+  }
 
   async put(record: ApiKeyRecord): Promise<void> {
     await this.client.send(
@@ -123,10 +126,13 @@ export class DynamoApiKeyStore implements ApiKeyStore {
 }
 
 export class DynamoSessionStore implements SessionStore {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
+  private readonly client: DynamoDBDocumentClient;
+  private readonly tableName: string;
+
+  constructor(client: DynamoDBDocumentClient, tableName: string) {
+    this.client = client;
+    this.tableName = tableName;
+  }
 
   async get(tokenHash: string): Promise<SessionRecord | null> {
     const result = await this.client.send(
@@ -158,10 +164,13 @@ export class DynamoSessionStore implements SessionStore {
 
 /** Fixed one-minute windows counted with an atomic ADD; old windows expire through TTL. */
 export class DynamoRateLimiter implements RateLimiter {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
+  private readonly client: DynamoDBDocumentClient;
+  private readonly tableName: string;
+
+  constructor(client: DynamoDBDocumentClient, tableName: string) {
+    this.client = client;
+    this.tableName = tableName;
+  }
 
   async hit(subject: string, limitPerMinute: number): Promise<number | null> {
     const now = Date.now();

@@ -80,10 +80,13 @@ class Filter {
 }
 
 export class DynamoContentReader implements ContentReader {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
+  private readonly client: DynamoDBDocumentClient;
+  private readonly tableName: string;
+
+  constructor(client: DynamoDBDocumentClient, tableName: string) {
+    this.client = client;
+    this.tableName = tableName;
+  }
 
   private async paged<T>(
     projectId: string,

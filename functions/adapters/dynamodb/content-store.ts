@@ -20,10 +20,13 @@ type Item = Record<string, unknown>;
 
 /** Rows of extracted content, keyed so that a retried write replaces and never duplicates. */
 export class DynamoContentStore implements ContentStore {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
+  private readonly client: DynamoDBDocumentClient;
+  private readonly tableName: string;
+
+  constructor(client: DynamoDBDocumentClient, tableName: string) {
+    this.client = client;
+    this.tableName = tableName;
+  }
 
   private async keysWithPrefix(projectId: string, prefix: string): Promise<{ pk: string; sk: string }[]> {
     const items = await queryAll(this.client, {
@@ -204,10 +207,13 @@ export class DynamoContentStore implements ContentStore {
 }
 
 export class DynamoProjectTotalsWriter implements ProjectTotalsWriter {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
+  private readonly client: DynamoDBDocumentClient;
+  private readonly tableName: string;
+
+  constructor(client: DynamoDBDocumentClient, tableName: string) {
+    this.client = client;
+    this.tableName = tableName;
+  }
 
   async saveTotals(
     orgId: string,
@@ -235,10 +241,13 @@ export class DynamoProjectTotalsWriter implements ProjectTotalsWriter {
  * debit and returns the rest. Ledger entries have ids derived from the job, so each happens once.
  */
 export class DynamoCreditLedger implements CreditLedger {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
+  private readonly client: DynamoDBDocumentClient;
+  private readonly tableName: string;
+
+  constructor(client: DynamoDBDocumentClient, tableName: string) {
+    this.client = client;
+    this.tableName = tableName;
+  }
 
   async reserve(orgId: string, jobId: string, credits: number) {
     const now = new Date().toISOString();

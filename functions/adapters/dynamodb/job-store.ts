@@ -16,10 +16,13 @@ import { queryAll, queryCount, queryPage, setExpression } from './query-page.ts'
 import { ENTITY_VERSION, keys, recordOf, TABLE_DESIGN } from './table.ts';
 
 export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
+  private readonly client: DynamoDBDocumentClient;
+  private readonly tableName: string;
+
+  constructor(client: DynamoDBDocumentClient, tableName: string) {
+    this.client = client;
+    this.tableName = tableName;
+  }
 
   async create(job: JobRecord): Promise<void> {
     await this.client.send(

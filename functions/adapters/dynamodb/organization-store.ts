@@ -12,10 +12,13 @@ export interface LedgerEntry {
 
 /** Organizations and their credit ledger. Organizations are created by the operator (locally: at first start). */
 export class DynamoOrganizationStore {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
+  private readonly client: DynamoDBDocumentClient;
+  private readonly tableName: string;
+
+  constructor(client: DynamoDBDocumentClient, tableName: string) {
+    this.client = client;
+    this.tableName = tableName;
+  }
 
   async create(org: {
     id: string;

@@ -39,10 +39,13 @@ function toRecord(item: Record<string, unknown>): ProjectRecord {
 }
 
 export class DynamoProjectStore implements ProjectStore {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
+  private readonly client: DynamoDBDocumentClient;
+  private readonly tableName: string;
+
+  constructor(client: DynamoDBDocumentClient, tableName: string) {
+    this.client = client;
+    this.tableName = tableName;
+  }
 
   async createWithCharge(command: CreateProjectCommand): Promise<CreateProjectOutcome> {
     const { orgId, project, price, ledgerEntryId } = command;

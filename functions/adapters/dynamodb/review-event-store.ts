@@ -10,10 +10,13 @@ export interface ReviewExecutionRef {
 
 /** Stored review executions and their public events, read by sequence. */
 export class DynamoReviewEventStore {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
+  private readonly client: DynamoDBDocumentClient;
+  private readonly tableName: string;
+
+  constructor(client: DynamoDBDocumentClient, tableName: string) {
+    this.client = client;
+    this.tableName = tableName;
+  }
 
   async getExecution(orgId: string, executionId: string): Promise<ReviewExecutionRef | null> {
     const result = await this.client.send(

@@ -4,10 +4,13 @@ import type { WebhookStore } from '../../core/webhooks/webhooks.ts';
 import { ENTITY_VERSION, keys, recordOf } from './table.ts';
 
 export class DynamoWebhookStore implements WebhookStore {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
+  private readonly client: DynamoDBDocumentClient;
+  private readonly tableName: string;
+
+  constructor(client: DynamoDBDocumentClient, tableName: string) {
+    this.client = client;
+    this.tableName = tableName;
+  }
 
   async get(orgId: string): Promise<WebhookRecord | null> {
     const result = await this.client.send(

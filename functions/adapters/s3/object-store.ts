@@ -7,10 +7,13 @@ function status(error: unknown): number | undefined {
 }
 
 export class S3ObjectStore implements ObjectStore {
-  constructor(
-    private readonly client: S3Client,
-    private readonly bucket: string,
-  ) {}
+  private readonly client: S3Client;
+  private readonly bucket: string;
+
+  constructor(client: S3Client, bucket: string) {
+    this.client = client;
+    this.bucket = bucket;
+  }
 
   async getBytes(key: string): Promise<Uint8Array> {
     const result = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
@@ -62,10 +65,12 @@ export class S3ObjectStore implements ObjectStore {
 export class S3ArtifactStorage {
   private readonly objects: S3ObjectStore;
 
-  constructor(
-    private readonly client: S3Client,
-    private readonly bucket: string,
-  ) {
+  private readonly client: S3Client;
+  private readonly bucket: string;
+
+  constructor(client: S3Client, bucket: string) {
+    this.client = client;
+    this.bucket = bucket;
     this.objects = new S3ObjectStore(client, bucket);
   }
 

@@ -6,10 +6,13 @@ import type { ProjectIndexStore } from '../../core/projects/ports.ts';
  * the manifest of an empty index; ingestion adds segments next to it.
  */
 export class S3ProjectIndexStore implements ProjectIndexStore {
-  constructor(
-    private readonly client: S3Client,
-    private readonly bucket: string,
-  ) {}
+  private readonly client: S3Client;
+  private readonly bucket: string;
+
+  constructor(client: S3Client, bucket: string) {
+    this.client = client;
+    this.bucket = bucket;
+  }
 
   async createIndex(orgId: string, projectId: string): Promise<string> {
     const prefix = `orgs/${orgId}/projects/${projectId}/index/`;

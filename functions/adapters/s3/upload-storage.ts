@@ -15,10 +15,13 @@ import type { ObjectInfo, UploadStorage } from '../../core/jobs/ports.ts';
  * any other type or bytes. Each part URL signs its exact `content-length`.
  */
 export class S3UploadStorage implements UploadStorage {
-  constructor(
-    private readonly client: S3Client,
-    private readonly bucket: string,
-  ) {}
+  private readonly client: S3Client;
+  private readonly bucket: string;
+
+  constructor(client: S3Client, bucket: string) {
+    this.client = client;
+    this.bucket = bucket;
+  }
 
   async presignPut(input: {
     key: string;

@@ -2,10 +2,13 @@ import { ExecutionAlreadyExists, type SFNClient, StartExecutionCommand } from '@
 import type { ProcessingStarter } from '../../core/jobs/ports.ts';
 
 export class StepFunctionsProcessingStarter implements ProcessingStarter {
-  constructor(
-    private readonly client: SFNClient,
-    private readonly stateMachineArn: string,
-  ) {}
+  private readonly client: SFNClient;
+  private readonly stateMachineArn: string;
+
+  constructor(client: SFNClient, stateMachineArn: string) {
+    this.client = client;
+    this.stateMachineArn = stateMachineArn;
+  }
 
   async start(orgId: string, jobId: string): Promise<void> {
     try {

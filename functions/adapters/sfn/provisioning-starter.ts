@@ -2,10 +2,13 @@ import { ExecutionAlreadyExists, type SFNClient, StartExecutionCommand } from '@
 import type { ProvisioningStarter } from '../../core/projects/ports.ts';
 
 export class StepFunctionsProvisioningStarter implements ProvisioningStarter {
-  constructor(
-    private readonly client: SFNClient,
-    private readonly stateMachineArn: string,
-  ) {}
+  private readonly client: SFNClient;
+  private readonly stateMachineArn: string;
+
+  constructor(client: SFNClient, stateMachineArn: string) {
+    this.client = client;
+    this.stateMachineArn = stateMachineArn;
+  }
 
   async start(orgId: string, projectId: string): Promise<void> {
     try {

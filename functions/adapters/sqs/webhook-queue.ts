@@ -3,10 +3,13 @@ import type { WebhookQueue } from '../../core/pipeline/ports.ts';
 
 /** Job outcomes go through a queue: delivery (signing, retries with backoff, dead letters) is the consumer's. */
 export class SqsWebhookQueue implements WebhookQueue {
-  constructor(
-    private readonly client: SQSClient,
-    private readonly queueUrl: string,
-  ) {}
+  private readonly client: SQSClient;
+  private readonly queueUrl: string;
+
+  constructor(client: SQSClient, queueUrl: string) {
+    this.client = client;
+    this.queueUrl = queueUrl;
+  }
 
   async enqueue(message: { orgId: string; event: string; payload: unknown }): Promise<void> {
     await this.client.send(

@@ -3,10 +3,13 @@ import type { TokenSigner } from '../jobs/ports.ts';
 
 /** Small signed tokens (upload tokens): `base64url(json).base64url(hmac)`, verified in constant time. */
 export class HmacTokenSigner implements TokenSigner {
-  constructor(
-    private readonly key: string,
-    private readonly purpose: string,
-  ) {}
+  private readonly key: string;
+  private readonly purpose: string;
+
+  constructor(key: string, purpose: string) {
+    this.key = key;
+    this.purpose = purpose;
+  }
 
   private mac(payload: string): Buffer {
     return createHmac('sha256', `${this.purpose}:${this.key}`).update(payload).digest();

@@ -8,7 +8,11 @@ import type { ArtifactReference } from './model.ts';
  * downloaded through it.
  */
 export class ArtifactPaths {
-  constructor(private readonly key: string) {}
+  private readonly key: string;
+
+  constructor(key: string) {
+    this.key = key;
+  }
 
   private mac(scope: string, storageKey: string): Buffer {
     return createHmac('sha256', `artifact:${this.key}`)

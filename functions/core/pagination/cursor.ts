@@ -31,7 +31,11 @@ function filtersDigest(filters: Record<string, unknown>): string {
 }
 
 export class CursorCodec {
-  constructor(private readonly signingKey: string) {}
+  private readonly signingKey: string;
+
+  constructor(signingKey: string) {
+    this.signingKey = signingKey;
+  }
 
   private sign(payload: string): Buffer {
     return createHmac('sha256', this.signingKey).update(payload).digest();

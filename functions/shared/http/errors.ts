@@ -22,8 +22,11 @@ export class UnsupportedMediaTypeError extends DomainError {
 
 export class MethodNotAllowedError extends DomainError {
   readonly code = 'method_not_allowed';
-  constructor(readonly allowed: string[]) {
+  readonly allowed: string[];
+
+  constructor(allowed: string[]) {
     super(`This path accepts ${allowed.join(', ')}.`, { allowedMethods: allowed });
+    this.allowed = allowed;
   }
 }
 
