@@ -105,7 +105,16 @@ const startWorker = (bytes: Uint8Array, options: PoolOptions, ocrPages: number, 
       worker.off('message', onMessage);
     };
     worker.on('message', onMessage);
-    worker.once('error', (e) => reject(e));
+    // A worker that dies while opening the file (heap cap, crash) fails the file with a code, never a hang.
+    worker.once('error', (e) => {
+      const oom = (e as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+      reject(
+        new ExtractionError(oom ? 'resource_limit' : 'pdf_malformed', `Opening the PDF failed: ${e.message}`),
+      );
+    });
+    worker.once('exit', (code) =>
+      reject(new ExtractionError('resource_limit', `The worker opening the PDF exited (${code}).`)),
+    );
   });
   return { worker, ready };
 };

@@ -145,5 +145,7 @@ describe('broken and hostile files end in a coded ExtractionError', () => {
       limits: { maxInflatedBytesPerStream: 8 * 1024 * 1024 },
     });
     expect(await codeOf(bomb)).toBe('resource_limit');
+    // A worker that dies of its heap cap while opening the file fails the file with a code.
+    expect(await codeOf(extractDocument(bytes, { workers: 2, maxWorkerHeapMb: 4 }))).toBe('resource_limit');
   });
 });
