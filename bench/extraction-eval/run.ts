@@ -15,13 +15,17 @@ import type { ExtractionResult } from '../../functions/core/extraction/model.ts'
 import {
   matchSections,
   matchSheets,
+  matchViews,
   pct,
+  type RegionLabels,
   type SectionLabel,
   type SectionScore,
   type SheetLabel,
   type SheetScore,
   sumSectionScores,
   sumSheetScores,
+  sumViewScores,
+  type ViewScore,
 } from './score.ts';
 
 const args = process.argv.slice(2);
@@ -60,6 +64,7 @@ const files = [...new Set([...Object.keys(specs.files), ...Object.keys(sheets.fi
 
 const sectionScores: SectionScore[] = [];
 const sheetScores: SheetScore[] = [];
+const viewScores: ViewScore[] = [];
 const output: Record<string, unknown> = {};
 
 for (const file of files) {
@@ -102,11 +107,22 @@ for (const file of files) {
         `extra sheets ${score.extraSheets}`,
     );
     for (const line of score.details.slice(0, verbose ? 1000 : 40)) console.log(`    ${line}`);
+    const views = matchViews(file, sheetLabels as RegionLabels[], result);
+    viewScores.push(views);
+    console.log(
+      `  views: ${views.viewsFound}/${views.viewsLabeled} titled views found (${views.viewsPredicted} view regions); ` +
+        `title ${views.viewTitleOk}/${views.viewsFound}, scale ${views.viewScaleOk}/${views.viewsFound}` +
+        (views.refsLabeled
+          ? `; callout references ${views.refsFound}/${views.refsLabeled} found (${views.refsPredicted} distinct on those pages)`
+          : ''),
+    );
+    for (const line of views.details.slice(0, verbose ? 1000 : 15)) console.log(`    ${line}`);
   }
   output[file] = {
     seconds,
     sections: sectionScores.find((s) => s.file === file),
     sheets: sheetScores.find((s) => s.file === file),
+    views: viewScores.find((s) => s.file === file),
   };
 }
 
@@ -125,6 +141,14 @@ if (sheetScores.length) {
     `  sheets: ${t.total}; sheet number text-layer ${t.textOk}/${t.textTotal} = ${pct(t.textOk, t.textTotal)} (target >= 95%), ` +
       `OCR ${t.ocrOk}/${t.ocrTotal} = ${pct(t.ocrOk, t.ocrTotal)} (target >= 85%); discipline ${pct(t.disciplineOk, t.total)}; ` +
       `title ${pct(t.titleOk, t.total)}; extra sheets ${t.extraSheets}`,
+  );
+}
+if (viewScores.length) {
+  const t = sumViewScores(viewScores);
+  console.log(
+    `  views: ${t.viewsFound}/${t.viewsLabeled} = ${pct(t.viewsFound, t.viewsLabeled)} of titled views found ` +
+      `(${t.viewsPredicted} view regions predicted); title ${pct(t.viewTitleOk, t.viewsFound)}, scale ${pct(t.viewScaleOk, t.viewsFound)} of found; ` +
+      `callout references ${t.refsFound}/${t.refsLabeled} = ${pct(t.refsFound, t.refsLabeled)}`,
   );
 }
 const jsonOut = flag('--json');

@@ -208,3 +208,156 @@ export const sumSheetScores = (scores: readonly SheetScore[]): SheetScore => {
   }
   return total;
 };
+
+// ---------------------------------------------------------------------------------------------------------
+// Views and sheet references (labels in sheets.json: `views[]` and, for drawings-extra, `references[]`)
+// ---------------------------------------------------------------------------------------------------------
+
+export interface ViewLabel {
+  number: string | null;
+  title: string;
+  scale?: string | null;
+  /** [x0, y0, x1, y1] in displayed PDF points: the union of the view-title words. */
+  bbox?: number[];
+}
+
+export interface ReferenceLabel {
+  detail: string;
+  sheet: string;
+}
+
+export interface RegionLabels {
+  page: number;
+  views?: ViewLabel[];
+  references?: ReferenceLabel[];
+}
+
+export interface ViewScore {
+  file: string;
+  /** Titled views with a box in the labels, and how many a predicted view region sits on. */
+  viewsLabeled: number;
+  viewsFound: number;
+  viewTitleOk: number;
+  viewScaleOk: number;
+  viewsPredicted: number;
+  /** Distinct (detail, sheet) callouts per page. */
+  refsLabeled: number;
+  refsFound: number;
+  refsPredicted: number;
+  details: string[];
+}
+
+/** Scales agree when their digits and units agree (`1/4" = 1'-0"` vs `1/4"=1'-0"`). */
+const foldScale = (s: string | null | undefined): string =>
+  (s ?? '').toUpperCase().replace(/[^0-9A-Z/"'=.]/g, '');
+
+/** Gap between two boxes in points (0 when they overlap). */
+const boxGap = (a: { x0: number; y0: number; x1: number; y1: number }, b: typeof a): number =>
+  Math.hypot(Math.max(0, a.x0 - b.x1, b.x0 - a.x1), Math.max(0, a.y0 - b.y1, b.y0 - a.y1));
+
+/**
+ * Views: a labeled view (titled, with a box) is found when a predicted `view` region's title box lies within
+ * 20 pt of the labeled title words (label boxes of outlined text are rough, ±20 pt); pairs are one-to-one,
+ * nearest first. Its title and scale are then compared. References: the distinct (detail, sheet) pairs the
+ * labels list per page (callout symbols printed as text) against the pairs found in the page's regions
+ * (which also include references written in notes, so "predicted" is not a precision denominator).
+ */
+export const matchViews = (
+  file: string,
+  labels: readonly RegionLabels[],
+  result: Pick<ExtractionResult, 'sheets'>,
+): ViewScore => {
+  const score: ViewScore = {
+    file,
+    viewsLabeled: 0,
+    viewsFound: 0,
+    viewTitleOk: 0,
+    viewScaleOk: 0,
+    viewsPredicted: 0,
+    refsLabeled: 0,
+    refsFound: 0,
+    refsPredicted: 0,
+    details: [],
+  };
+  for (const label of labels) {
+    const sheet = result.sheets.find((s) => s.pageNumber === label.page);
+    const regions = sheet?.regions ?? [];
+    const predicted = regions
+      .filter((r) => r.regionType === 'view')
+      .map((r) => {
+        const b = r.titleDisplayBox ?? r.displayBox;
+        return { region: r, box: { x0: b.left, y0: b.top, x1: b.right, y1: b.bottom } };
+      });
+    score.viewsPredicted += predicted.length;
+    const wanted = (label.views ?? []).filter((v) => v.number !== null && v.bbox?.length === 4);
+    const pairs: Array<{ v: ViewLabel; p: (typeof predicted)[number]; gap: number }> = [];
+    for (const v of wanted) {
+      const [x0 = 0, y0 = 0, x1 = 0, y1 = 0] = v.bbox!;
+      for (const p of predicted) {
+        const gap = boxGap({ x0, y0, x1, y1 }, p.box);
+        if (gap <= 20) pairs.push({ v, p, gap });
+      }
+    }
+    const usedV = new Set<ViewLabel>();
+    const usedP = new Set<(typeof predicted)[number]>();
+    for (const pair of pairs.sort((a, b) => a.gap - b.gap)) {
+      if (usedV.has(pair.v) || usedP.has(pair.p)) continue;
+      usedV.add(pair.v);
+      usedP.add(pair.p);
+      const data = pair.p.region.normalizedData;
+      const titleOk = foldTitle(data.viewTitle) === foldTitle(pair.v.title);
+      const scaleOk = !pair.v.scale || foldScale(data.scale?.text) === foldScale(pair.v.scale);
+      if (titleOk) score.viewTitleOk++;
+      if (scaleOk) score.viewScaleOk++;
+      if (!titleOk || !scaleOk)
+        score.details.push(
+          `p${label.page} view ${pair.v.number} "${pair.v.title}" ${pair.v.scale ?? ''} got "${data.viewTitle ?? '-'}" ${data.scale?.text ?? ''}`,
+        );
+    }
+    score.viewsLabeled += wanted.length;
+    score.viewsFound += usedV.size;
+    for (const v of wanted)
+      if (!usedV.has(v)) score.details.push(`p${label.page} view ${v.number} "${v.title}" not found`);
+    if (label.references) {
+      const key = (detail: string | null, sheetNo: string): string =>
+        `${foldSheetNumber(detail)}/${foldSheetNumber(sheetNo).replace(/-/g, '')}`;
+      const want = new Set(label.references.map((r) => key(r.detail, r.sheet)));
+      const got = new Set(
+        regions.flatMap((r) => r.normalizedData.sheetReferences.map((ref) => key(ref.detail, ref.sheet))),
+      );
+      score.refsLabeled += want.size;
+      score.refsPredicted += got.size;
+      const missed = [...want].filter((k) => !got.has(k));
+      score.refsFound += want.size - missed.length;
+      if (missed.length) score.details.push(`p${label.page} references missed: ${missed.join(', ')}`);
+    }
+  }
+  return score;
+};
+
+export const sumViewScores = (scores: readonly ViewScore[]): ViewScore =>
+  scores.reduce(
+    (acc, s) => ({
+      ...acc,
+      viewsLabeled: acc.viewsLabeled + s.viewsLabeled,
+      viewsFound: acc.viewsFound + s.viewsFound,
+      viewTitleOk: acc.viewTitleOk + s.viewTitleOk,
+      viewScaleOk: acc.viewScaleOk + s.viewScaleOk,
+      viewsPredicted: acc.viewsPredicted + s.viewsPredicted,
+      refsLabeled: acc.refsLabeled + s.refsLabeled,
+      refsFound: acc.refsFound + s.refsFound,
+      refsPredicted: acc.refsPredicted + s.refsPredicted,
+    }),
+    {
+      file: 'overall',
+      viewsLabeled: 0,
+      viewsFound: 0,
+      viewTitleOk: 0,
+      viewScaleOk: 0,
+      viewsPredicted: 0,
+      refsLabeled: 0,
+      refsFound: 0,
+      refsPredicted: 0,
+      details: [],
+    },
+  );
