@@ -335,29 +335,28 @@ export const matchViews = (
   return score;
 };
 
-export const sumViewScores = (scores: readonly ViewScore[]): ViewScore =>
-  scores.reduce(
-    (acc, s) => ({
-      ...acc,
-      viewsLabeled: acc.viewsLabeled + s.viewsLabeled,
-      viewsFound: acc.viewsFound + s.viewsFound,
-      viewTitleOk: acc.viewTitleOk + s.viewTitleOk,
-      viewScaleOk: acc.viewScaleOk + s.viewScaleOk,
-      viewsPredicted: acc.viewsPredicted + s.viewsPredicted,
-      refsLabeled: acc.refsLabeled + s.refsLabeled,
-      refsFound: acc.refsFound + s.refsFound,
-      refsPredicted: acc.refsPredicted + s.refsPredicted,
-    }),
-    {
-      file: 'overall',
-      viewsLabeled: 0,
-      viewsFound: 0,
-      viewTitleOk: 0,
-      viewScaleOk: 0,
-      viewsPredicted: 0,
-      refsLabeled: 0,
-      refsFound: 0,
-      refsPredicted: 0,
-      details: [],
-    },
-  );
+export const sumViewScores = (scores: readonly ViewScore[]): ViewScore => {
+  const total: ViewScore = {
+    file: 'overall',
+    viewsLabeled: 0,
+    viewsFound: 0,
+    viewTitleOk: 0,
+    viewScaleOk: 0,
+    viewsPredicted: 0,
+    refsLabeled: 0,
+    refsFound: 0,
+    refsPredicted: 0,
+    details: [],
+  };
+  for (const s of scores) {
+    total.viewsLabeled += s.viewsLabeled;
+    total.viewsFound += s.viewsFound;
+    total.viewTitleOk += s.viewTitleOk;
+    total.viewScaleOk += s.viewScaleOk;
+    total.viewsPredicted += s.viewsPredicted;
+    total.refsLabeled += s.refsLabeled;
+    total.refsFound += s.refsFound;
+    total.refsPredicted += s.refsPredicted;
+  }
+  return total;
+};
