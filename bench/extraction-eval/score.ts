@@ -183,8 +183,17 @@ export const matchSheets = (
   return score;
 };
 
-export const sumSheetScores = (scores: readonly SheetScore[]): SheetScore => {
-  const total: SheetScore = {
+/** Totals of per-file counts: every numeric field summed, `file` set to `overall`, no details. */
+const sumCounts = <T extends { file: string; details: string[] }>(scores: readonly T[], zero: T): T => {
+  const total: Record<string, unknown> = { ...zero, file: 'overall', details: [] };
+  for (const score of scores)
+    for (const [key, value] of Object.entries(score))
+      if (typeof value === 'number') total[key] = (total[key] as number) + value;
+  return total as T;
+};
+
+export const sumSheetScores = (scores: readonly SheetScore[]): SheetScore =>
+  sumCounts(scores, {
     file: 'overall',
     total: 0,
     textTotal: 0,
@@ -195,19 +204,7 @@ export const sumSheetScores = (scores: readonly SheetScore[]): SheetScore => {
     titleOk: 0,
     extraSheets: 0,
     details: [],
-  };
-  for (const s of scores) {
-    total.total += s.total;
-    total.textTotal += s.textTotal;
-    total.textOk += s.textOk;
-    total.ocrTotal += s.ocrTotal;
-    total.ocrOk += s.ocrOk;
-    total.disciplineOk += s.disciplineOk;
-    total.titleOk += s.titleOk;
-    total.extraSheets += s.extraSheets;
-  }
-  return total;
-};
+  });
 
 // ---------------------------------------------------------------------------------------------------------
 // Views and sheet references (labels in sheets.json: `views[]` and, for drawings-extra, `references[]`)
@@ -247,6 +244,19 @@ export interface ViewScore {
   details: string[];
 }
 
+const emptyViewScore = (file: string): ViewScore => ({
+  file,
+  viewsLabeled: 0,
+  viewsFound: 0,
+  viewTitleOk: 0,
+  viewScaleOk: 0,
+  viewsPredicted: 0,
+  refsLabeled: 0,
+  refsFound: 0,
+  refsPredicted: 0,
+  details: [],
+});
+
 /** Scales agree when their digits and units agree (`1/4" = 1'-0"` vs `1/4"=1'-0"`). */
 const foldScale = (s: string | null | undefined): string =>
   (s ?? '').toUpperCase().replace(/[^0-9A-Z/"'=.]/g, '');
@@ -267,18 +277,7 @@ export const matchViews = (
   labels: readonly RegionLabels[],
   result: Pick<ExtractionResult, 'sheets'>,
 ): ViewScore => {
-  const score: ViewScore = {
-    file,
-    viewsLabeled: 0,
-    viewsFound: 0,
-    viewTitleOk: 0,
-    viewScaleOk: 0,
-    viewsPredicted: 0,
-    refsLabeled: 0,
-    refsFound: 0,
-    refsPredicted: 0,
-    details: [],
-  };
+  const score = emptyViewScore(file);
   for (const label of labels) {
     const sheet = result.sheets.find((s) => s.pageNumber === label.page);
     const regions = sheet?.regions ?? [];
@@ -335,28 +334,5 @@ export const matchViews = (
   return score;
 };
 
-export const sumViewScores = (scores: readonly ViewScore[]): ViewScore => {
-  const total: ViewScore = {
-    file: 'overall',
-    viewsLabeled: 0,
-    viewsFound: 0,
-    viewTitleOk: 0,
-    viewScaleOk: 0,
-    viewsPredicted: 0,
-    refsLabeled: 0,
-    refsFound: 0,
-    refsPredicted: 0,
-    details: [],
-  };
-  for (const s of scores) {
-    total.viewsLabeled += s.viewsLabeled;
-    total.viewsFound += s.viewsFound;
-    total.viewTitleOk += s.viewTitleOk;
-    total.viewScaleOk += s.viewScaleOk;
-    total.viewsPredicted += s.viewsPredicted;
-    total.refsLabeled += s.refsLabeled;
-    total.refsFound += s.refsFound;
-    total.refsPredicted += s.refsPredicted;
-  }
-  return total;
-};
+export const sumViewScores = (scores: readonly ViewScore[]): ViewScore =>
+  sumCounts(scores, emptyViewScore('overall'));
