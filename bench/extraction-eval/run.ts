@@ -110,7 +110,7 @@ for (const file of files) {
     const views = matchViews(file, sheetLabels as RegionLabels[], result);
     viewScores.push(views);
     console.log(
-      `  views: ${views.viewsFound}/${views.viewsLabeled} titled views found (${views.viewsPredicted} view regions); ` +
+      `  views: ${views.viewsFound}/${views.viewsLabeled} titled views found (${views.viewsPredicted} titled view regions); ` +
         `title ${views.viewTitleOk}/${views.viewsFound}, scale ${views.viewScaleOk}/${views.viewsFound}` +
         (views.refsLabeled
           ? `; callout references ${views.refsFound}/${views.refsLabeled} found (${views.refsPredicted} distinct on those pages)`
@@ -147,7 +147,7 @@ if (viewScores.length) {
   const t = sumViewScores(viewScores);
   console.log(
     `  views: ${t.viewsFound}/${t.viewsLabeled} = ${pct(t.viewsFound, t.viewsLabeled)} of titled views found ` +
-      `(${t.viewsPredicted} view regions predicted); title ${pct(t.viewTitleOk, t.viewsFound)}, scale ${pct(t.viewScaleOk, t.viewsFound)} of found; ` +
+      `(${t.viewsPredicted} titled view regions predicted); title ${pct(t.viewTitleOk, t.viewsFound)}, scale ${pct(t.viewScaleOk, t.viewsFound)} of found; ` +
       `callout references ${t.refsFound}/${t.refsLabeled} = ${pct(t.refsFound, t.refsLabeled)}`,
   );
 }

@@ -281,8 +281,9 @@ export const matchViews = (
   for (const label of labels) {
     const sheet = result.sheets.find((s) => s.pageNumber === label.page);
     const regions = sheet?.regions ?? [];
+    // Titled views only: the drawing-area view of a sheet without titled views has no title box.
     const predicted = regions
-      .filter((r) => r.regionType === 'view')
+      .filter((r) => r.regionType === 'view' && r.titleDisplayBox !== null)
       .map((r) => {
         const b = r.titleDisplayBox ?? r.displayBox;
         return { region: r, box: { x0: b.left, y0: b.top, x1: b.right, y1: b.bottom } };

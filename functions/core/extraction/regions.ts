@@ -32,7 +32,14 @@ export interface RegionDraft {
   keynotes?: Keynote[];
   schedule?: Schedule | null;
   revisions?: Revision[];
+  /** The whole drawing area of a sheet without titled views: its title is the sheet title (set level). */
+  drawingArea?: boolean;
 }
+
+/** Label of a drawing-area view until the sheet title is known (see `assembleSheets`). */
+export const DRAWING_AREA_LABEL = 'DRAWING';
+/** Words a sheet needs outside its title block and other regions to get a drawing-area view. */
+const DRAWING_AREA_MIN_WORDS = 10;
 
 interface HeadingKind {
   type: RegionType;
@@ -489,6 +496,27 @@ export const findRegions = (
   const views = findViews(lines, words, titleBlock);
   estimateViewExtents(views, pageWidth, pageHeight, titleBlock);
   regions.push(...views);
+  if (views.length === 0) {
+    // A sheet with one drawing titled only in its title block (a floor plan, a site plan): its drawing area
+    // is its one view, so its callouts and labels belong to a region too.
+    const free = lines.filter(
+      (l) => !(titleBlock && centerInside(titleBlock, l)) && !regions.some((r) => centerInside(r.box, l)),
+    );
+    if (free.reduce((n, l) => n + l.words.length, 0) >= DRAWING_AREA_MIN_WORDS) {
+      regions.push({
+        regionType: 'view',
+        label: DRAWING_AREA_LABEL,
+        drawingType: null,
+        box: boxOf(free),
+        titleBox: null,
+        lines: free,
+        viewNumber: null,
+        viewTitle: null,
+        scaleText: null,
+        drawingArea: true,
+      });
+    }
+  }
   // A region entirely inside a larger one of the same type (nested headings) is dropped.
   return regions.filter(
     (r, i) =>

@@ -20,11 +20,11 @@ import {
   type Word,
 } from './geometry.ts';
 import { buildLines } from './layout.ts';
-import type { PageIssue, Region, Revision, Sheet, TextSource } from './model.ts';
+import type { PageIssue, Region, Revision, Sheet, SheetReference, TextSource } from './model.ts';
 import { buildNormalizedData, findCalloutReferences } from './normalize.ts';
 import { cellAt, type OcrRequest, type OcrResult, ocrArea, ocrCells, ocrSmallCells } from './ocr.ts';
 import type { PageGeometry } from './pdf.ts';
-import { findRegions, type RegionDraft } from './regions.ts';
+import { drawingTypeOf, findRegions, type RegionDraft } from './regions.ts';
 import type { Ruling } from './rulings.ts';
 import { disciplineOf, normalizeSheetNumber } from './sheet-number.ts';
 import {
@@ -45,6 +45,8 @@ export interface SheetPageResult {
   titleLines: TitleLine[][];
   titleBlock: Box | null;
   regions: Region[];
+  /** Index in `regions` of the drawing-area view (a sheet without titled views), titled at set level. */
+  drawingAreaIndex: number | null;
   revisions: Revision[];
   usedOcr: boolean;
 }
@@ -272,7 +274,8 @@ export const analyzeSheetPage = async (
     words.filter((w) => !(titleBlock && centerInside(titleBlock, w))),
     null,
   );
-  const regions = drafts.map((d, i) => toRegion(d, i, pageNumber, sheetNumber, callouts));
+  const calloutsByDraft = assignCallouts(drafts, callouts);
+  const regions = drafts.map((d, i) => toRegion(d, i, pageNumber, sheetNumber, calloutsByDraft[i] ?? []));
   return {
     issue,
     sheet: {
@@ -282,6 +285,7 @@ export const analyzeSheetPage = async (
       titleLines,
       titleBlock,
       regions,
+      drawingAreaIndex: drafts.some((d) => d.drawingArea) ? drafts.findIndex((d) => d.drawingArea) : null,
       revisions,
       usedOcr: ocr !== null,
     },
@@ -297,28 +301,52 @@ const textSourceOf = (lines: readonly Line[]): TextSource => {
   return sources.has('ocr') ? 'ocr' : 'textLayer';
 };
 
+const calloutBox = (c: SheetReference): Box | null =>
+  c.displayBox
+    ? { x0: c.displayBox.left, y0: c.displayBox.top, x1: c.displayBox.right, y1: c.displayBox.bottom }
+    : null;
+
+const boxGap = (a: Box, b: Box): number =>
+  Math.hypot(Math.max(0, a.x0 - b.x1, b.x0 - a.x1), Math.max(0, a.y0 - b.y1, b.y0 - a.y1));
+
+/**
+ * Callouts per region draft: each goes to the views whose box holds it; one in no region at all (section
+ * heads and elevation markers at the edge of a drawing, outside the estimated view extent) goes to the
+ * nearest view. Callouts inside notes, legends or the title block stay out of the views.
+ */
+const assignCallouts = (
+  drafts: readonly RegionDraft[],
+  callouts: readonly SheetReference[],
+): SheetReference[][] => {
+  const out: SheetReference[][] = drafts.map(() => []);
+  const views = drafts.flatMap((d, i) => (d.regionType === 'view' ? [i] : []));
+  for (const c of callouts) {
+    const box = calloutBox(c);
+    if (!box) continue;
+    const holders = drafts.flatMap((d, i) => (centerInside(d.box, box) ? [i] : []));
+    const holdingViews = holders.filter((i) => drafts[i]!.regionType === 'view');
+    if (holdingViews.length) {
+      for (const i of holdingViews) out[i]!.push(c);
+      continue;
+    }
+    if (holders.length || !views.length) continue;
+    const nearest = views.reduce((a, b) =>
+      boxGap(drafts[b]!.box, box) < boxGap(drafts[a]!.box, box) ? b : a,
+    );
+    out[nearest]!.push(c);
+  }
+  return out;
+};
+
 const toRegion = (
   d: RegionDraft,
   index: number,
   pageNumber: number,
   sheetNumber: string | null,
-  callouts: ReturnType<typeof findCalloutReferences>,
+  callouts: SheetReference[],
 ): Region => {
   const text = regionText(d.lines);
   const ocrWords = d.lines.flatMap((l) => l.words).filter((w) => w.source === 'ocr');
-  const inView =
-    d.regionType === 'view'
-      ? callouts.filter(
-          (c) =>
-            c.displayBox &&
-            centerInside(d.box, {
-              x0: c.displayBox.left,
-              y0: c.displayBox.top,
-              x1: c.displayBox.right,
-              y1: c.displayBox.bottom,
-            }),
-        )
-      : [];
   return {
     regionId: `p${pageNumber}-${d.regionType}-${index + 1}`,
     pageNumber,
@@ -339,7 +367,7 @@ const toRegion = (
       viewNumber: d.viewNumber ?? null,
       viewTitle: d.viewTitle ?? null,
       scaleText: d.scaleText ?? null,
-      callouts: inView,
+      callouts,
       keynotes: d.keynotes ?? [],
       schedule: d.schedule ?? null,
       revisions: d.revisions ?? [],
@@ -453,19 +481,26 @@ export const assembleSheets = (
       : [];
     const title = titles[0] ?? null;
     const sheetNumber = number?.printed ?? null;
-    const regions = s.regions.map((r) => ({
-      ...r,
-      sheetNumber,
-      normalizedData: {
-        ...r.normalizedData,
-        sheetNumber: sheetNumber ? normalizeSheetNumber(sheetNumber) : null,
-      },
-    }));
+    const sheetTitle = title ? title.text.replace(/\s+/g, ' ').trim() : null;
+    const regions = s.regions.map((r, i) => {
+      // The drawing area of a sheet without titled views is the view the sheet title names.
+      const area = i === s.drawingAreaIndex && sheetTitle !== null;
+      return {
+        ...r,
+        sheetNumber,
+        ...(area ? { label: sheetTitle, drawingType: drawingTypeOf(sheetTitle) } : {}),
+        normalizedData: {
+          ...r.normalizedData,
+          sheetNumber: sheetNumber ? normalizeSheetNumber(sheetNumber) : null,
+          ...(area ? { viewTitle: sheetTitle } : {}),
+        },
+      };
+    });
     return {
       pageNumber: p.pageNumber,
       sheetNumber,
       sheetNumberNormalized: sheetNumber ? normalizeSheetNumber(sheetNumber) : null,
-      sheetTitle: title ? title.text.replace(/\s+/g, ' ').trim() : null,
+      sheetTitle,
       discipline: number ? disciplineOf(number.prefix, prefixes) : null,
       revisions: s.revisions,
       pageSize: { width: round1(p.width), height: round1(p.height), name: pageSizeName(p.width, p.height) },

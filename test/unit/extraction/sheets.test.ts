@@ -83,6 +83,43 @@ describe('drawing sheets', () => {
     expect(first.sheetNumberBox!.bottom).toBeLessThan(1665);
   });
 
+  it('gives a sheet without titled views one drawing-area view, titled by the sheet, with its callouts', async () => {
+    // Prepare: a floor plan drawn without a view title: room labels, a section head at the drawing's edge.
+    const doc = await PDFDocument.create();
+    await addSheet(doc, {
+      number: 'A-101',
+      title: 'FIRST FLOOR PLAN',
+      extras: (page, font) => {
+        for (const [i, room] of [
+          'LOBBY',
+          'OFFICE 101',
+          'OFFICE 102',
+          'STORAGE',
+          'CORRIDOR',
+          'RESTROOM',
+        ].entries())
+          drawAt(page, font, { text: room, x: 400 + 300 * (i % 3), top: 400 + 300 * Math.floor(i / 3) });
+        drawAt(page, font, { text: '1', x: 64, top: 700, size: 10 });
+        drawAt(page, font, { text: 'A-301', x: 52, top: 714, size: 10 });
+      },
+    });
+    const bytes = await doc.save();
+
+    // Act
+    const result = await extractDocument(bytes, { ocr: false });
+
+    // Assess
+    const views = byType(result.sheets[0]!.regions, 'view');
+    expect(views).toHaveLength(1);
+    const [area] = views;
+    expect(area!.label).toBe('FIRST FLOOR PLAN');
+    expect(area!.drawingType).toBe('plan');
+    expect(area!.normalizedData.viewTitle).toBe('FIRST FLOOR PLAN');
+    expect(area!.titleDisplayBox).toBeNull();
+    expect(area!.text).toContain('STORAGE');
+    expect(area!.normalizedData.sheetReferences.map((r) => `${r.detail}/${r.sheet}`)).toEqual(['1/A-301']);
+  });
+
   it('does not OCR a sparse sheet whose text layer already prints a convincing number', async () => {
     // Prepare: a sheet with little text for its size (OCR 'auto' would read its title block), but whose
     // text layer holds a labelled number in the title block.
