@@ -1,6 +1,7 @@
 /**
  * Scoring of extraction results against the corpus labels (pure functions, unit-testable).
  */
+import { boxGap } from '../../functions/core/extraction/geometry.ts';
 import type { ExtractionResult, SpecSection } from '../../functions/core/extraction/model.ts';
 
 export interface SectionLabel {
@@ -138,6 +139,19 @@ export const sumSectionScores = (scores: readonly SectionScore[]): SectionScore 
   return { file: 'overall', ...t, f1: f1(t.matched, t.predicted, t.labeled), details: [] };
 };
 
+const emptySheetScore = (file: string): SheetScore => ({
+  file,
+  total: 0,
+  textTotal: 0,
+  textOk: 0,
+  ocrTotal: 0,
+  ocrOk: 0,
+  disciplineOk: 0,
+  titleOk: 0,
+  extraSheets: 0,
+  details: [],
+});
+
 export const matchSheets = (
   file: string,
   labels: readonly SheetLabel[],
@@ -146,16 +160,9 @@ export const matchSheets = (
   const byPage = new Map(result.sheets.map((s) => [s.pageNumber, s]));
   const labeledPages = new Set(labels.map((l) => l.page));
   const score: SheetScore = {
-    file,
+    ...emptySheetScore(file),
     total: labels.length,
-    textTotal: 0,
-    textOk: 0,
-    ocrTotal: 0,
-    ocrOk: 0,
-    disciplineOk: 0,
-    titleOk: 0,
     extraSheets: result.sheets.filter((s) => !labeledPages.has(s.pageNumber)).length,
-    details: [],
   };
   for (const label of labels) {
     const sheet = byPage.get(label.page);
@@ -193,18 +200,7 @@ const sumCounts = <T extends { file: string; details: string[] }>(scores: readon
 };
 
 export const sumSheetScores = (scores: readonly SheetScore[]): SheetScore =>
-  sumCounts(scores, {
-    file: 'overall',
-    total: 0,
-    textTotal: 0,
-    textOk: 0,
-    ocrTotal: 0,
-    ocrOk: 0,
-    disciplineOk: 0,
-    titleOk: 0,
-    extraSheets: 0,
-    details: [],
-  });
+  sumCounts(scores, emptySheetScore('overall'));
 
 // ---------------------------------------------------------------------------------------------------------
 // Views and sheet references (labels in sheets.json: `views[]` and, for drawings-extra, `references[]`)
@@ -260,10 +256,6 @@ const emptyViewScore = (file: string): ViewScore => ({
 /** Scales agree when their digits and units agree (`1/4" = 1'-0"` vs `1/4"=1'-0"`). */
 const foldScale = (s: string | null | undefined): string =>
   (s ?? '').toUpperCase().replace(/[^0-9A-Z/"'=.]/g, '');
-
-/** Gap between two boxes in points (0 when they overlap). */
-const boxGap = (a: { x0: number; y0: number; x1: number; y1: number }, b: typeof a): number =>
-  Math.hypot(Math.max(0, a.x0 - b.x1, b.x0 - a.x1), Math.max(0, a.y0 - b.y1, b.y0 - a.y1));
 
 /**
  * Views: a labeled view (titled, with a box) is found when a predicted `view` region's title box lies within

@@ -4,23 +4,33 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { PDFDocument } from 'pdf-lib';
 import { ExtractionError } from './errors.ts';
-import type { Box } from './geometry.ts';
+import { clampBox, fromDisplayBox } from './geometry.ts';
 import { type ExtractionLimits, resolveLimits } from './limits.ts';
 import type { DisplayBox, Region } from './model.ts';
-import { openPdf, type PdfDocument, pageGeometry } from './pdf.ts';
+import { openPdf, type PdfDocument, type PdfPage, pageGeometry } from './pdf.ts';
 import { renderRegion } from './render.ts';
 
-const toBox = (b: DisplayBox): Box => ({ x0: b.left, y0: b.top, x1: b.right, y1: b.bottom });
+/** PNG of `box` (display points) on an open page, clamped to the page, at `dpi` within the pixel budget. */
+const cropPng = async (
+  page: PdfPage,
+  box: DisplayBox,
+  dpi: number,
+  maxCanvasPixels: number,
+): Promise<Uint8Array> => {
+  const g = pageGeometry(page);
+  const clamped = clampBox(fromDisplayBox(box), g.width, g.height);
+  if (clamped.x1 - clamped.x0 < 1 || clamped.y1 - clamped.y0 < 1) {
+    throw new ExtractionError('invalid_page_range', 'The crop box lies outside the page.');
+  }
+  const rendered = await renderRegion(page, clamped, dpi, maxCanvasPixels);
+  return new Uint8Array(await rendered.canvas.encode('png'));
+};
 
 const withPage = async <T>(
   bytes: Uint8Array,
   pageNumber: number,
   limits: Partial<ExtractionLimits> | undefined,
-  fn: (
-    doc: PdfDocument,
-    page: Awaited<ReturnType<PdfDocument['getPage']>>,
-    resolved: ExtractionLimits,
-  ) => Promise<T>,
+  fn: (doc: PdfDocument, page: PdfPage, resolved: ExtractionLimits) => Promise<T>,
 ): Promise<T> => {
   const resolved = resolveLimits(limits);
   const { doc, pageCount } = await openPdf(bytes, resolved);
@@ -47,21 +57,9 @@ export const renderRegionCrop = async (
   dpi = 110,
   limits?: Partial<ExtractionLimits>,
 ): Promise<Uint8Array> =>
-  withPage(bytes, pageNumber, limits, async (_doc, page, resolved) => {
-    const g = pageGeometry(page);
-    const b = toBox(box);
-    const clamped = {
-      x0: Math.max(0, Math.min(g.width, b.x0)),
-      y0: Math.max(0, Math.min(g.height, b.y0)),
-      x1: Math.max(0, Math.min(g.width, b.x1)),
-      y1: Math.max(0, Math.min(g.height, b.y1)),
-    };
-    if (clamped.x1 - clamped.x0 < 1 || clamped.y1 - clamped.y0 < 1) {
-      throw new ExtractionError('invalid_page_range', 'The crop box lies outside the page.');
-    }
-    const rendered = await renderRegion(page, clamped, dpi, resolved.maxCanvasPixels);
-    return new Uint8Array(await rendered.canvas.encode('png'));
-  });
+  withPage(bytes, pageNumber, limits, (_doc, page, resolved) =>
+    cropPng(page, box, dpi, resolved.maxCanvasPixels),
+  );
 
 /**
  * PNG crops of many regions of one file: the document is opened once and each page rendered once
@@ -97,7 +95,7 @@ export const renderRegionCrops = async (
         );
         const s = rendered.scale;
         for (const index of indices) {
-          const b = toBox((crops[index] as { box: DisplayBox }).box);
+          const b = fromDisplayBox((crops[index] as { box: DisplayBox }).box);
           const x0 = Math.max(0, Math.floor(Math.min(g.width, b.x0) * s));
           const y0 = Math.max(0, Math.floor(Math.min(g.height, b.y0) * s));
           const x1 = Math.min(rendered.canvas.width, Math.ceil(Math.max(0, b.x1) * s));
@@ -134,7 +132,7 @@ const COLORS: Record<string, string> = {
 };
 
 const drawOverlay = async (
-  page: Awaited<ReturnType<PdfDocument['getPage']>>,
+  page: PdfPage,
   regions: readonly Pick<Region, 'regionType' | 'label' | 'displayBox' | 'titleDisplayBox'>[],
   dpi: number,
   resolved: ExtractionLimits,
@@ -190,10 +188,7 @@ export const renderOverlay = async (
 export const openArtifactRenderer = async (bytes: Uint8Array, limits?: Partial<ExtractionLimits>) => {
   const resolved = resolveLimits(limits);
   const { doc, pageCount } = await openPdf(bytes, resolved);
-  const onPage = async <T>(
-    pageNumber: number,
-    fn: (page: Awaited<ReturnType<PdfDocument['getPage']>>) => Promise<T>,
-  ): Promise<T> => {
+  const onPage = async <T>(pageNumber: number, fn: (page: PdfPage) => Promise<T>): Promise<T> => {
     if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > pageCount) {
       throw new ExtractionError('invalid_page_range', `Page ${pageNumber} is not in 1-${pageCount}.`);
     }
@@ -207,21 +202,7 @@ export const openArtifactRenderer = async (bytes: Uint8Array, limits?: Partial<E
   return {
     pageCount,
     crop: (pageNumber: number, box: DisplayBox, dpi = 110): Promise<Uint8Array> =>
-      onPage(pageNumber, async (page) => {
-        const g = pageGeometry(page);
-        const b = toBox(box);
-        const clamped = {
-          x0: Math.max(0, Math.min(g.width, b.x0)),
-          y0: Math.max(0, Math.min(g.height, b.y0)),
-          x1: Math.max(0, Math.min(g.width, b.x1)),
-          y1: Math.max(0, Math.min(g.height, b.y1)),
-        };
-        if (clamped.x1 - clamped.x0 < 1 || clamped.y1 - clamped.y0 < 1) {
-          throw new ExtractionError('invalid_page_range', 'The crop box lies outside the page.');
-        }
-        const rendered = await renderRegion(page, clamped, dpi, resolved.maxCanvasPixels);
-        return new Uint8Array(await rendered.canvas.encode('png'));
-      }),
+      onPage(pageNumber, (page) => cropPng(page, box, dpi, resolved.maxCanvasPixels)),
     overlay: (
       pageNumber: number,
       regions: readonly Pick<Region, 'regionType' | 'label' | 'displayBox' | 'titleDisplayBox'>[],

@@ -59,6 +59,10 @@ export const iou = (a: Box, b: Box): number => {
   return union > 0 ? inter / union : 0;
 };
 
+/** Distance between two boxes in points (0 when they touch or overlap). */
+export const boxGap = (a: Box, b: Box): number =>
+  Math.hypot(Math.max(0, a.x0 - b.x1, b.x0 - a.x1), Math.max(0, a.y0 - b.y1, b.y0 - a.y1));
+
 export const contains = (outer: Box, inner: Box, slack = 0): boolean =>
   inner.x0 >= outer.x0 - slack &&
   inner.y0 >= outer.y0 - slack &&

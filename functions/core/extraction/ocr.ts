@@ -12,7 +12,7 @@ import { ExtractionError } from './errors.ts';
 import type { Box, TextDirection, Word } from './geometry.ts';
 import type { ExtractionLimits } from './limits.ts';
 import type { PageGeometry, PdfPage } from './pdf.ts';
-import { renderRegion } from './render.ts';
+import { type RenderedRegion, renderRegion } from './render.ts';
 import type { Ruling } from './rulings.ts';
 import { parseSheetNumber } from './sheet-number.ts';
 
@@ -295,37 +295,8 @@ export const ocrCells = async (
     if (pw < 8 || ph < 8) continue;
     // Shrink tall cells (big lettering) so a line of text is at most ~CELL_TARGET_HEIGHT_PX high.
     const k = Math.min(1, CELL_TARGET_HEIGHT_PX / Math.min(ph, CELL_TARGET_HEIGHT_PX * 3));
-    const pad = 10;
-    const out = createCanvas(Math.round(pw * k) + 2 * pad, Math.round(ph * k) + 2 * pad);
-    const ctx = out.getContext('2d');
-    ctx.fillStyle = '#ffffff';
-    ctx.fillRect(0, 0, out.width, out.height);
-    ctx.drawImage(
-      rendered.canvas,
-      (cell.x0 - area.x0) * s,
-      (cell.y0 - area.y0) * s,
-      pw,
-      ph,
-      pad,
-      pad,
-      Math.round(pw * k),
-      Math.round(ph * k),
-    );
-    const pixels = await recognize(out, 300 * k, '6', Math.max(1000, deadline - Date.now()));
-    const f = s * k;
-    addDistinct(
-      words,
-      toWords(
-        pixels,
-        (b) => ({
-          x0: cell.x0 + (b.x0 - pad) / f,
-          y0: cell.y0 + (b.y0 - pad) / f,
-          x1: cell.x0 + (b.x1 - pad) / f,
-          y1: cell.y0 + (b.y1 - pad) / f,
-        }),
-        0,
-      ),
-    );
+    const source = { x: (cell.x0 - area.x0) * s, y: (cell.y0 - area.y0) * s, width: pw, height: ph };
+    addDistinct(words, await readCellImage(rendered, source, { x: cell.x0, y: cell.y0 }, k, 10, deadline));
   }
   return summarize(words, started);
 };
@@ -395,39 +366,52 @@ export const ocrSmallCells = async (request: OcrRequest, cells: readonly Box[]):
     // tried when the first reading holds no confident sheet number, and both readings are kept.
     for (const pad of [4, 30]) {
       if (Date.now() > deadline) break;
-      const out = createCanvas(Math.round(pw * k) + 2 * pad, Math.round(ph * k) + 2 * pad);
-      const ctx = out.getContext('2d');
-      ctx.fillStyle = '#ffffff';
-      ctx.fillRect(0, 0, out.width, out.height);
       // Whole-pixel source offsets: a fractional offset resamples (blurs) thin stroke lettering.
-      ctx.drawImage(
-        rendered.canvas,
-        Math.round((cx0 - area.x0) * s),
-        Math.round((cy0 - area.y0) * s),
-        pw,
-        ph,
-        pad,
-        pad,
-        Math.round(pw * k),
-        Math.round(ph * k),
-      );
-      const pixels = await recognize(out, 300 * k, '6', Math.max(1000, deadline - Date.now()));
-      const f = s * k;
-      const read = toWords(
-        pixels,
-        (b) => ({
-          x0: cx0 + (b.x0 - pad) / f,
-          y0: cy0 + (b.y0 - pad) / f,
-          x1: cx0 + (b.x1 - pad) / f,
-          y1: cy0 + (b.y1 - pad) / f,
-        }),
-        0,
-      );
+      const source = {
+        x: Math.round((cx0 - area.x0) * s),
+        y: Math.round((cy0 - area.y0) * s),
+        width: pw,
+        height: ph,
+      };
+      const read = await readCellImage(rendered, source, { x: cx0, y: cy0 }, k, pad, deadline);
       addDistinct(words, read);
       if (read.some((w) => (w.confidence ?? 0) >= 70 && parseSheetNumber(w.text) !== null)) break;
     }
   }
   return summarize(words, started);
+};
+
+/**
+ * Reads one cell of a render as a block of text (PSM 6): the `source` pixels, scaled by `k` and padded with
+ * white, with the words mapped back to page points from the cell's top-left `origin`.
+ */
+const readCellImage = async (
+  rendered: RenderedRegion,
+  source: { x: number; y: number; width: number; height: number },
+  origin: { x: number; y: number },
+  k: number,
+  pad: number,
+  deadline: number,
+): Promise<Word[]> => {
+  const w = Math.round(source.width * k);
+  const h = Math.round(source.height * k);
+  const out = createCanvas(w + 2 * pad, h + 2 * pad);
+  const ctx = out.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, out.width, out.height);
+  ctx.drawImage(rendered.canvas, source.x, source.y, source.width, source.height, pad, pad, w, h);
+  const pixels = await recognize(out, 300 * k, '6', Math.max(1000, deadline - Date.now()));
+  const f = rendered.scale * k;
+  return toWords(
+    pixels,
+    (b) => ({
+      x0: origin.x + (b.x0 - pad) / f,
+      y0: origin.y + (b.y0 - pad) / f,
+      x1: origin.x + (b.x1 - pad) / f,
+      y1: origin.y + (b.y1 - pad) / f,
+    }),
+    0,
+  );
 };
 
 /** Adds words unless a word with the same text already covers the same place. */

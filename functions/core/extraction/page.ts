@@ -84,7 +84,6 @@ export const processPage = async (
       if (isLargePage) {
         let ocrRequest: OcrRequest | null = null;
         if (wantsOcr && options.ocrBudget.pagesLeft > 0) {
-          options.ocrBudget.pagesLeft--;
           ocrRequest = {
             page,
             geometry,
@@ -116,7 +115,8 @@ export const processPage = async (
           rulings,
           fallbackOcr,
         );
-        if (fallbackOcr && analyzed.ocr?.used) options.ocrBudget.pagesLeft--;
+        // The budget counts pages OCR actually read (a sheet with a convincing text-layer number is not).
+        if (analyzed.ocr?.used) options.ocrBudget.pagesLeft--;
         sheet = analyzed.sheet;
         pageIssue = analyzed.issue;
         ocr = analyzed.ocr;

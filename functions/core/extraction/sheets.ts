@@ -8,12 +8,14 @@
 import { isExtractionError } from './errors.ts';
 import {
   type Box,
+  boxGap,
   boxOf,
   centerInside,
   centerX,
   centerY,
   clampBox,
   expand,
+  fromDisplayBox,
   intersection,
   type Line,
   toDisplayBox,
@@ -210,11 +212,10 @@ export const analyzeSheetPage = async (
   let words = textWords;
   let ocr: SheetAnalysis['ocr'] = null;
   let issue: SheetAnalysis['issue'] = null;
-  if (ocrRequest && textWords.length > 0) {
-    const textLines = buildLines(textWords, { gapFactor: 1.5 });
-    const fromText = findNumberCandidates(textWords, textLines, geometry.width, geometry.height)[0];
-    if ((fromText?.score ?? 0) >= CONFIDENT_TEXT_NUMBER_SCORE) ocrRequest = null;
-  }
+  const { width: W, height: H } = geometry;
+  let lines = buildLines(words, { gapFactor: 1.5 });
+  let numberCandidates = findNumberCandidates(words, lines, W, H).slice(0, 6);
+  if ((numberCandidates[0]?.score ?? 0) >= CONFIDENT_TEXT_NUMBER_SCORE) ocrRequest = null;
   if (ocrRequest) {
     let result: Awaited<ReturnType<typeof ocrTitleBlock>>;
     try {
@@ -226,6 +227,8 @@ export const analyzeSheetPage = async (
       result = { words, seconds: 0, confidences: [] };
     }
     words = result.words;
+    lines = buildLines(words, { gapFactor: 1.5 });
+    numberCandidates = findNumberCandidates(words, lines, W, H).slice(0, 6);
     const mean = result.confidences.length
       ? Math.round(result.confidences.reduce((a, b) => a + b, 0) / result.confidences.length)
       : 0;
@@ -236,9 +239,6 @@ export const analyzeSheetPage = async (
       seconds: Math.round(result.seconds * 10) / 10,
     };
   }
-  const { width: W, height: H } = geometry;
-  let lines = buildLines(words, { gapFactor: 1.5 });
-  let numberCandidates = findNumberCandidates(words, lines, W, H).slice(0, 6);
   // A text-layer sheet without a convincing number may print its number outlined: read the number cells.
   if (!ocrRequest && fallbackOcr && (numberCandidates[0]?.score ?? 0) < GOOD_NUMBER_SCORE) {
     try {
@@ -301,14 +301,6 @@ const textSourceOf = (lines: readonly Line[]): TextSource => {
   return sources.has('ocr') ? 'ocr' : 'textLayer';
 };
 
-const calloutBox = (c: SheetReference): Box | null =>
-  c.displayBox
-    ? { x0: c.displayBox.left, y0: c.displayBox.top, x1: c.displayBox.right, y1: c.displayBox.bottom }
-    : null;
-
-const boxGap = (a: Box, b: Box): number =>
-  Math.hypot(Math.max(0, a.x0 - b.x1, b.x0 - a.x1), Math.max(0, a.y0 - b.y1, b.y0 - a.y1));
-
 /**
  * Callouts per region draft: each goes to the views whose box holds it; one in no region at all (section
  * heads and elevation markers at the edge of a drawing, outside the estimated view extent) goes to the
@@ -321,8 +313,8 @@ const assignCallouts = (
   const out: SheetReference[][] = drafts.map(() => []);
   const views = drafts.flatMap((d, i) => (d.regionType === 'view' ? [i] : []));
   for (const c of callouts) {
-    const box = calloutBox(c);
-    if (!box) continue;
+    if (!c.displayBox) continue;
+    const box = fromDisplayBox(c.displayBox);
     const holders = drafts.flatMap((d, i) => (centerInside(d.box, box) ? [i] : []));
     const holdingViews = holders.filter((i) => drafts[i]!.regionType === 'view');
     if (holdingViews.length) {

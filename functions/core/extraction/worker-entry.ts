@@ -14,7 +14,8 @@ import type { ExtractionLimits } from './limits.ts';
 import type { OcrMode } from './page.ts';
 
 // Node's on-disk compile cache: pdf.js (3 MB) and the engine are compiled once per machine rather than once
-// per worker start (~5% of a 775-page book on two threads). Enabled before the engine is imported.
+// per worker start (1243I on two workers: 4.57–5.0 s with the cache, 4.76–5.12 s without, 3 runs each).
+// Enabled before the engine is imported.
 try {
   module.enableCompileCache?.();
 } catch {

@@ -77,7 +77,8 @@ interface Slot {
 
 /**
  * Young generation per worker (MB). pdf.js allocates many short-lived arrays per glyph; V8's default
- * semi-spaces for a worker are small, and the extra scavenges cost ~15% of a text-layer page.
+ * semi-spaces for a worker are small: the text of the 775-page 1243I book took 4.3 s in one worker with a
+ * 16 MB young generation and 3.75 s with 64 MB (one run each; larger sizes measured no better).
  */
 const WORKER_YOUNG_GENERATION_MB = 64;
 
