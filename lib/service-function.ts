@@ -11,7 +11,7 @@ import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import { Construct } from 'constructs';
 import { TABLE_DESIGN } from '../functions/adapters/dynamodb/table.ts';
-import type { RouteAccess } from '../functions/shared/routes.ts';
+import { type Access, accessEntries, type KindOf, type ResourceName } from '../functions/shared/resources.ts';
 import { ENGINE_MODULES } from './engine-layer.ts';
 
 const TABLE_READ = [
@@ -32,20 +32,22 @@ function nagArn(scope: Construct, arn: string): string {
   return flattenCfnReference(Stack.of(scope).resolve(arn));
 }
 
-export interface ServiceResources {
+/** The CDK construct behind each kind of resource. */
+interface ConstructOfKind {
   table: ITableV2;
-  uploadsBucket: IBucket;
-  artifactsBucket: IBucket;
-  indexBucket: IBucket;
-  webhookQueue: IQueue;
-  cursorSecret: ISecret;
-  stateMachines: { provision?: IStateMachine; processJob?: IStateMachine };
+  bucket: IBucket;
+  queue: IQueue;
+  stateMachine: IStateMachine;
+  secret: ISecret;
 }
+
+/** The constructs of the resources of `resources.ts`, by name, as far as they are built. */
+export type ServiceResources = { [N in ResourceName]?: ConstructOfKind[KindOf<N>] };
 
 export interface ServiceFunctionProps {
   /** Handler module, relative to the repository root. */
   entry: string;
-  access: RouteAccess;
+  access: Access;
   resources: ServiceResources;
   timeout?: Duration;
   memorySize?: number;
@@ -94,78 +96,81 @@ export class ServiceFunction extends Construct {
     this.bind(props.access, props.resources);
   }
 
-  private bind(access: RouteAccess, resources: ServiceResources): void {
+  private bind(access: Access, resources: ServiceResources): void {
     const { fn } = this;
     const allow = (actions: string[], resourceArns: string[]) =>
       fn.addToRolePolicy(new PolicyStatement({ actions, resources: resourceArns }));
-    if (access.table) {
-      fn.addEnvironment('TABLE_NAME', resources.table.tableName);
-      const arns = [
-        resources.table.tableArn,
-        ...Object.values(TABLE_DESIGN.indexes).map(
-          (index) => `${resources.table.tableArn}/index/${index.name}`,
-        ),
-      ];
-      // `read` keeps UpdateItem: authentication counts requests and marks key use on every call.
-      allow(
-        access.table === 'readwrite'
-          ? [...TABLE_READ, ...TABLE_WRITE]
-          : [...TABLE_READ, 'dynamodb:UpdateItem'],
-        arns,
-      );
-    }
-    if (access.signingKey) {
-      fn.addEnvironment('SIGNING_SECRET_ARN', resources.cursorSecret.secretArn);
-      allow(['secretsmanager:GetSecretValue'], [resources.cursorSecret.secretArn]);
-      Validations.of(fn).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::${nagArn(this, resources.cursorSecret.secretArn)}]`,
-        reason:
-          'The one signing secret, imported by name: Secrets Manager appends a random 6-character suffix to its ARN.',
-      });
-    }
-    const buckets: [keyof RouteAccess, IBucket, string][] = [
-      ['uploadsBucket', resources.uploadsBucket, 'UPLOADS_BUCKET'],
-      ['artifactsBucket', resources.artifactsBucket, 'ARTIFACTS_BUCKET'],
-      ['indexBucket', resources.indexBucket, 'INDEX_BUCKET'],
-    ];
-    for (const [key, bucket, variable] of buckets) {
-      const mode = access[key];
-      if (!mode) continue;
-      fn.addEnvironment(variable, bucket.bucketName);
-      allow(['s3:ListBucket'], [bucket.bucketArn]);
-      allow(
-        mode === 'readwrite' ? ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload'] : ['s3:GetObject'],
-        [bucket.arnForObjects('*')],
-      );
-      Validations.of(fn).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::${nagArn(this, bucket.arnForObjects('*'))}]`,
-        reason: 'Objects of this one bucket, whose keys (project and file ids) are only known at run time.',
-      });
-    }
-    if (access.webhookQueue) {
-      fn.addEnvironment('WEBHOOK_QUEUE_URL', resources.webhookQueue.queueUrl);
-      if (access.webhookQueue === 'send') allow(['sqs:SendMessage'], [resources.webhookQueue.queueArn]);
-      else {
-        allow(
-          [
-            'sqs:ReceiveMessage',
-            'sqs:DeleteMessage',
-            'sqs:ChangeMessageVisibility',
-            'sqs:GetQueueAttributes',
-          ],
-          [resources.webhookQueue.queueArn],
-        );
+    for (const [name, definition, mode] of accessEntries(access)) {
+      const target = resources[name];
+      if (!target) throw new Error(`${this.node.path} needs ${name}, which is not built yet`);
+      switch (definition.kind) {
+        case 'table': {
+          const table = target as ITableV2;
+          fn.addEnvironment(definition.env, table.tableName);
+          const arns = [
+            table.tableArn,
+            ...Object.values(TABLE_DESIGN.indexes).map((index) => `${table.tableArn}/index/${index.name}`),
+          ];
+          // `read` keeps UpdateItem: authentication counts requests and marks key use on every call.
+          allow(
+            mode === 'readwrite' ? [...TABLE_READ, ...TABLE_WRITE] : [...TABLE_READ, 'dynamodb:UpdateItem'],
+            arns,
+          );
+          break;
+        }
+        case 'secret': {
+          const secret = target as ISecret;
+          // The name, not the ARN: an imported secret's ARN lacks the random suffix AWS appends.
+          fn.addEnvironment(definition.env, secret.secretName);
+          const arn = `${secret.secretArn}-??????`;
+          allow(['secretsmanager:GetSecretValue'], [arn]);
+          Validations.of(fn).acknowledge({
+            id: `AwsSolutions-IAM5[Resource::${nagArn(this, arn)}]`,
+            reason:
+              'The one signing secret, imported by name: `-??????` matches the random 6-character suffix Secrets Manager appends to its ARN, and nothing else.',
+          });
+          break;
+        }
+        case 'bucket': {
+          const bucket = target as IBucket;
+          fn.addEnvironment(definition.env, bucket.bucketName);
+          allow(['s3:ListBucket'], [bucket.bucketArn]);
+          allow(
+            mode === 'readwrite'
+              ? ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload']
+              : ['s3:GetObject'],
+            [bucket.arnForObjects('*')],
+          );
+          Validations.of(fn).acknowledge({
+            id: `AwsSolutions-IAM5[Resource::${nagArn(this, bucket.arnForObjects('*'))}]`,
+            reason:
+              'Objects of this one bucket, whose keys (project and file ids) are only known at run time.',
+          });
+          break;
+        }
+        case 'queue': {
+          const queue = target as IQueue;
+          fn.addEnvironment(definition.env, queue.queueUrl);
+          allow(
+            mode === 'send'
+              ? ['sqs:SendMessage']
+              : [
+                  'sqs:ReceiveMessage',
+                  'sqs:DeleteMessage',
+                  'sqs:ChangeMessageVisibility',
+                  'sqs:GetQueueAttributes',
+                ],
+            [queue.queueArn],
+          );
+          break;
+        }
+        case 'stateMachine': {
+          const machine = target as IStateMachine;
+          fn.addEnvironment(definition.env, machine.stateMachineArn);
+          allow(['states:StartExecution'], [machine.stateMachineArn]);
+          break;
+        }
       }
-    }
-    const machines: [keyof RouteAccess, IStateMachine | undefined, string][] = [
-      ['provisionStateMachine', resources.stateMachines.provision, 'PROVISION_STATE_MACHINE_ARN'],
-      ['processJobStateMachine', resources.stateMachines.processJob, 'PROCESS_JOB_STATE_MACHINE_ARN'],
-    ];
-    for (const [key, machine, variable] of machines) {
-      if (!access[key]) continue;
-      if (!machine) throw new Error(`${this.node.path} needs ${key}, which is not built yet`);
-      fn.addEnvironment(variable, machine.stateMachineArn);
-      allow(['states:StartExecution'], [machine.stateMachineArn]);
     }
   }
 }

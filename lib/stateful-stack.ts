@@ -11,29 +11,31 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { TABLE_DESIGN } from '../functions/adapters/dynamodb/table.ts';
-import { resourceNames } from './resource-names.ts';
+import { RESOURCES, type ResourceNameOfKind, resourcesOfKind } from '../functions/shared/resources.ts';
+import { auxiliaryNames, pascal, physicalName, resourceName } from './resource-names.ts';
 
 export interface StatefulStackProps extends StackProps {
   stage: string;
 }
 
-/** Everything that holds data: the table, the buckets, the queues, the cursor signing secret. */
+/**
+ * Everything that holds data: the table, the buckets and queues of `resources.ts` (one construct per
+ * entry), the signing secret.
+ */
 export class StatefulStack extends Stack {
   readonly table: TableV2;
-  readonly uploadsBucket: Bucket;
-  readonly artifactsBucket: Bucket;
-  readonly indexBucket: Bucket;
-  readonly webhookQueue: Queue;
-  readonly cursorSecret: Secret;
+  readonly buckets = new Map<ResourceNameOfKind<'bucket'>, Bucket>();
+  readonly queues = new Map<ResourceNameOfKind<'queue'>, Queue>();
+  readonly signingSecret: Secret;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
     const retain = props.stage === 'prod' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
-    const names = resourceNames(props.stage);
+    const names = auxiliaryNames(props.stage);
 
     const { partitionKey, sortKey, indexes, ttlAttribute } = TABLE_DESIGN;
     this.table = new TableV2(this, 'Table', {
-      tableName: names.table,
+      tableName: resourceName(props.stage, 'table'),
       partitionKey: { name: partitionKey, type: AttributeType.STRING },
       sortKey: { name: sortKey, type: AttributeType.STRING },
       billing: Billing.onDemand(),
@@ -64,66 +66,72 @@ export class StatefulStack extends Stack {
       reason: 'This is the access-log bucket; logging it into itself would loop.',
     });
 
-    const bucket = (
-      name: string,
-      bucketName: string,
-      extra: Partial<ConstructorParameters<typeof Bucket>[2]> = {},
-    ) =>
-      new Bucket(this, name, {
-        bucketName,
-        blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-        encryption: BucketEncryption.S3_MANAGED,
+    for (const [name, definition] of resourcesOfKind('bucket')) {
+      const constructId = pascal(name);
+      this.buckets.set(
+        name,
+        new Bucket(this, constructId, {
+          bucketName: physicalName(props.stage, definition),
+          blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+          encryption: BucketEncryption.S3_MANAGED,
+          enforceSSL: true,
+          serverAccessLogsBucket: accessLogs,
+          serverAccessLogsPrefix: `${constructId}/`,
+          lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+          removalPolicy: retain,
+          autoDeleteObjects: props.stage !== 'prod',
+          // Browsers upload straight to signed URLs and must read each part's ETag.
+          ...(definition.browserUploads
+            ? {
+                cors: [
+                  {
+                    allowedMethods: [HttpMethods.PUT],
+                    allowedOrigins: ['*'],
+                    allowedHeaders: ['*'],
+                    exposedHeaders: ['ETag'],
+                    maxAge: 3600,
+                  },
+                ],
+              }
+            : {}),
+        }),
+      );
+    }
+
+    for (const [name, definition] of resourcesOfKind('queue')) {
+      const queueName = physicalName(props.stage, definition);
+      const constructId = pascal(name);
+      const deadLetterQueue = new Queue(this, `${constructId}DeadLetterQueue`, {
+        queueName: names.deadLetterQueue(queueName),
+        encryption: QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
-        serverAccessLogsBucket: accessLogs,
-        serverAccessLogsPrefix: `${name}/`,
-        lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
-        removalPolicy: retain,
-        autoDeleteObjects: props.stage !== 'prod',
-        ...extra,
+        retentionPeriod: Duration.days(14),
       });
+      Validations.of(deadLetterQueue).acknowledge({
+        id: 'AwsSolutions-SQS3',
+        reason: `This queue is itself the dead-letter queue of ${queueName}.`,
+      });
+      this.queues.set(
+        name,
+        new Queue(this, constructId, {
+          queueName,
+          encryption: QueueEncryption.SQS_MANAGED,
+          enforceSSL: true,
+          visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),
+          deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: definition.maxReceiveCount },
+        }),
+      );
+    }
 
-    this.uploadsBucket = bucket('UploadsBucket', names.uploadsBucket, {
-      // Browsers upload straight to signed URLs and must read each part's ETag.
-      cors: [
-        {
-          allowedMethods: [HttpMethods.PUT],
-          allowedOrigins: ['*'],
-          allowedHeaders: ['*'],
-          exposedHeaders: ['ETag'],
-          maxAge: 3600,
-        },
-      ],
-    });
-    this.artifactsBucket = bucket('ArtifactsBucket', names.artifactsBucket);
-    this.indexBucket = bucket('IndexBucket', names.indexBucket);
-
-    const webhookDlq = new Queue(this, 'WebhookDeadLetterQueue', {
-      queueName: names.webhookDeadLetterQueue,
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    Validations.of(webhookDlq).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself the dead-letter queue of the webhook queue.',
-    });
-    this.webhookQueue = new Queue(this, 'WebhookQueue', {
-      queueName: names.webhookQueue,
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      visibilityTimeout: Duration.seconds(120),
-      deadLetterQueue: { queue: webhookDlq, maxReceiveCount: 8 },
-    });
-
-    this.cursorSecret = new Secret(this, 'CursorSigningSecret', {
-      secretName: names.cursorSecret,
-      description: 'HMAC key that signs pagination cursors',
+    this.signingSecret = new Secret(this, 'CursorSigningSecret', {
+      secretName: resourceName(props.stage, 'signingKey'),
+      description: RESOURCES.signingKey.description,
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
     });
-    Validations.of(this.cursorSecret).acknowledge({
+    Validations.of(this.signingSecret).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason:
-        'Signs short-lived pagination cursors only; rotating it just invalidates open cursors (clients restart from page one). Rotate by redeploying.',
+        'Signs short-lived cursors, upload tokens and artifact paths; rotating it invalidates those in flight (clients list or register again). Rotate by redeploying.',
     });
   }
 }

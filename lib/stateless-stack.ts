@@ -8,22 +8,30 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
-import { Queue } from 'aws-cdk-lib/aws-sqs';
-import { DefinitionBody, type IStateMachine, LogLevel, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import { type IQueue, Queue } from 'aws-cdk-lib/aws-sqs';
+import { DefinitionBody, LogLevel, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import { CONSUMERS } from '../functions/shared/consumers.ts';
+import {
+  RESOURCES,
+  type ResourceDefinition,
+  type ResourceName,
+  type ResourceNameOfKind,
+} from '../functions/shared/resources.ts';
 import { FALLBACK_HANDLER, ROUTES, STREAM_ROUTE } from '../functions/shared/routes.ts';
 import { STATE_MACHINES } from '../functions/shared/state-machines.ts';
 import { engineLayer } from './engine-layer.ts';
-import { resourceNames } from './resource-names.ts';
+import { pascal, physicalName } from './resource-names.ts';
 import { ServiceFunction, type ServiceResources } from './service-function.ts';
+
+function queueOf(resources: ServiceResources, name: ResourceNameOfKind<'queue'>): IQueue {
+  const queue = resources[name];
+  if (!queue) throw new Error(`Queue ${name} is not built`);
+  return queue;
+}
 
 export interface StatelessStackProps extends StackProps {
   stage: string;
-}
-
-function pascal(id: string): string {
-  return id.replace(/(^|[-_])(\w)/g, (_match, _sep, letter: string) => letter.toUpperCase());
 }
 
 /** Functions, the HTTP API, the streaming function URL and the state machines, all from the route and machine tables. */
@@ -33,20 +41,21 @@ export class StatelessStack extends Stack {
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
-    const names = resourceNames(props.stage);
-    const resources: ServiceResources = {
-      table: TableV2.fromTableName(this, 'Table', names.table),
-      uploadsBucket: Bucket.fromBucketName(this, 'UploadsBucket', names.uploadsBucket),
-      artifactsBucket: Bucket.fromBucketName(this, 'ArtifactsBucket', names.artifactsBucket),
-      indexBucket: Bucket.fromBucketName(this, 'IndexBucket', names.indexBucket),
-      webhookQueue: Queue.fromQueueArn(
-        this,
-        'WebhookQueue',
-        Arn.format({ service: 'sqs', resource: names.webhookQueue }, this),
-      ),
-      cursorSecret: Secret.fromSecretNameV2(this, 'CursorSecret', names.cursorSecret),
-      stateMachines: {},
-    };
+    const { stage } = props;
+    // The stateful resources of `resources.ts`, imported by name; state machines are built below.
+    const resources: ServiceResources = {};
+    for (const [name, definition] of Object.entries(RESOURCES) as [ResourceName, ResourceDefinition][]) {
+      const physical = physicalName(stage, definition);
+      const id = pascal(name);
+      const imported = {
+        table: () => TableV2.fromTableName(this, id, physical),
+        bucket: () => Bucket.fromBucketName(this, id, physical),
+        queue: () => Queue.fromQueueArn(this, id, Arn.format({ service: 'sqs', resource: physical }, this)),
+        secret: () => Secret.fromSecretNameV2(this, id, physical),
+        stateMachine: () => undefined,
+      }[definition.kind]();
+      if (imported) (resources as Record<string, unknown>)[name] = imported;
+    }
 
     const engine = engineLayer(this, 'EngineLayer');
 
@@ -67,12 +76,13 @@ export class StatelessStack extends Stack {
         taskFunctions.push(fn);
         this.functions.set(placeholder, fn);
       }
-      const machine = new StateMachine(this, `${pascal(definition.id)}StateMachine`, {
+      const machine = new StateMachine(this, `${pascal(definition.name)}StateMachine`, {
+        stateMachineName: physicalName(stage, definition),
         definitionBody: DefinitionBody.fromFile(definition.file),
         definitionSubstitutions: substitutions,
         tracingEnabled: true,
         logs: {
-          destination: new LogGroup(this, `${pascal(definition.id)}Logs`, {
+          destination: new LogGroup(this, `${pascal(definition.name)}Logs`, {
             retention: RetentionDays.ONE_MONTH,
           }),
           level: LogLevel.ALL,
@@ -91,9 +101,7 @@ export class StatelessStack extends Stack {
         id: 'AwsSolutions-IAM5[Resource::*]',
         reason: 'X-Ray tracing and CloudWatch log delivery actions have no resource-level permissions.',
       });
-      const key: keyof ServiceResources['stateMachines'] =
-        definition.arnVariable === 'PROVISION_STATE_MACHINE_ARN' ? 'provision' : 'processJob';
-      (resources.stateMachines as Record<string, IStateMachine>)[key] = machine;
+      resources[definition.resource] = machine;
     }
 
     const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.THREE_MONTHS });
@@ -137,7 +145,7 @@ export class StatelessStack extends Stack {
         timeout: Duration.seconds(consumer.timeoutSeconds),
       });
       fn.fn.addEventSource(
-        new SqsEventSource(resources[consumer.queue], {
+        new SqsEventSource(queueOf(resources, consumer.queue), {
           batchSize: consumer.batchSize,
           reportBatchItemFailures: true,
         }),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { CONSUMERS } from '../functions/shared/consumers.ts';
-import { STATE_MACHINES } from '../functions/shared/state-machines.ts';
+import { RESOURCES, type ResourceDefinition, resourcesOfKind } from '../functions/shared/resources.ts';
 import { startApiServer } from './api-server.ts';
 import { ensureTable, startDynamo } from './emulators/dynamodb.ts';
 import { startS3 } from './emulators/s3.ts';
@@ -31,13 +31,23 @@ export interface LocalStack {
   stop(): Promise<void>;
 }
 
-export const LOCAL_RESOURCES = {
-  table: 'project-source-local',
-  uploadsBucket: 'local-uploads',
-  artifactsBucket: 'local-artifacts',
-  indexBucket: 'local-index',
-  webhookQueue: 'webhooks',
-} as const;
+/** Local physical names of the resources of `resources.ts`. */
+export function localName(definition: ResourceDefinition): string {
+  switch (definition.kind) {
+    case 'table':
+      return 'project-source-local';
+    case 'bucket':
+      return `local-${definition.name}`;
+    case 'queue':
+      return definition.name;
+    case 'stateMachine':
+      return localStateMachineArn(definition.name);
+    case 'secret':
+      return `local/${definition.name}`;
+  }
+}
+
+const LOCAL_TABLE = localName(RESOURCES.table);
 
 /**
  * Starts the emulators, points the SDK at them through the standard `AWS_ENDPOINT_URL_*` variables
@@ -48,11 +58,19 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     startDynamo({ dataDir: options.persistDynamo ? join(options.dataDir, 'dynamodb') : undefined }),
     startS3({
       dataDir: join(options.dataDir, 's3'),
-      buckets: [LOCAL_RESOURCES.uploadsBucket, LOCAL_RESOURCES.artifactsBucket, LOCAL_RESOURCES.indexBucket],
+      buckets: resourcesOfKind('bucket').map(([, definition]) => localName(definition)),
     }),
-    startSqs({ queues: [LOCAL_RESOURCES.webhookQueue] }),
+    startSqs({ queues: resourcesOfKind('queue').map(([, definition]) => localName(definition)) }),
   ]);
-  await ensureTable(dynamo.endpoint, LOCAL_RESOURCES.table);
+  await ensureTable(dynamo.endpoint, LOCAL_TABLE);
+
+  // Every resource's variable, as `bind` sets it on AWS (the signing key is given directly instead).
+  const resourceEnv: Record<string, string> = {};
+  for (const definition of Object.values(RESOURCES) as ResourceDefinition[]) {
+    if (definition.kind === 'secret') continue;
+    const name = localName(definition);
+    resourceEnv[definition.env] = definition.kind === 'queue' ? (sqs.queueUrls[name] ?? '') : name;
+  }
 
   const env: Record<string, string> = {
     AWS_REGION: LOCAL_REGION,
@@ -61,19 +79,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
     AWS_ENDPOINT_URL_S3: s3.endpoint,
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
-    TABLE_NAME: LOCAL_RESOURCES.table,
-    UPLOADS_BUCKET: LOCAL_RESOURCES.uploadsBucket,
-    ARTIFACTS_BUCKET: LOCAL_RESOURCES.artifactsBucket,
-    INDEX_BUCKET: LOCAL_RESOURCES.indexBucket,
-    WEBHOOK_QUEUE_URL: sqs.queueUrls[LOCAL_RESOURCES.webhookQueue] ?? '',
+    ...resourceEnv,
     // A fresh key per start: cursors are short-lived, and no secret is written to disk.
     SIGNING_KEY: randomBytes(32).toString('base64url'),
     POWERTOOLS_SERVICE_NAME: 'project-source-api',
     // Local receivers listen on localhost; on AWS private targets are refused.
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    ...Object.fromEntries(
-      STATE_MACHINES.map((machine) => [machine.arnVariable, localStateMachineArn(machine.id)]),
-    ),
     ...options.extraEnv,
   };
   Object.assign(process.env, env);
@@ -87,8 +98,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     (consumer) =>
       new LocalSqsPoller(
         localSqsClient(),
-        env.WEBHOOK_QUEUE_URL as string,
-        `arn:aws:sqs:${LOCAL_REGION}:000000000000:${LOCAL_RESOURCES.webhookQueue}`,
+        resourceEnv[RESOURCES[consumer.queue].env] ?? '',
+        `arn:aws:sqs:${LOCAL_REGION}:000000000000:${localName(RESOURCES[consumer.queue])}`,
         consumer.handler,
         consumer.batchSize,
       ),
@@ -121,7 +132,7 @@ async function resumeInterruptedWork(endpoint: string, stepFunctions: LocalStepF
   do {
     const page = await client.send(
       new ScanCommand({
-        TableName: LOCAL_RESOURCES.table,
+        TableName: LOCAL_TABLE,
         FilterExpression:
           '(entity = :project AND #status = :provisioning) OR (entity = :job AND #status IN (:preflighting, :processing))',
         ExpressionAttributeNames: { '#status': 'status' },
@@ -139,13 +150,13 @@ async function resumeInterruptedWork(endpoint: string, stepFunctions: LocalStepF
       const item = unmarshall(raw);
       if (item.entity === 'project') {
         stepFunctions.startExecution(
-          localStateMachineArn('provision-project'),
+          localName(RESOURCES.provisionStateMachine),
           String(item.id),
           JSON.stringify({ orgId: item.orgId, projectId: item.id }),
         );
       } else {
         stepFunctions.startExecution(
-          localStateMachineArn('process-job'),
+          localName(RESOURCES.processJobStateMachine),
           String(item.id),
           JSON.stringify({ orgId: item.orgId, jobId: item.id }),
         );

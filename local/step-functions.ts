@@ -92,7 +92,7 @@ export class LocalStepFunctions {
       const machine = new StateMachine(asl as never, {
         validationOptions: { checkPaths: true, checkArn: true },
       });
-      this.machines.set(localStateMachineArn(definition.id), {
+      this.machines.set(localStateMachineArn(definition.name), {
         machine,
         handlers: taskHandlers(asl.States, byArn, {}),
       });

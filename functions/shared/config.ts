@@ -1,22 +1,21 @@
 import { z } from 'zod';
+import { RESOURCES, type ResourceEnvVariable, type ResourceName } from './resources.ts';
 
 /**
  * Environment of every function, parsed once at cold start. Each function receives only the
  * variables its resources need (the CDK `bind*` helpers set them), so most are optional here and
  * `required()` fails fast, naming the missing variable, when code needs one it was not given.
  */
+const resourceVariables = Object.fromEntries(
+  Object.values(RESOURCES).map((resource) => [resource.env, z.string().min(1).optional()]),
+) as { [V in ResourceEnvVariable]: z.ZodOptional<z.ZodString> };
+
 const ConfigSchema = z.object({
   STAGE: z.string().default('local'),
-  TABLE_NAME: z.string().min(1).optional(),
-  UPLOADS_BUCKET: z.string().min(1).optional(),
-  ARTIFACTS_BUCKET: z.string().min(1).optional(),
-  INDEX_BUCKET: z.string().min(1).optional(),
-  PROVISION_STATE_MACHINE_ARN: z.string().min(1).optional(),
-  PROCESS_JOB_STATE_MACHINE_ARN: z.string().min(1).optional(),
-  WEBHOOK_QUEUE_URL: z.string().min(1).optional(),
-  /** HMAC key that signs pagination cursors and upload tokens. Locally generated; on AWS from Secrets Manager. */
+  /** One variable per resource of `resources.ts` (set by `bind` on AWS, by the local stack locally). */
+  ...resourceVariables,
+  /** The signing key itself, locally (generated at each start); on AWS it comes from the `signingKey` secret. */
   SIGNING_KEY: z.string().min(32).optional(),
-  SIGNING_SECRET_ARN: z.string().min(1).optional(),
   PROJECT_CREATION_PRICE: z.coerce.number().int().min(0).default(100),
   /** Credits per successfully processed page (reserved at preflight, debited per page). */
   CREDITS_PER_PAGE: z.coerce.number().int().min(0).default(1),
@@ -71,6 +70,11 @@ export const config: Config = parseConfig(process.env);
 type OptionalKeys = {
   [K in keyof Config]-?: undefined extends Config[K] ? K : never;
 }[keyof Config];
+
+/** The name, URL or ARN of a resource this function is bound to; fails fast when it is not. */
+export function resource(name: ResourceName): string {
+  return required(RESOURCES[name].env);
+}
 
 export function required<K extends OptionalKeys>(name: K): NonNullable<Config[K]> {
   const value = config[name];

@@ -14,22 +14,22 @@ import { HmacTokenSigner } from '../core/auth/tokens.ts';
 import { ArtifactPaths } from '../core/content/artifacts.ts';
 import { CursorCodec } from '../core/pagination/cursor.ts';
 import { dynamo, s3, sfn } from './clients.ts';
-import { config, required } from './config.ts';
+import { config, resource } from './config.ts';
 import { lazy } from './lazy.ts';
 
 /**
  * The composition module: the one place that picks adapters. Each is built on first use, so a
  * function only needs the configuration of what it actually touches.
  */
-export const projectStore = lazy(() => new DynamoProjectStore(dynamo, required('TABLE_NAME')));
-export const apiKeyStore = lazy(() => new DynamoApiKeyStore(dynamo, required('TABLE_NAME')));
-export const sessionStore = lazy(() => new DynamoSessionStore(dynamo, required('TABLE_NAME')));
-export const rateLimiter = lazy(() => new DynamoRateLimiter(dynamo, required('TABLE_NAME')));
-export const organizationStore = lazy(() => new DynamoOrganizationStore(dynamo, required('TABLE_NAME')));
+export const projectStore = lazy(() => new DynamoProjectStore(dynamo, resource('table')));
+export const apiKeyStore = lazy(() => new DynamoApiKeyStore(dynamo, resource('table')));
+export const sessionStore = lazy(() => new DynamoSessionStore(dynamo, resource('table')));
+export const rateLimiter = lazy(() => new DynamoRateLimiter(dynamo, resource('table')));
+export const organizationStore = lazy(() => new DynamoOrganizationStore(dynamo, resource('table')));
 export const provisioningStarter = lazy(
-  () => new StepFunctionsProvisioningStarter(sfn, required('PROVISION_STATE_MACHINE_ARN')),
+  () => new StepFunctionsProvisioningStarter(sfn, resource('provisionStateMachine')),
 );
-export const projectIndexStore = lazy(() => new S3ProjectIndexStore(s3, required('INDEX_BUCKET')));
+export const projectIndexStore = lazy(() => new S3ProjectIndexStore(s3, resource('indexBucket')));
 
 let signingKeyPromise: Promise<string> | undefined;
 
@@ -41,7 +41,7 @@ function signingKey(): Promise<string> {
   signingKeyPromise ??= (async () => {
     if (config.SIGNING_KEY) return config.SIGNING_KEY;
     const secret = await new SecretsManagerClient({}).send(
-      new GetSecretValueCommand({ SecretId: required('SIGNING_SECRET_ARN') }),
+      new GetSecretValueCommand({ SecretId: resource('signingKey') }),
     );
     if (!secret.SecretString || secret.SecretString.length < 32)
       throw new Error('The signing secret is empty');
@@ -55,7 +55,7 @@ function signingKey(): Promise<string> {
 
 export { signingKey };
 
-export const webhookStore = lazy(() => new DynamoWebhookStore(dynamo, required('TABLE_NAME')));
+export const webhookStore = lazy(() => new DynamoWebhookStore(dynamo, resource('table')));
 
 export async function cursorCodec(): Promise<CursorCodec> {
   return new CursorCodec(await signingKey());
@@ -69,11 +69,11 @@ export async function artifactPaths(): Promise<ArtifactPaths> {
   return new ArtifactPaths(await signingKey());
 }
 
-export const contentReader = lazy(() => new DynamoContentReader(dynamo, required('TABLE_NAME')));
-export const artifactStorage = lazy(() => new S3ArtifactStorage(s3, required('ARTIFACTS_BUCKET')));
+export const contentReader = lazy(() => new DynamoContentReader(dynamo, resource('table')));
+export const artifactStorage = lazy(() => new S3ArtifactStorage(s3, resource('artifactsBucket')));
 
-export const jobStore = lazy(() => new DynamoJobStore(dynamo, required('TABLE_NAME')));
-export const uploadStorage = lazy(() => new S3UploadStorage(s3, required('UPLOADS_BUCKET')));
+export const jobStore = lazy(() => new DynamoJobStore(dynamo, resource('table')));
+export const uploadStorage = lazy(() => new S3UploadStorage(s3, resource('uploadsBucket')));
 export const processingStarter = lazy(
-  () => new StepFunctionsProcessingStarter(sfn, required('PROCESS_JOB_STATE_MACHINE_ARN')),
+  () => new StepFunctionsProcessingStarter(sfn, resource('processJobStateMachine')),
 );

@@ -8,16 +8,16 @@ import { S3ObjectStore } from '../adapters/s3/object-store.ts';
 import { SqsWebhookQueue } from '../adapters/sqs/webhook-queue.ts';
 import type { PipelineDeps, PipelineSettings } from '../core/pipeline/steps.ts';
 import { dynamo, s3, sqs } from './clients.ts';
-import { config, required } from './config.ts';
+import { config, resource } from './config.ts';
 import { jobStore } from './container.ts';
 import { lazy } from './lazy.ts';
 
-const uploads = lazy(() => new S3ObjectStore(s3, required('UPLOADS_BUCKET')));
-const artifacts = lazy(() => new S3ObjectStore(s3, required('ARTIFACTS_BUCKET')));
-const content = lazy(() => new DynamoContentStore(dynamo, required('TABLE_NAME')));
-const credits = lazy(() => new DynamoCreditLedger(dynamo, required('TABLE_NAME')));
-const totals = lazy(() => new DynamoProjectTotalsWriter(dynamo, required('TABLE_NAME')));
-const webhooks = lazy(() => new SqsWebhookQueue(sqs, required('WEBHOOK_QUEUE_URL')));
+const uploads = lazy(() => new S3ObjectStore(s3, resource('uploadsBucket')));
+const artifacts = lazy(() => new S3ObjectStore(s3, resource('artifactsBucket')));
+const content = lazy(() => new DynamoContentStore(dynamo, resource('table')));
+const credits = lazy(() => new DynamoCreditLedger(dynamo, resource('table')));
+const totals = lazy(() => new DynamoProjectTotalsWriter(dynamo, resource('table')));
+const webhooks = lazy(() => new SqsWebhookQueue(sqs, resource('webhookQueue')));
 
 /**
  * Adapters of the pipeline's tasks, each built on first use: a task only needs the configuration

@@ -5,22 +5,9 @@
  */
 
 import type { Scope } from '../core/auth/scopes.ts';
+import type { Access } from './resources.ts';
 
 export type { Scope };
-
-/** What a function may touch; the CDK grants exactly this and nothing more. */
-export interface RouteAccess {
-  /** `read` still allows UpdateItem: every authenticated request counts against its rate limit and marks key use. */
-  table?: 'read' | 'readwrite';
-  /** Reads the signing secret: pagination cursors and upload tokens. */
-  signingKey?: true;
-  uploadsBucket?: 'read' | 'readwrite';
-  artifactsBucket?: 'read' | 'readwrite';
-  indexBucket?: 'read' | 'readwrite';
-  provisionStateMachine?: 'start';
-  processJobStateMachine?: 'start';
-  webhookQueue?: 'send' | 'consume';
-}
 
 export interface RouteDefinition {
   id: string;
@@ -32,7 +19,8 @@ export interface RouteDefinition {
   auth: 'apiKey' | 'session';
   /** Scope the API key needs; session routes have none. */
   scope?: Scope;
-  access: RouteAccess;
+  /** Resources the handler touches, by name in `resources.ts`. */
+  access: Access;
   summary: string;
 }
 
@@ -56,7 +44,7 @@ export const ROUTES = [
     handler: http('list-projects'),
     auth: 'apiKey',
     scope: 'jobs:read',
-    access: { table: 'read', signingKey: true },
+    access: { table: 'read', signingKey: 'read' },
     summary: 'List the projects of the organization',
   },
   {
@@ -96,7 +84,7 @@ export const ROUTES = [
     handler: http('list-project-jobs'),
     auth: 'apiKey',
     scope: 'jobs:read',
-    access: { table: 'read', signingKey: true },
+    access: { table: 'read', signingKey: 'read' },
     summary: 'List the jobs of one project, newest first',
   },
   {
@@ -106,7 +94,7 @@ export const ROUTES = [
     handler: http('list-jobs'),
     auth: 'apiKey',
     scope: 'jobs:read',
-    access: { table: 'read', signingKey: true },
+    access: { table: 'read', signingKey: 'read' },
     summary: 'List the jobs of the organization, newest first',
   },
   {
@@ -126,7 +114,7 @@ export const ROUTES = [
     handler: http('list-job-files'),
     auth: 'apiKey',
     scope: 'jobs:read',
-    access: { table: 'read', signingKey: true },
+    access: { table: 'read', signingKey: 'read' },
     summary: 'Page through all files of a job',
   },
   {
@@ -136,7 +124,7 @@ export const ROUTES = [
     handler: http('register-uploads'),
     auth: 'apiKey',
     scope: 'jobs:write',
-    access: { table: 'readwrite', uploadsBucket: 'readwrite', signingKey: true },
+    access: { table: 'readwrite', uploadsBucket: 'readwrite', signingKey: 'read' },
     summary: 'Register files and get signed upload instructions',
   },
   {
@@ -149,7 +137,7 @@ export const ROUTES = [
     access: {
       table: 'readwrite',
       uploadsBucket: 'readwrite',
-      signingKey: true,
+      signingKey: 'read',
       processJobStateMachine: 'start',
     },
     summary: 'Complete uploads; processing starts once no file is pending',
@@ -161,7 +149,7 @@ export const ROUTES = [
     handler: http('list-regions'),
     auth: 'apiKey',
     scope: 'jobs:read',
-    access: { table: 'read', signingKey: true },
+    access: { table: 'read', signingKey: 'read' },
     summary: 'List the regions extracted from drawing sheets, with filters',
   },
   {
@@ -171,7 +159,7 @@ export const ROUTES = [
     handler: http('list-sheet-regions'),
     auth: 'apiKey',
     scope: 'jobs:read',
-    access: { table: 'read', signingKey: true },
+    access: { table: 'read', signingKey: 'read' },
     summary: 'List the regions of one sheet',
   },
   {
@@ -181,7 +169,7 @@ export const ROUTES = [
     handler: http('list-sheets'),
     auth: 'apiKey',
     scope: 'jobs:read',
-    access: { table: 'read', signingKey: true },
+    access: { table: 'read', signingKey: 'read' },
     summary: 'List drawing sheets (number, title, discipline, revisions)',
   },
   {
@@ -191,7 +179,7 @@ export const ROUTES = [
     handler: http('list-specifications'),
     auth: 'apiKey',
     scope: 'jobs:read',
-    access: { table: 'read', signingKey: true },
+    access: { table: 'read', signingKey: 'read' },
     summary: 'List specification sections of the project with their facets',
   },
   {
@@ -201,7 +189,7 @@ export const ROUTES = [
     handler: http('list-specification-sections'),
     auth: 'apiKey',
     scope: 'jobs:read',
-    access: { table: 'read', signingKey: true },
+    access: { table: 'read', signingKey: 'read' },
     summary: 'List the sections of one specification document',
   },
   {
@@ -211,7 +199,7 @@ export const ROUTES = [
     handler: http('list-documents'),
     auth: 'apiKey',
     scope: 'jobs:read',
-    access: { table: 'read', signingKey: true },
+    access: { table: 'read', signingKey: 'read' },
     summary: 'List the documents (processed files) of the project',
   },
   {
@@ -221,7 +209,7 @@ export const ROUTES = [
     handler: http('download-project-artifact'),
     auth: 'apiKey',
     scope: 'artifacts:read',
-    access: { table: 'read', signingKey: true, artifactsBucket: 'read' },
+    access: { table: 'read', signingKey: 'read', artifactsBucket: 'read' },
     summary: 'Download an artifact (region crop, section PDF) exposed by this project',
   },
   {
@@ -231,7 +219,7 @@ export const ROUTES = [
     handler: http('get-job-result'),
     auth: 'apiKey',
     scope: 'jobs:read',
-    access: { table: 'read', signingKey: true, artifactsBucket: 'read' },
+    access: { table: 'read', signingKey: 'read', artifactsBucket: 'read' },
     summary: 'The immutable result of a finished job, with its artifacts',
   },
   {
@@ -241,7 +229,7 @@ export const ROUTES = [
     handler: http('download-job-artifact'),
     auth: 'apiKey',
     scope: 'artifacts:read',
-    access: { table: 'read', signingKey: true, artifactsBucket: 'read' },
+    access: { table: 'read', signingKey: 'read', artifactsBucket: 'read' },
     summary: "Download an artifact listed in the job's result",
   },
   {
@@ -250,7 +238,7 @@ export const ROUTES = [
     path: '/api/open-api/webhook',
     handler: http('put-webhook'),
     auth: 'session',
-    access: { table: 'readwrite', signingKey: true },
+    access: { table: 'readwrite', signingKey: 'read' },
     summary: 'Set the webhook notified when jobs finish (returns its signing secret once)',
   },
   {
@@ -286,7 +274,7 @@ export const ROUTES = [
     path: '/api/open-api/keys',
     handler: http('list-api-keys'),
     auth: 'session',
-    access: { table: 'read', signingKey: true },
+    access: { table: 'read', signingKey: 'read' },
     summary: 'List the API keys of the organization',
   },
   {

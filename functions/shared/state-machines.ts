@@ -1,13 +1,19 @@
-import type { RouteAccess } from './routes.ts';
+import {
+  type Access,
+  RESOURCES,
+  type ResourceNameOfKind,
+  type StateMachineDefinition as StateMachineResource,
+} from './resources.ts';
 
 /**
- * State machines: their ASL file and the Lambda behind each `${Placeholder}` of it. The CDK stack
- * builds the functions and substitutes their ARNs; the local runner maps the same placeholders to
- * the same handler modules. One list for both, so they cannot drift.
+ * The Lambda behind each `${Placeholder}` of each state machine's ASL file (the machine itself, its
+ * file and its environment variable, is an entry of `resources.ts`). The CDK stack builds the
+ * functions and substitutes their ARNs; the local runner maps the same placeholders to the same
+ * handler modules. One list for both, so they cannot drift.
  */
 export interface StateMachineTask {
   handler: string;
-  access: Omit<RouteAccess, 'provisionStateMachine' | 'processJobStateMachine'>;
+  access: Omit<Access, ResourceNameOfKind<'stateMachine'>>;
   timeoutSeconds: number;
   memoryMb: number;
   /** CPU-heavy: the local runner runs it in a worker thread so the local API stays responsive. */
@@ -16,89 +22,86 @@ export interface StateMachineTask {
   usesEngine?: boolean;
 }
 
-export interface StateMachineDefinition {
-  id: string;
-  file: string;
-  /** Environment variable holding this machine's ARN, for the functions that start it. */
-  arnVariable: 'PROVISION_STATE_MACHINE_ARN' | 'PROCESS_JOB_STATE_MACHINE_ARN';
+type StateMachineName = ResourceNameOfKind<'stateMachine'>;
+
+/** Every state machine of `RESOURCES` must have its tasks here (the `satisfies` says so). */
+const TASKS = {
+  provisionStateMachine: {
+    SetUpProjectResourcesFunctionArn: {
+      handler: 'functions/handlers/sfn/set-up-project-resources.ts',
+      access: { table: 'readwrite', indexBucket: 'readwrite' },
+      timeoutSeconds: 60,
+      memoryMb: 256,
+    },
+    MarkProjectReadyFunctionArn: {
+      handler: 'functions/handlers/sfn/mark-project-ready.ts',
+      access: { table: 'readwrite' },
+      timeoutSeconds: 30,
+      memoryMb: 256,
+    },
+    FailProjectProvisioningFunctionArn: {
+      handler: 'functions/handlers/sfn/fail-project-provisioning.ts',
+      access: { table: 'readwrite' },
+      timeoutSeconds: 30,
+      memoryMb: 256,
+    },
+  },
+  processJobStateMachine: {
+    PreflightJobFunctionArn: {
+      handler: 'functions/handlers/sfn/preflight-job.ts',
+      access: { table: 'readwrite', uploadsBucket: 'read', webhookQueue: 'send' },
+      timeoutSeconds: 900,
+      memoryMb: 3008,
+      usesEngine: true,
+    },
+    ExtractPageBatchFunctionArn: {
+      handler: 'functions/handlers/sfn/extract-page-batch.ts',
+      access: { table: 'readwrite', uploadsBucket: 'read', artifactsBucket: 'readwrite' },
+      timeoutSeconds: 900,
+      memoryMb: 3008,
+      usesEngine: true,
+      isolated: true,
+    },
+    AssembleFileFunctionArn: {
+      handler: 'functions/handlers/sfn/assemble-file.ts',
+      access: { table: 'readwrite', uploadsBucket: 'read', artifactsBucket: 'readwrite' },
+      timeoutSeconds: 900,
+      memoryMb: 3008,
+      usesEngine: true,
+      isolated: true,
+    },
+    FailFileFunctionArn: {
+      handler: 'functions/handlers/sfn/fail-file.ts',
+      access: { table: 'readwrite' },
+      timeoutSeconds: 60,
+      memoryMb: 256,
+      usesEngine: true,
+    },
+    FinalizeJobFunctionArn: {
+      handler: 'functions/handlers/sfn/finalize-job.ts',
+      access: { table: 'readwrite', artifactsBucket: 'readwrite', webhookQueue: 'send' },
+      timeoutSeconds: 300,
+      memoryMb: 1024,
+      usesEngine: true,
+    },
+    FailJobFunctionArn: {
+      handler: 'functions/handlers/sfn/fail-job.ts',
+      access: { table: 'readwrite', webhookQueue: 'send' },
+      timeoutSeconds: 120,
+      memoryMb: 512,
+      usesEngine: true,
+    },
+  },
+} as const satisfies Record<StateMachineName, Record<string, StateMachineTask>>;
+
+export interface StateMachine extends StateMachineResource {
+  /** Resource name (`processJobStateMachine`). */
+  resource: StateMachineName;
   tasks: Record<string, StateMachineTask>;
 }
 
-export const STATE_MACHINES: StateMachineDefinition[] = [
-  {
-    id: 'provision-project',
-    file: 'stepfunctions/provision-project.asl.json',
-    arnVariable: 'PROVISION_STATE_MACHINE_ARN',
-    tasks: {
-      SetUpProjectResourcesFunctionArn: {
-        handler: 'functions/handlers/sfn/set-up-project-resources.ts',
-        access: { table: 'readwrite', indexBucket: 'readwrite' },
-        timeoutSeconds: 60,
-        memoryMb: 256,
-      },
-      MarkProjectReadyFunctionArn: {
-        handler: 'functions/handlers/sfn/mark-project-ready.ts',
-        access: { table: 'readwrite' },
-        timeoutSeconds: 30,
-        memoryMb: 256,
-      },
-      FailProjectProvisioningFunctionArn: {
-        handler: 'functions/handlers/sfn/fail-project-provisioning.ts',
-        access: { table: 'readwrite' },
-        timeoutSeconds: 30,
-        memoryMb: 256,
-      },
-    },
-  },
-  {
-    id: 'process-job',
-    file: 'stepfunctions/process-job.asl.json',
-    arnVariable: 'PROCESS_JOB_STATE_MACHINE_ARN',
-    tasks: {
-      PreflightJobFunctionArn: {
-        handler: 'functions/handlers/sfn/preflight-job.ts',
-        access: { table: 'readwrite', uploadsBucket: 'read', webhookQueue: 'send' },
-        timeoutSeconds: 900,
-        memoryMb: 3008,
-        usesEngine: true,
-      },
-      ExtractPageBatchFunctionArn: {
-        handler: 'functions/handlers/sfn/extract-page-batch.ts',
-        access: { table: 'readwrite', uploadsBucket: 'read', artifactsBucket: 'readwrite' },
-        timeoutSeconds: 900,
-        memoryMb: 3008,
-        usesEngine: true,
-        isolated: true,
-      },
-      AssembleFileFunctionArn: {
-        handler: 'functions/handlers/sfn/assemble-file.ts',
-        access: { table: 'readwrite', uploadsBucket: 'read', artifactsBucket: 'readwrite' },
-        timeoutSeconds: 900,
-        memoryMb: 3008,
-        usesEngine: true,
-        isolated: true,
-      },
-      FailFileFunctionArn: {
-        handler: 'functions/handlers/sfn/fail-file.ts',
-        access: { table: 'readwrite' },
-        timeoutSeconds: 60,
-        memoryMb: 256,
-        usesEngine: true,
-      },
-      FinalizeJobFunctionArn: {
-        handler: 'functions/handlers/sfn/finalize-job.ts',
-        access: { table: 'readwrite', artifactsBucket: 'readwrite', webhookQueue: 'send' },
-        timeoutSeconds: 300,
-        memoryMb: 1024,
-        usesEngine: true,
-      },
-      FailJobFunctionArn: {
-        handler: 'functions/handlers/sfn/fail-job.ts',
-        access: { table: 'readwrite', webhookQueue: 'send' },
-        timeoutSeconds: 120,
-        memoryMb: 512,
-        usesEngine: true,
-      },
-    },
-  },
-];
+export const STATE_MACHINES: StateMachine[] = (Object.keys(TASKS) as StateMachineName[]).map((resource) => ({
+  ...RESOURCES[resource],
+  resource,
+  tasks: TASKS[resource],
+}));

@@ -3,6 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONSUMERS } from '../../functions/shared/consumers.ts';
+import { RESOURCES, type ResourceName, resourcesOfKind } from '../../functions/shared/resources.ts';
 import { ROUTES, type RouteDefinition, STREAM_ROUTE } from '../../functions/shared/routes.ts';
 import { STATE_MACHINES } from '../../functions/shared/state-machines.ts';
 import { StatefulStack } from '../../lib/stateful-stack.ts';
@@ -45,10 +46,11 @@ describe('CDK stacks', () => {
 
   it('blocks public access, enforces TLS and aborts incomplete multipart uploads on data buckets', () => {
     const buckets = stateful.findResources('AWS::S3::Bucket');
+    const names = resourcesOfKind('bucket').map(([, definition]) => `psa-test-${definition.name}-`);
     const data = Object.values(buckets).filter((bucket) =>
-      JSON.stringify(bucket.Properties.BucketName).match(/uploads|artifacts|index/),
+      names.some((name) => JSON.stringify(bucket.Properties.BucketName).includes(name)),
     );
-    expect(data).toHaveLength(3);
+    expect(data).toHaveLength(names.length);
     for (const bucket of data) {
       expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
         BlockPublicAcls: true,
@@ -67,14 +69,17 @@ describe('CDK stacks', () => {
     const tlsDenials = policies.filter((policy) =>
       JSON.stringify(policy.Properties.PolicyDocument).includes('"aws:SecureTransport":"false"'),
     );
-    expect(tlsDenials.length).toBeGreaterThanOrEqual(3);
+    expect(tlsDenials.length).toBeGreaterThanOrEqual(names.length);
   });
 
-  it('gives the webhook queue a dead-letter queue', () => {
-    stateful.hasResourceProperties('AWS::SQS::Queue', {
-      QueueName: 'project-source-test-webhooks',
-      RedrivePolicy: Match.objectLike({ maxReceiveCount: 8 }),
-    });
+  it('gives every queue of the resource list a dead-letter queue', () => {
+    for (const [, definition] of resourcesOfKind('queue')) {
+      stateful.hasResourceProperties('AWS::SQS::Queue', {
+        QueueName: `project-source-test-${definition.name}`,
+        RedrivePolicy: Match.objectLike({ maxReceiveCount: definition.maxReceiveCount }),
+        VisibilityTimeout: definition.visibilityTimeoutSeconds,
+      });
+    }
   });
 
   it('builds one function and one HTTP route per entry of the route table, plus the $default fallback', () => {
@@ -138,11 +143,12 @@ describe('CDK stacks', () => {
     });
 
     it('lets a route start a state machine, or write to a bucket, only when its table entry says so', () => {
+      const kindOf = (name: string) => RESOURCES[name as ResourceName].kind;
       for (const route of ROUTES as readonly RouteDefinition[]) {
         const policy = policyOf(route.id);
-        const starts = 'provisionStateMachine' in route.access || 'processJobStateMachine' in route.access;
+        const starts = Object.keys(route.access).some((name) => kindOf(name) === 'stateMachine');
         const writesObjects = Object.entries(route.access).some(
-          ([key, mode]) => key.endsWith('Bucket') && mode === 'readwrite',
+          ([name, mode]) => kindOf(name) === 'bucket' && mode === 'readwrite',
         );
         expect(policy.includes('states:StartExecution'), route.id).toBe(starts);
         expect(policy.includes('s3:PutObject'), route.id).toBe(writesObjects);
@@ -154,6 +160,36 @@ describe('CDK stacks', () => {
         policyOf(id).includes('psa-test-index-'),
       );
       expect(holders).toEqual(['SetUpProjectResourcesFunctionArn']);
+    });
+
+    it("sets each bound resource's variable, and grants the signing secret by name with its random suffix", () => {
+      const fn = statelessStack.functions.get('listProjects');
+      const template = JSON.stringify(
+        stateless.findResources('AWS::Lambda::Function', {
+          Properties: {
+            Environment: { Variables: Match.objectLike({ [RESOURCES.signingKey.env]: Match.anyValue() }) },
+          },
+        }),
+      );
+      expect(fn).toBeDefined();
+      expect(template).toContain('project-source/test/cursor-signing-key');
+      const policy = policyOf('listProjects');
+      expect(policy).toContain('secretsmanager:GetSecretValue');
+      expect(policy).toMatch(/secret:project-source\/test\/cursor-signing-key-\?\?\?\?\?\?"/);
+      for (const route of ROUTES as readonly RouteDefinition[]) {
+        const variables = JSON.stringify(
+          (statelessStack.resolve(
+            (
+              statelessStack.functions.get(route.id)?.fn.node.defaultChild as unknown as {
+                environment?: unknown;
+              }
+            )?.environment,
+          ) ?? {}) as object,
+        );
+        for (const name of Object.keys(route.access)) {
+          expect(variables, `${route.id} ${name}`).toContain(RESOURCES[name as ResourceName].env);
+        }
+      }
     });
 
     it('runs the engine tasks with the engine layer on x86_64, and nothing else', () => {

@@ -6,7 +6,7 @@ import { fetchWebhookSender } from '../../adapters/http/webhook-sender.ts';
 import type { WebhookMessage } from '../../core/webhooks/model.ts';
 import { deliverWebhook } from '../../core/webhooks/webhooks.ts';
 import { sqs } from '../../shared/clients.ts';
-import { config, required } from '../../shared/config.ts';
+import { config, resource } from '../../shared/config.ts';
 import { signingKey, webhookStore } from '../../shared/container.ts';
 import { logger } from '../../shared/logger.ts';
 
@@ -49,7 +49,7 @@ export const handler = middy<SQSEvent, SQSBatchResponse>()
       await sqs
         .send(
           new ChangeMessageVisibilityCommand({
-            QueueUrl: required('WEBHOOK_QUEUE_URL'),
+            QueueUrl: resource('webhookQueue'),
             ReceiptHandle: record.receiptHandle,
             VisibilityTimeout: outcome.delaySeconds,
           }),

@@ -11,7 +11,7 @@ import {
   TERMINAL_EVENT_TYPES,
 } from '../../core/reviews/stream.ts';
 import { dynamo } from '../../shared/clients.ts';
-import { config, required } from '../../shared/config.ts';
+import { config, resource } from '../../shared/config.ts';
 import { apiKeyStore, rateLimiter } from '../../shared/container.ts';
 import { errorResponse } from '../../shared/http/api-handler.ts';
 import { logger } from '../../shared/logger.ts';
@@ -27,7 +27,7 @@ const POLL_MS = 500;
 const HEARTBEAT_MS = 15_000;
 const RESERVED_MS = 5_000;
 
-const events = new DynamoReviewEventStore(dynamo, required('TABLE_NAME'));
+const events = new DynamoReviewEventStore(dynamo, resource('table'));
 
 function sendError(stream: awslambda.ResponseStream, error: unknown, requestId: string): void {
   const response = errorResponse(error, requestId);
