@@ -1,3 +1,11 @@
+import { z } from 'zod';
+
+/** The `{ code, message }` pair stored on failed projects, jobs and files and shown to clients. */
+export const ErrorInfoSchema = z
+  .object({ code: z.string(), message: z.string() })
+  .describe('Machine-readable code and human-readable message.');
+export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
+
 /**
  * Domain errors. Plain classes with a stable machine-readable `code`; `functions/shared/http/errors.ts`
  * maps each class to an HTTP status. Domain code never deals in status codes.

@@ -1,7 +1,7 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '../../core/auth/model.ts';
 import type { ApiKeyStore, RateLimiter, SessionRecord, SessionStore } from '../../core/auth/ports.ts';
-import type { Page } from '../../core/projects/ports.ts';
+import type { Page } from '../../core/pagination/page.ts';
 import { isConditionFailure, unmarshallIfNeeded } from './errors.ts';
 import { queryCount, queryPage } from './query-page.ts';
 import { ENTITY_VERSION, keys, TABLE_DESIGN } from './table.ts';

@@ -9,8 +9,9 @@ import {
 import type { FileStatus, JobFileRecord, JobRecord, JobStatus } from '../../core/jobs/model.ts';
 import { ACTIVE_JOB_STATUSES } from '../../core/jobs/model.ts';
 import type { DocumentLookup, JobListFilter, JobStore } from '../../core/jobs/ports.ts';
-import type { LatestJob } from '../../core/projects/model.ts';
-import type { LatestJobLookup, Page } from '../../core/projects/ports.ts';
+import { isActiveJobStatus } from '../../core/jobs/statuses.ts';
+import type { Page } from '../../core/pagination/page.ts';
+import type { LatestJobLookup, LatestJobSummary } from '../../core/projects/ports.ts';
 import { cancellationReasons, isConditionFailure } from './errors.ts';
 import { queryAll, queryCount, queryPage, setExpression } from './query-page.ts';
 import { ENTITY_VERSION, keys, recordOf, TABLE_DESIGN } from './table.ts';
@@ -265,17 +266,20 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
     );
   }
 
-  async latestJob(orgId: string, projectId: string): Promise<LatestJob | null> {
+  async latestJob(orgId: string, projectId: string): Promise<LatestJobSummary | null> {
     const page = await this.list(orgId, { projectId }, { limit: 1, position: null });
     const job = page.items[0];
     if (!job) return null;
     return {
-      id: job.id,
-      status: job.status,
-      createdAt: job.createdAt,
-      updatedAt: job.updatedAt,
-      completedAt: job.completedAt,
-      error: job.error,
+      job: {
+        id: job.id,
+        status: job.status,
+        createdAt: job.createdAt,
+        updatedAt: job.updatedAt,
+        completedAt: job.completedAt,
+        error: job.error,
+      },
+      active: isActiveJobStatus(job.status),
     };
   }
 

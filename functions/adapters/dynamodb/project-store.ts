@@ -4,13 +4,10 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { ErrorInfo, ProjectRecord, ProjectSettings } from '../../core/projects/model.ts';
-import type {
-  CreateProjectCommand,
-  CreateProjectOutcome,
-  Page,
-  ProjectStore,
-} from '../../core/projects/ports.ts';
+import type { ErrorInfo } from '../../core/errors.ts';
+import type { Page } from '../../core/pagination/page.ts';
+import type { ProjectRecord, ProjectSettings } from '../../core/projects/model.ts';
+import type { CreateProjectCommand, CreateProjectOutcome, ProjectStore } from '../../core/projects/ports.ts';
 import { cancellationReasons, isConditionFailure } from './errors.ts';
 import { queryCount, queryPage } from './query-page.ts';
 import { ENTITY_VERSION, keys, ledgerEntryItem } from './table.ts';

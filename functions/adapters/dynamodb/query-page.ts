@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { Page } from '../../core/projects/ports.ts';
+import type { Page } from '../../core/pagination/page.ts';
 
 /**
  * One page of a (possibly filtered) query: reads until `limit + 1` matching items are found or the

@@ -1,5 +1,6 @@
 import { NotFoundError, UnauthorizedError } from '../errors.ts';
-import { type CursorCodec, type PageEnvelope, pageEnvelope } from '../pagination/cursor.ts';
+import type { CursorCodec } from '../pagination/cursor.ts';
+import { type PageEnvelope, pageEnvelope } from '../pagination/page.ts';
 import type { ApiKey, ApiKeyRecord, Principal } from './model.ts';
 import { toPublicApiKey } from './model.ts';
 import type { ApiKeyStore, SessionStore } from './ports.ts';

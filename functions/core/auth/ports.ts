@@ -1,4 +1,4 @@
-import type { Page } from '../projects/ports.ts';
+import type { Page } from '../pagination/page.ts';
 import type { ApiKeyRecord } from './model.ts';
 
 export interface ApiKeyStore {

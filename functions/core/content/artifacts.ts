@@ -1,40 +1,26 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { HmacSigner } from '../signing/signer.ts';
 import type { ArtifactReference } from './model.ts';
 
 /**
- * Artifact paths are opaque and unforgeable: `base64url(storage key).hmac`, where the MAC binds the
+ * Artifact paths are opaque and unforgeable: the storage key sealed by the one `HmacSigner`, whose MAC binds the
  * project (or job) the path was issued for. A path from another project, an altered path or a
  * constructed one fails verification, so only artifacts a response of that project exposed can be
  * downloaded through it.
  */
 export class ArtifactPaths {
-  private readonly key: string;
+  private readonly signer: HmacSigner;
 
   constructor(key: string) {
-    this.key = key;
-  }
-
-  private mac(scope: string, storageKey: string): Buffer {
-    return createHmac('sha256', `artifact:${this.key}`)
-      .update(`${scope}\n${storageKey}`)
-      .digest()
-      .subarray(0, 18);
+    this.signer = new HmacSigner(key, 'artifact');
   }
 
   issue(scope: string, storageKey: string): string {
-    return `${Buffer.from(storageKey).toString('base64url')}.${this.mac(scope, storageKey).toString('base64url')}`;
+    return this.signer.seal(storageKey, scope);
   }
 
   /** The storage key, or null when the path was not issued for this scope. */
   resolve(scope: string, path: string): string | null {
-    if (path.length > 2048) return null;
-    const [encoded, signature, extra] = path.split('.');
-    if (!encoded || !signature || extra !== undefined) return null;
-    const storageKey = Buffer.from(encoded, 'base64url').toString('utf8');
-    const expected = this.mac(scope, storageKey);
-    const presented = Buffer.from(signature, 'base64url');
-    if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return null;
-    return storageKey;
+    return this.signer.open(path, scope, 2048);
   }
 
   projectReference(

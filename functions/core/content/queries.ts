@@ -1,5 +1,6 @@
 import { NotFoundError } from '../errors.ts';
-import { type CursorCodec, type PageEnvelope, pageEnvelope } from '../pagination/cursor.ts';
+import type { CursorCodec } from '../pagination/cursor.ts';
+import { type PageEnvelope, pageEnvelope } from '../pagination/page.ts';
 import type { ProjectStore } from '../projects/ports.ts';
 import { requireProject } from '../projects/queries.ts';
 import type { ArtifactPaths } from './artifacts.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorInfoSchema } from '../projects/model.ts';
+import { ErrorInfoSchema } from '../errors.ts';
 import { JOB_STATUSES, type JobStatus } from './statuses.ts';
 
 export const CLASSIFICATIONS = ['plans', 'specifications', 'documents', 'addenda', 'mixed', 'other'] as const;

@@ -1,4 +1,4 @@
-import type { Page } from '../projects/ports.ts';
+import type { Page } from '../pagination/page.ts';
 import type { FileStatus, JobFileRecord, JobRecord, JobStatus } from './model.ts';
 
 export interface JobListFilter {
@@ -83,9 +83,4 @@ export interface UploadStorage {
 
 export interface ProcessingStarter {
   start(orgId: string, jobId: string): Promise<void>;
-}
-
-export interface TokenSigner {
-  sign(payload: Record<string, string>): string;
-  verify(token: string): Record<string, string> | null;
 }

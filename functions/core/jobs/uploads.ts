@@ -1,5 +1,6 @@
 import { ConflictError, InvalidRequestError } from '../errors.ts';
 import { newId } from '../ids.ts';
+import type { TokenSigner } from '../signing/signer.ts';
 import { presentJob, requireJob } from './jobs.ts';
 import {
   type Classification,
@@ -10,7 +11,7 @@ import {
   type RegisterUploadsBody,
   type UploadInstruction,
 } from './model.ts';
-import type { DocumentLookup, JobStore, ProcessingStarter, TokenSigner, UploadStorage } from './ports.ts';
+import type { DocumentLookup, JobStore, ProcessingStarter, UploadStorage } from './ports.ts';
 
 export interface UploadSettings {
   /** Files of at least this many bytes upload in parts. */

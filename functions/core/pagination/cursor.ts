@@ -1,8 +1,9 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { InvalidRequestError } from '../errors.ts';
+import { HmacSigner } from '../signing/signer.ts';
 
 /**
- * Opaque, tamper-proof pagination cursors. A cursor is `base64url(json).base64url(hmac)`; the JSON
+ * Opaque, tamper-proof pagination cursors, sealed by the one `HmacSigner`; the JSON
  * binds the endpoint, the organization and a hash of the filters, so a cursor forged, altered, taken
  * from another endpoint, another tenant or another filter set is refused with 400 `invalid_cursor`.
  */
@@ -31,14 +32,10 @@ function filtersDigest(filters: Record<string, unknown>): string {
 }
 
 export class CursorCodec {
-  private readonly signingKey: string;
+  private readonly signer: HmacSigner;
 
   constructor(signingKey: string) {
-    this.signingKey = signingKey;
-  }
-
-  private sign(payload: string): Buffer {
-    return createHmac('sha256', this.signingKey).update(payload).digest();
+    this.signer = new HmacSigner(signingKey, 'cursor');
   }
 
   encode(scope: CursorScope, position: unknown): string {
@@ -49,8 +46,7 @@ export class CursorCodec {
       f: filtersDigest(scope.filters),
       p: position,
     };
-    const payload = Buffer.from(JSON.stringify(body)).toString('base64url');
-    return `${payload}.${this.sign(payload).toString('base64url')}`;
+    return this.signer.seal(JSON.stringify(body));
   }
 
   decode<T>(cursor: string, scope: CursorScope): T {
@@ -59,20 +55,16 @@ export class CursorCodec {
         'The cursor is not valid for this request. Use the nextCursor of the previous page unchanged.',
         'invalid_cursor',
       );
-    if (cursor.length > 4096) throw invalid();
-    const [payload, signature, extra] = cursor.split('.');
-    if (!payload || !signature || extra !== undefined) throw invalid();
-    const expected = this.sign(payload);
-    const presented = Buffer.from(signature, 'base64url');
-    if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) throw invalid();
+    const opened = this.signer.open(cursor);
+    if (opened === null) throw invalid();
     let body: CursorBody;
     try {
-      body = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as CursorBody;
+      body = JSON.parse(opened) as CursorBody;
     } catch {
       throw invalid();
     }
     if (
-      body.v !== 1 ||
+      body?.v !== 1 ||
       body.e !== scope.endpoint ||
       body.o !== scope.orgId ||
       body.f !== filtersDigest(scope.filters)
@@ -81,43 +73,4 @@ export class CursorCodec {
     }
     return body.p as T;
   }
-}
-
-export interface PageEnvelope {
-  total: number;
-  limit: number;
-  cursor: string | null;
-  nextCursor: string | null;
-  returnedCount: number;
-  hasMore: boolean;
-  pageInfo: {
-    startCursor: string | null;
-    endCursor: string | null;
-    hasPreviousPage: boolean;
-    hasNextPage: boolean;
-  };
-}
-
-export function pageEnvelope(args: {
-  total: number;
-  limit: number;
-  cursor: string | null;
-  nextCursor: string | null;
-  returnedCount: number;
-}): PageEnvelope {
-  const hasMore = args.nextCursor !== null;
-  return {
-    total: args.total,
-    limit: args.limit,
-    cursor: args.cursor,
-    nextCursor: args.nextCursor,
-    returnedCount: args.returnedCount,
-    hasMore,
-    pageInfo: {
-      startCursor: args.cursor,
-      endCursor: args.nextCursor,
-      hasPreviousPage: args.cursor !== null,
-      hasNextPage: hasMore,
-    },
-  };
 }

@@ -10,10 +10,10 @@ import {
   type SheetRecord,
   type SpecSectionRecord,
 } from '../content/model.ts';
+import type { ErrorInfo } from '../errors.ts';
 import type { ExtractionResult, PageResult } from '../extraction/index.ts';
 import { type JobFileRecord, type JobRecord, resultPath } from '../jobs/model.ts';
 import type { JobStore } from '../jobs/ports.ts';
-import type { ErrorInfo } from '../projects/model.ts';
 import type { ContentStore, CreditLedger, ObjectStore, ProjectTotalsWriter, WebhookQueue } from './ports.ts';
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { isActiveJobStatus } from '../jobs/statuses.ts';
+import { type ErrorInfo, ErrorInfoSchema } from '../errors.ts';
+import type { LatestJobSummary } from './ports.ts';
 
 export const PROJECT_NAME_MAX = 180;
 
@@ -8,11 +9,6 @@ export const ProjectStatusSchema = z
   .describe(
     '`provisioning` right after creation, `ready` when usable, `failed` when provisioning failed (terminal; the charge is refunded).',
   );
-
-export const ErrorInfoSchema = z
-  .object({ code: z.string(), message: z.string() })
-  .describe('Machine-readable code and human-readable message.');
-export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
 
 export const ProjectSchema = z
   .object({
@@ -155,9 +151,9 @@ const STATUS_LABELS: Record<ProjectOverview['status'], string> = {
  * The overview follows the spec's rules: normalization is useful when regions outnumber
  * normalized regions; index reconciliation when sources exist but search is not possible.
  */
-export function computeOverview(record: ProjectRecord, latestJob: LatestJob | null): ProjectOverview {
+export function computeOverview(record: ProjectRecord, latest: LatestJobSummary | null): ProjectOverview {
   const ready = record.status === 'ready';
-  const jobActive = latestJob !== null && isActiveJobStatus(latestJob.status);
+  const jobActive = latest?.active ?? false;
   const counts = record.counts;
   const sources = counts.regions + counts.specifications + counts.docs;
   const canSearch = ready && record.indexedSources >= sources;
@@ -181,7 +177,7 @@ export function computeOverview(record: ProjectRecord, latestJob: LatestJob | nu
     statusLabel: STATUS_LABELS[status],
     counts,
     disciplines: record.disciplineCounts,
-    latestJob,
+    latestJob: latest?.job ?? null,
     nextAction,
     capabilities: {
       canCreateJob: ready,

@@ -1,10 +1,6 @@
-import type { ErrorInfo, LatestJob, ProjectRecord, ProjectSettings } from './model.ts';
-
-export interface Page<T> {
-  items: T[];
-  /** Opaque storage position after the last item, or null on the last page. */
-  nextPosition: unknown | null;
-}
+import type { ErrorInfo } from '../errors.ts';
+import type { Page } from '../pagination/page.ts';
+import type { LatestJob, ProjectRecord, ProjectSettings } from './model.ts';
 
 export interface CreateProjectCommand {
   orgId: string;
@@ -52,6 +48,13 @@ export interface ProjectIndexStore {
   createIndex(orgId: string, projectId: string): Promise<string>;
 }
 
+/** The project's latest job, as the overview shows it; `active` while the job is still going. */
+export interface LatestJobSummary {
+  job: LatestJob;
+  active: boolean;
+}
+
+/** Implemented by the jobs side: the projects domain knows nothing of job statuses. */
 export interface LatestJobLookup {
-  latestJob(orgId: string, projectId: string): Promise<LatestJob | null>;
+  latestJob(orgId: string, projectId: string): Promise<LatestJobSummary | null>;
 }

@@ -1,5 +1,6 @@
+import type { ErrorInfo } from '../errors.ts';
 import { newId } from '../ids.ts';
-import type { ErrorInfo, ProjectSettings } from './model.ts';
+import type { ProjectSettings } from './model.ts';
 import type { ProjectIndexStore, ProjectStore } from './ports.ts';
 
 /**

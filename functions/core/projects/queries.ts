@@ -1,7 +1,7 @@
 import { ProjectNotFoundError } from '../errors.ts';
 import { isWellFormedId } from '../ids.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
-import { type PageEnvelope, pageEnvelope } from '../pagination/cursor.ts';
+import { type PageEnvelope, pageEnvelope } from '../pagination/page.ts';
 import {
   computeOverview,
   type Project,

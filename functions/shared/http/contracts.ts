@@ -9,6 +9,7 @@ import {
   SheetEntitySchema,
   SpecificationEntitySchema,
 } from '../../core/content/model.ts';
+import { ErrorInfoSchema } from '../../core/errors.ts';
 import {
   ClassificationSchema,
   CompleteUploadsBodySchema,
@@ -24,7 +25,6 @@ import {
 import {
   BillingSchema,
   CreateProjectBodySchema,
-  ErrorInfoSchema,
   ProjectOverviewSchema,
   ProjectSchema,
 } from '../../core/projects/model.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CursorCodec, pageEnvelope } from '../../../functions/core/pagination/cursor.ts';
+import { CursorCodec } from '../../../functions/core/pagination/cursor.ts';
+import { pageEnvelope } from '../../../functions/core/pagination/page.ts';
 
 const codec = new CursorCodec('k'.repeat(40));
 const scope = { endpoint: 'listProjects', orgId: 'org_a', filters: { status: 'ready' } };

@@ -21,13 +21,9 @@ function project(overrides: Partial<ProjectRecord> = {}): ProjectRecord {
   };
 }
 
-const job = (status: string) => ({
-  id: 'job_1',
-  status,
-  createdAt: 'a',
-  updatedAt: 'b',
-  completedAt: null,
-  error: null,
+const job = (status: string, active = status === 'processing') => ({
+  job: { id: 'job_1', status, createdAt: 'a', updatedAt: 'b', completedAt: null, error: null },
+  active,
 });
 
 describe('computeOverview', () => {

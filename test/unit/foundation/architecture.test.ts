@@ -1,0 +1,114 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The layering rules of STYLE.md, checked on the source itself: core (use cases, models, ports)
+ * imports no adapter, no wiring and no AWS or Lambda package, and the core domains depend on each
+ * other one way only.
+ */
+const ROOT = resolve(import.meta.dirname, '../../..');
+const CORE = join(ROOT, 'functions/core');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? sourceFiles(join(dir, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [join(dir, entry.name)]
+        : [],
+  );
+}
+
+/** Every module specifier of a file: static imports and re-exports, dynamic imports, worker URLs. */
+function specifiers(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const found = [
+    ...text.matchAll(/^\s*(?:import|export)\b[^'";]*?from\s+['"]([^'"]+)['"]/gms),
+    ...text.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm),
+    ...text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g),
+    ...text.matchAll(/new URL\(\s*['"](\.[^'"]+)['"]\s*,\s*import\.meta\.url/g),
+  ];
+  return found.map((match) => match[1] as string);
+}
+
+/** `functions/core/jobs/uploads.ts` -> `jobs`; files directly under core (errors, ids) are the kernel. */
+function domainOf(file: string): string | null {
+  const parts = relative(CORE, file).split('/');
+  return parts.length > 1 ? (parts[0] as string) : null;
+}
+
+const files = sourceFiles(CORE);
+const edges = new Map<string, Set<string>>();
+const outsideCore: string[] = [];
+const forbiddenPackages: string[] = [];
+
+for (const file of files) {
+  for (const specifier of specifiers(file)) {
+    if (specifier.startsWith('.')) {
+      const target = resolve(dirname(file), specifier);
+      if (!target.startsWith(`${CORE}/`)) {
+        outsideCore.push(`${relative(ROOT, file)} -> ${specifier}`);
+        continue;
+      }
+      const from = domainOf(file);
+      const to = domainOf(target);
+      if (from && to && from !== to) {
+        if (!edges.has(from)) edges.set(from, new Set());
+        edges.get(from)?.add(to);
+      }
+    } else if (/^(@aws-sdk\/|aws-lambda$|@middy\/|@aws-lambda-powertools\/|aws-cdk-lib)/.test(specifier)) {
+      forbiddenPackages.push(`${relative(ROOT, file)} -> ${specifier}`);
+    } else if (specifier.startsWith('#')) {
+      outsideCore.push(`${relative(ROOT, file)} -> ${specifier}`);
+    }
+  }
+}
+
+/** A cycle in the domain graph, as a path, or null. */
+function findCycle(graph: Map<string, Set<string>>): string[] | null {
+  const state = new Map<string, 'visiting' | 'done'>();
+  const stack: string[] = [];
+  const visit = (node: string): string[] | null => {
+    if (state.get(node) === 'done') return null;
+    if (state.get(node) === 'visiting') return [...stack.slice(stack.indexOf(node)), node];
+    state.set(node, 'visiting');
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    stack.pop();
+    state.set(node, 'done');
+    return null;
+  };
+  for (const node of graph.keys()) {
+    const cycle = visit(node);
+    if (cycle) return cycle;
+  }
+  return null;
+}
+
+describe('architecture', () => {
+  it('reads the core sources (the check below is not vacuous)', () => {
+    expect(files.length).toBeGreaterThan(50);
+    expect(edges.get('jobs')?.has('projects')).toBe(true);
+  });
+
+  it('keeps core free of adapters, wiring (shared, handlers) and AWS or Lambda packages', () => {
+    expect(outsideCore).toEqual([]);
+    expect(forbiddenPackages).toEqual([]);
+  });
+
+  it('has core domains that depend on each other one way only', () => {
+    expect(findCycle(edges)).toBeNull();
+  });
+
+  it('finds a cycle when there is one (the detector works)', () => {
+    const graph = new Map([
+      ['projects', new Set(['jobs'])],
+      ['jobs', new Set(['pagination', 'projects'])],
+    ]);
+    expect(findCycle(graph)).toEqual(['projects', 'jobs', 'projects']);
+  });
+});
