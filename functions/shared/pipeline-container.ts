@@ -6,11 +6,12 @@ import {
 import { engineExtractor } from '../adapters/extraction/engine.ts';
 import { S3ObjectStore } from '../adapters/s3/object-store.ts';
 import { SqsWebhookQueue } from '../adapters/sqs/webhook-queue.ts';
-import type { PipelineDeps, PipelineSettings } from '../core/pipeline/steps.ts';
+import type { PipelineDeps, PipelineSettings } from '../core/pipeline/ports.ts';
 import { dynamo, s3, sqs } from './clients.ts';
 import { config, resource } from './config.ts';
 import { jobStore } from './container.ts';
 import { lazy } from './lazy.ts';
+import { logger } from './logger.ts';
 
 const uploads = lazy(() => new S3ObjectStore(s3, resource('uploadsBucket')));
 const artifacts = lazy(() => new S3ObjectStore(s3, resource('artifactsBucket')));
@@ -47,6 +48,10 @@ export async function pipelineDeps(): Promise<PipelineDeps> {
       return webhooks();
     },
     extractor: engineExtractor,
+    log: {
+      info: (message, attributes = {}) => logger.info(message, attributes),
+      error: (message, attributes = {}) => logger.error(message, attributes),
+    },
   };
 }
 

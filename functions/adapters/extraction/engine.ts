@@ -1,9 +1,35 @@
 import { PDFDocument } from 'pdf-lib';
 import { assembleDocument, extractPages, renderRegionCrops } from '../../core/extraction/index.ts';
-import type { Extractor } from '../../core/pipeline/steps.ts';
+import type { Extractor, PdfInspection } from '../../core/pipeline/ports.ts';
 
-/** The extraction engine (functions/core/extraction) behind the pipeline's Extractor port. */
+/** Larger than legal paper on both sides: a drawing sheet. */
+function isDrawingSized(size: { width: number; height: number }): boolean {
+  return (
+    Math.min(size.width, size.height) > 8.5 * 72 * 1.05 && Math.max(size.width, size.height) > 14 * 72 * 1.05
+  );
+}
+
+/**
+ * The extraction engine (functions/core/extraction) behind the pipeline's Extractor port, and the
+ * pipeline's only other PDF operations (inspection, cutting section PDFs): the one PDF adapter
+ * outside the engine.
+ */
 export const engineExtractor: Extractor = {
+  async inspect(bytes): Promise<PdfInspection> {
+    const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1');
+    if (!head.includes('%PDF-')) return { kind: 'not_pdf' };
+    try {
+      const pdf = await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: false });
+      const pageCount = pdf.getPageCount();
+      const largePages = pdf.getPages().filter((page) => isDrawingSized(page.getSize())).length;
+      return { kind: 'pdf', pageCount, largePages };
+    } catch (error) {
+      if ((error as Error).name === 'EncryptedPDFError' || /encrypt/i.test((error as Error).message)) {
+        return { kind: 'encrypted' };
+      }
+      return { kind: 'malformed', detail: (error as Error).message.slice(0, 200) };
+    }
+  },
   async extractPages(bytes, options) {
     return extractPages(bytes, {
       pages: options.pages,

@@ -1,5 +1,6 @@
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { ProjectIndexStore } from '../../core/projects/ports.ts';
+import { objectKeys } from '../../core/storage-keys.ts';
 
 /**
  * Each project's source index lives under its own prefix of the index bucket. Provisioning writes
@@ -15,7 +16,7 @@ export class S3ProjectIndexStore implements ProjectIndexStore {
   }
 
   async createIndex(orgId: string, projectId: string): Promise<string> {
-    const prefix = `orgs/${orgId}/projects/${projectId}/index/`;
+    const prefix = objectKeys.sourceIndex({ orgId, projectId });
     const manifest = { schemaVersion: 1, projectId, segments: [], createdAt: new Date().toISOString() };
     await this.client.send(
       new PutObjectCommand({

@@ -3,8 +3,9 @@ import { requireJob } from '../jobs/jobs.ts';
 import type { JobStore } from '../jobs/ports.ts';
 import type { ProjectStore } from '../projects/ports.ts';
 import { requireProject } from '../projects/queries.ts';
+import { objectKeys } from '../storage-keys.ts';
 import type { ArtifactPaths } from './artifacts.ts';
-import type { ArtifactReference } from './model.ts';
+import { type StoredJobResult, StoredJobResultSchema } from './job-result.ts';
 
 export interface ArtifactStorage {
   size(key: string): Promise<number | null>;
@@ -45,21 +46,9 @@ export async function downloadProjectArtifact(
   await requireProject(deps.projects, input.orgId, input.projectId);
   const key = deps.artifacts.resolve(`project:${input.projectId}`, input.path);
   // Defense in depth: a resolved key must also lie under this project's own prefix.
-  const owned = key?.startsWith(`orgs/${input.orgId}/projects/${input.projectId}/`) ? key : null;
+  const owned = key?.startsWith(objectKeys.projectPrefix(input)) ? key : null;
   if (owned === null) throw new ArtifactNotFoundError();
   return deliver(deps.storage, owned);
-}
-
-export interface StoredJobResult {
-  jobId: string;
-  projectId: string;
-  status: string;
-  artifacts: { type: ArtifactReference['type']; key: string }[];
-  [field: string]: unknown;
-}
-
-export function resultKey(orgId: string, projectId: string, jobId: string): string {
-  return `orgs/${orgId}/projects/${projectId}/jobs/${jobId}/result.json`;
 }
 
 async function storedResult(
@@ -67,7 +56,7 @@ async function storedResult(
   input: { orgId: string; jobId: string },
 ): Promise<StoredJobResult> {
   const job = await requireJob(deps.jobs, input.orgId, input.jobId);
-  const key = resultKey(job.orgId, job.projectId, job.id);
+  const key = objectKeys.jobResult(job, job.id);
   if (job.status !== 'completed' && job.status !== 'failed') {
     throw new ConflictError(
       'job_result_not_ready',
@@ -83,7 +72,7 @@ async function storedResult(
       'This job ended without a result (it failed before processing).',
     );
   }
-  return JSON.parse(Buffer.from(await deps.storage.get(key)).toString('utf8')) as StoredJobResult;
+  return StoredJobResultSchema.parse(JSON.parse(Buffer.from(await deps.storage.get(key)).toString('utf8')));
 }
 
 /** The job's immutable result, with each artifact as a reference readable through the job artifact endpoint. */

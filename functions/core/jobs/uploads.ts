@@ -1,6 +1,7 @@
 import { ConflictError, InvalidRequestError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { TokenSigner } from '../signing/signer.ts';
+import { objectKeys } from '../storage-keys.ts';
 import { presentJob, requireJob } from './jobs.ts';
 import {
   type Classification,
@@ -35,7 +36,7 @@ export function choosePartSize(fileSize: number, target: number): number {
 const ACCEPTING: JobRecord['status'][] = ['awaiting_uploads', 'uploading'];
 
 function objectKey(job: JobRecord, fileId: string): string {
-  return `orgs/${job.orgId}/projects/${job.projectId}/jobs/${job.id}/files/${fileId}/source`;
+  return objectKeys.uploadedFile({ orgId: job.orgId, projectId: job.projectId, jobId: job.id }, fileId);
 }
 
 /**

@@ -1,10 +1,13 @@
 import type {
   DocumentRecord,
   FacetRecord,
+  FileContext,
   RegionRecord,
   SheetRecord,
   SpecSectionRecord,
 } from '../content/model.ts';
+import type { ExtractionResult, PageResult } from '../extraction/index.ts';
+import type { JobStore } from '../jobs/ports.ts';
 import type { OverviewCounts } from '../projects/model.ts';
 
 export interface ObjectStore {
@@ -60,4 +63,58 @@ export interface ProjectTotalsWriter {
 
 export interface WebhookQueue {
   enqueue(message: { orgId: string; event: string; payload: unknown }): Promise<void>;
+}
+
+/** What a quick look at a file's bytes says, before any extraction. */
+export type PdfInspection =
+  | { kind: 'pdf'; pageCount: number; largePages: number }
+  | { kind: 'not_pdf' }
+  | { kind: 'encrypted' }
+  | { kind: 'malformed'; detail: string };
+
+type Box = { left: number; top: number; right: number; bottom: number };
+
+/** The extraction engine, and every other PDF operation of the pipeline (one adapter loads PDFs). */
+export interface Extractor {
+  inspect(bytes: Uint8Array): Promise<PdfInspection>;
+  extractPages(
+    bytes: Uint8Array,
+    options: {
+      pages: { from: number; to: number };
+      fileName: string;
+      classification?: FileContext['classification'];
+    },
+  ): Promise<{ pageCount: number; pages: PageResult[] }>;
+  assemble(
+    pages: PageResult[],
+    options: { pageCount: number; fileName: string; classification?: FileContext['classification'] },
+  ): ExtractionResult;
+  /** PNG crops of regions, in order (null where a region cannot be rendered). */
+  regionCrops(bytes: Uint8Array, regions: { pageNumber: number; box: Box }[]): Promise<(Uint8Array | null)[]>;
+  /** One PDF per page range (null where a range cannot be cut), reading the source once. */
+  sectionPdfs(bytes: Uint8Array, ranges: { from: number; to: number }[]): Promise<(Uint8Array | null)[]>;
+}
+
+/** Structured logging (the Powertools logger on AWS and locally). */
+export interface Log {
+  info(message: string, attributes?: Record<string, unknown>): void;
+  error(message: string, attributes?: Record<string, unknown>): void;
+}
+
+export interface PipelineDeps {
+  jobs: JobStore;
+  uploads: ObjectStore;
+  artifacts: ObjectStore;
+  content: ContentStore;
+  credits: CreditLedger;
+  totals: ProjectTotalsWriter;
+  webhooks: WebhookQueue;
+  extractor: Extractor;
+  log: Log;
+}
+
+export interface PipelineSettings {
+  creditsPerPage: number;
+  pagesPerBatch: number;
+  maxPagesPerFile: number;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { assembleFile } from '../../core/pipeline/steps.ts';
+import { assembleFile } from '../../core/pipeline/assemble-file.ts';
 import { pipelineDeps, pipelineSettings } from '../../shared/pipeline-container.ts';
 import { pipelineTask } from './pipeline.ts';
 

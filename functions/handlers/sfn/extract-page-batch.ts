@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { extractPageBatch } from '../../core/pipeline/steps.ts';
+import { extractPageBatch } from '../../core/pipeline/extract-page-batch.ts';
 import { pipelineDeps } from '../../shared/pipeline-container.ts';
 import { pipelineTask } from './pipeline.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { failFile } from '../../core/pipeline/steps.ts';
+import { failFile } from '../../core/pipeline/fail-job.ts';
 import { pipelineDeps } from '../../shared/pipeline-container.ts';
 import { pipelineTask } from './pipeline.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { failJob } from '../../core/pipeline/steps.ts';
+import { failJob } from '../../core/pipeline/fail-job.ts';
 import { logger } from '../../shared/logger.ts';
 import { pipelineDeps } from '../../shared/pipeline-container.ts';
 import { pipelineTask } from './pipeline.ts';

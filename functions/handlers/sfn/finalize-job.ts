@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { finalizeJob } from '../../core/pipeline/steps.ts';
+import { finalizeJob } from '../../core/pipeline/finalize-job.ts';
 import { pipelineDeps, pipelineSettings } from '../../shared/pipeline-container.ts';
 import { pipelineTask } from './pipeline.ts';
 

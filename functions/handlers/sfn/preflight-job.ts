@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { preflightJob } from '../../core/pipeline/steps.ts';
+import { preflightJob } from '../../core/pipeline/preflight-job.ts';
 import { pipelineDeps, pipelineSettings } from '../../shared/pipeline-container.ts';
 import { pipelineTask } from './pipeline.ts';
 

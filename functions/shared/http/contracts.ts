@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiKeySchema, CreateApiKeyBodySchema } from '../../core/auth/model.ts';
+import { JobResultSchema } from '../../core/content/job-result.ts';
 import {
   ArtifactReferenceSchema,
   DocumentEntitySchema,
@@ -86,20 +87,6 @@ const regionQuery = z.object({
   layoutType: z.enum(LAYOUT_TYPES).optional(),
 });
 const artifactQuery = z.object({ path: z.string().min(1).max(2048) }).strict();
-const JobResultSchema = z
-  .object({
-    jobId: z.string(),
-    projectId: z.string(),
-    status: z.string(),
-    completedAt: z.string(),
-    pageCount: z.number().int(),
-    successfulPageCount: z.number().int(),
-    failedPageCount: z.number().int(),
-    billing: z.object({ creditsDebited: z.number().int(), creditsReleased: z.number().int() }),
-    files: z.array(z.record(z.string(), z.unknown())),
-    artifacts: z.array(ArtifactReferenceSchema),
-  })
-  .meta({ id: 'JobResult' });
 const JobStatusParam = z.enum(JOB_STATUSES);
 const JobListSchema = z.object({ jobs: z.array(JobSchema), nextCursor: z.string().nullable() });
 

@@ -1,0 +1,121 @@
+import { contentIds, type FileContext } from '../content/model.ts';
+import type { ErrorInfo } from '../errors.ts';
+import type { PageResult } from '../extraction/index.ts';
+import { objectKeys } from '../storage-keys.ts';
+import { contentRows } from './content-rows.ts';
+import { PIPELINE_ERRORS } from './errors.ts';
+import { batchesFor, requireJobFile, requireJobRecord, type StoredBatch } from './model.ts';
+import type { PipelineDeps, PipelineSettings } from './ports.ts';
+import { renderAndStoreCrops } from './region-crops.ts';
+
+/**
+ * Assemble one file.
+ * Input: orgId, jobId, fileId (a file whose batches have all run).
+ * Output: the file's status (`ready` or `error`) and its successful page count.
+ * Steps: gather the stored batches (a missing or failed batch is recorded as the file's error, its
+ * pages lost, the rest kept); assemble the document (sheets, regions, sections); render the crops the
+ * batch tasks did not; cut and store one PDF per section; replace the file's rows; mark it ready.
+ * A file already assembled is returned as it is.
+ */
+export async function assembleFile(
+  deps: PipelineDeps,
+  settings: PipelineSettings,
+  input: { orgId: string; jobId: string; fileId: string },
+): Promise<{ status: 'ready' | 'error'; successfulPages: number }> {
+  const job = await requireJobRecord(deps.jobs, input.orgId, input.jobId);
+  const file = await requireJobFile(deps.jobs, input.jobId, input.fileId);
+  if (file.status !== 'processing')
+    return { status: file.status === 'ready' ? 'ready' : 'error', successfulPages: file.successfulPageCount };
+
+  const pages: PageResult[] = [];
+  const cropKeys = new Set<string>();
+  let batchError: ErrorInfo | null = null;
+  for (const batch of batchesFor(file.pageCount, file.pagesPerBatch ?? settings.pagesPerBatch)) {
+    const stored = await deps.artifacts.getJson<StoredBatch>(
+      objectKeys.pageBatch(job.id, file.id, batch.from),
+    );
+    if (!stored || stored.error) batchError ??= stored?.error ?? PIPELINE_ERRORS.batchMissing();
+    if (stored) pages.push(...stored.pages);
+    for (const key of stored?.crops ?? []) cropKeys.add(key);
+  }
+  const successfulPages = pages.filter((page) => page.issue === null).length;
+  if (pages.length === 0) {
+    const error = batchError ?? PIPELINE_ERRORS.noPageProcessed();
+    await deps.jobs.updateFile(file, { status: 'error', error, successfulPageCount: 0 });
+    return { status: 'error', successfulPages: 0 };
+  }
+
+  const result = deps.extractor.assemble(pages, {
+    pageCount: file.pageCount,
+    fileName: file.fileName,
+    ...(file.classificationDeclared ? { classification: file.classification } : {}),
+  });
+  const ctx: FileContext = {
+    orgId: job.orgId,
+    projectId: job.projectId,
+    jobId: job.id,
+    fileId: file.id,
+    documentId: file.documentId,
+    fileName: file.fileName,
+    classification: result.classification,
+  };
+  const bytes = await deps.uploads.getBytes(file.objectKey);
+
+  // Crops the batch tasks did not render (a batch without them, an older stored batch) are rendered here.
+  const missingCrops = result.sheets.flatMap((sheet) =>
+    sheet.regions
+      .map((region, index) => ({
+        pageNumber: sheet.pageNumber,
+        box: region.displayBox,
+        key: objectKeys.regionCrop(ctx, contentIds.region(ctx.fileId, sheet.pageNumber, index)),
+      }))
+      .filter((crop) => !cropKeys.has(crop.key)),
+  );
+  for (const key of await renderAndStoreCrops(deps, bytes, missingCrops)) cropKeys.add(key);
+
+  const sections = await storeSectionPdfs(
+    deps,
+    ctx,
+    bytes,
+    result.specifications.filter((section) => !section.isTableOfContents),
+  );
+  const content = contentRows({ ctx, file, result, successfulPages, cropKeys, sections });
+  await deps.content.writeFileContent(job.projectId, file.id, content);
+  await deps.jobs.updateFile(file, {
+    status: 'ready',
+    classification: result.classification,
+    successfulPageCount: successfulPages,
+    error: batchError,
+  });
+  return { status: 'ready', successfulPages };
+}
+
+/** Cuts one PDF per section from the source (read once) and stores each; a section that fails has none. */
+async function storeSectionPdfs<S extends { pageStart: number; pageEnd: number }>(
+  deps: PipelineDeps,
+  ctx: FileContext,
+  bytes: Uint8Array,
+  sections: S[],
+): Promise<{ section: S; pdfKey: string | null }[]> {
+  const pdfs = await deps.extractor
+    .sectionPdfs(
+      bytes,
+      sections.map((section) => ({ from: section.pageStart, to: section.pageEnd })),
+    )
+    .catch((error: Error) => {
+      deps.log.error('Section PDFs not cut', { error: error.message, sections: sections.length });
+      return [] as (Uint8Array | null)[];
+    });
+  const stored: { section: S; pdfKey: string | null }[] = [];
+  for (const [index, section] of sections.entries()) {
+    const pdf = pdfs[index];
+    if (!pdf) {
+      stored.push({ section, pdfKey: null });
+      continue;
+    }
+    const pdfKey = objectKeys.sectionPdf(ctx, contentIds.section(ctx.fileId, index));
+    await deps.artifacts.putBytes(pdfKey, pdf, 'application/pdf');
+    stored.push({ section, pdfKey });
+  }
+  return stored;
+}

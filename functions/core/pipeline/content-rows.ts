@@ -1,0 +1,134 @@
+import {
+  contentIds,
+  type DocumentRecord,
+  type FacetRecord,
+  type FileContext,
+  type RegionRecord,
+  type SheetRecord,
+  type SpecSectionRecord,
+} from '../content/model.ts';
+import type { ExtractionResult } from '../extraction/index.ts';
+import type { JobFileRecord } from '../jobs/model.ts';
+import { objectKeys } from '../storage-keys.ts';
+import { now } from './model.ts';
+import type { FileContent } from './ports.ts';
+
+/** The table rows of one assembled file (no I/O: the artifacts are stored before). */
+export function contentRows(args: {
+  ctx: FileContext;
+  file: JobFileRecord;
+  result: ExtractionResult;
+  successfulPages: number;
+  /** Keys of the region crops that exist in storage. */
+  cropKeys: ReadonlySet<string>;
+  /** The real sections (table of contents excluded), in order, with their PDF's key if one was stored. */
+  sections: { section: ExtractionResult['specifications'][number]; pdfKey: string | null }[];
+}): FileContent {
+  const { ctx, file, result, successfulPages, cropKeys } = args;
+  const fileFields = {
+    fileId: ctx.fileId,
+    fileName: ctx.fileName,
+    fileNameLower: ctx.fileName.toLowerCase(),
+  };
+  const pageClass = new Map(result.pages.map((page) => [page.pageNumber, page.classification]));
+  const sheets: SheetRecord[] = [];
+  const regions: RegionRecord[] = [];
+  for (const sheet of result.sheets) {
+    const sheetId = contentIds.sheet(ctx.fileId, sheet.pageNumber);
+    sheets.push({
+      projectId: ctx.projectId,
+      sheetId,
+      documentId: ctx.documentId,
+      ...fileFields,
+      pageNumber: sheet.pageNumber,
+      sheetNumber: sheet.sheetNumber,
+      sheetTitle: sheet.sheetTitle,
+      discipline: sheet.discipline,
+      revisions: sheet.revisions,
+      pageSize: sheet.pageSize,
+      textSource: sheet.textSource,
+      confidence: sheet.confidence,
+      regionCount: sheet.regions.length,
+    });
+    for (const [index, region] of sheet.regions.entries()) {
+      const regionId = contentIds.region(ctx.fileId, sheet.pageNumber, index);
+      const cropKey = objectKeys.regionCrop(ctx, regionId);
+      regions.push({
+        projectId: ctx.projectId,
+        regionId,
+        regionIndex: index,
+        sheetId,
+        ...fileFields,
+        pageNumber: sheet.pageNumber,
+        sheetNumber: sheet.sheetNumber ?? '',
+        label: region.label,
+        regionType: region.regionType,
+        drawingType: region.drawingType,
+        layoutType: pageClass.get(sheet.pageNumber) === 'plans' ? 'drawing_sheet' : 'document_page',
+        classification: ctx.classification,
+        text: region.text,
+        textSource: region.textSource,
+        ocrConfidence: region.ocrConfidence,
+        displayBox: region.displayBox,
+        titleDisplayBox: region.titleDisplayBox ?? region.displayBox,
+        normalizedData: region.normalizedData,
+        normalized: true,
+        cropPath: cropKeys.has(cropKey) ? cropKey : null,
+      });
+    }
+  }
+  const sections: SpecSectionRecord[] = [];
+  const facets: FacetRecord[] = [];
+  for (const [index, { section, pdfKey }] of args.sections.entries()) {
+    const specificationId = contentIds.section(ctx.fileId, index);
+    sections.push({
+      projectId: ctx.projectId,
+      specificationId,
+      specId: ctx.documentId,
+      ...fileFields,
+      classification: ctx.classification,
+      sectionIndex: index,
+      sectionNumber: section.sectionNumber,
+      sectionTitle: section.sectionTitle,
+      pageStart: section.pageStart,
+      pageEnd: section.pageEnd,
+      textLength: section.textLength,
+      facetCount: section.facets.length,
+      pdfPath: pdfKey,
+    });
+    for (const [facetIndex, facet] of section.facets.entries()) {
+      facets.push({
+        projectId: ctx.projectId,
+        specificationId,
+        facetId: contentIds.facet(ctx.fileId, index, facetIndex),
+        facetIndex,
+        facetKey: facet.facetKey,
+        facetKind: facet.facetKind,
+        facetLabel: facet.facetLabel,
+        coverageKind: facet.coverageKind,
+        facetText: facet.facetText,
+        pageStart: facet.pageStart,
+        pageEnd: facet.pageEnd,
+      });
+    }
+  }
+  const document: DocumentRecord = {
+    orgId: ctx.orgId,
+    projectId: ctx.projectId,
+    documentId: ctx.documentId,
+    jobId: ctx.jobId,
+    ...fileFields,
+    contentType: file.contentType,
+    fileSize: file.fileSize,
+    sha256: file.sha256,
+    classification: result.classification,
+    classificationSource: result.classificationSource,
+    pageCount: result.pageCount,
+    successfulPageCount: successfulPages,
+    sheetCount: sheets.length,
+    specificationCount: sections.length,
+    status: 'ready',
+    createdAt: now(),
+  };
+  return { document, sheets, regions, sections, facets };
+}

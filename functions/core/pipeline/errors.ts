@@ -1,0 +1,59 @@
+import type { ErrorInfo } from '../errors.ts';
+
+/**
+ * Every error the pipeline records on a job or a file, with the message a client reads. Codes are
+ * public (they appear on jobs, files and in webhooks); nothing else is written inline.
+ */
+export const PIPELINE_ERRORS = {
+  checksumMismatch: (): ErrorInfo => ({
+    code: 'checksum_mismatch',
+    message: 'The stored bytes do not match the declared SHA-256; register and upload the file again.',
+  }),
+  notPdf: (): ErrorInfo => ({
+    code: 'unsupported_file_type',
+    message: 'Only PDF files are processed; this file is not a PDF.',
+  }),
+  encrypted: (): ErrorInfo => ({
+    code: 'pdf_encrypted',
+    message: 'The PDF is encrypted; upload a copy without a password.',
+  }),
+  malformed: (detail: string): ErrorInfo => ({
+    code: 'pdf_malformed',
+    message: `The PDF could not be read: ${detail}`,
+  }),
+  empty: (): ErrorInfo => ({ code: 'pdf_empty', message: 'The PDF has no pages.' }),
+  tooManyPages: (pages: number, max: number): ErrorInfo => ({
+    code: 'pdf_too_many_pages',
+    message: `The PDF has ${pages} pages; at most ${max} are processed per file. Split it.`,
+  }),
+  insufficientCredits: (pages: number, credits: number, available: number): ErrorInfo => ({
+    code: 'insufficient_credits',
+    message: `Processing ${pages} pages needs ${credits} credits; the organization has ${available}.`,
+  }),
+  /** A batch failed inside the engine; `code` is the engine's own when it gave one. */
+  batchFailed: (code: string | undefined, detail: string): ErrorInfo => ({
+    code: code ?? 'extraction_failed',
+    message: detail.slice(0, 300),
+  }),
+  batchMissing: (): ErrorInfo => ({ code: 'batch_missing', message: 'A batch of pages was not processed.' }),
+  noPageProcessed: (): ErrorInfo => ({
+    code: 'extraction_failed',
+    message: 'No page of the file could be processed.',
+  }),
+  fileNotProcessed: (): ErrorInfo => ({
+    code: 'extraction_failed',
+    message: 'The file could not be processed.',
+  }),
+  fileBranchFailed: (): ErrorInfo => ({
+    code: 'extraction_failed',
+    message: 'The file could not be processed; other files of the job were.',
+  }),
+  noFileProcessed: (): ErrorInfo => ({
+    code: 'no_file_processed',
+    message: "No file of the job could be processed; see each file's error.",
+  }),
+  processingFailed: (): ErrorInfo => ({
+    code: 'processing_failed',
+    message: 'The job could not be processed. No credits were charged.',
+  }),
+};

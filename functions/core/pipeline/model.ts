@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import type { ErrorInfoSchema } from '../errors.ts';
+import type { PageResult } from '../extraction/index.ts';
+import type { JobFileRecord, JobRecord } from '../jobs/model.ts';
+import type { JobStore } from '../jobs/ports.ts';
+
+/** What preflight hands to the state machine: the page batches of each processable file. */
+export const PlanSchema = z.object({
+  orgId: z.string(),
+  jobId: z.string(),
+  proceed: z.boolean(),
+  files: z.array(
+    z.object({
+      fileId: z.string(),
+      pageCount: z.number().int(),
+      batches: z.array(z.object({ from: z.number().int(), to: z.number().int() })),
+    }),
+  ),
+});
+export type Plan = z.infer<typeof PlanSchema>;
+
+/** One extracted batch of pages, kept in the artifacts bucket (`work/`) until its file is assembled. */
+export interface StoredBatch {
+  from: number;
+  to: number;
+  pages: PageResult[];
+  error: z.infer<typeof ErrorInfoSchema> | null;
+  /** Storage keys of the region crops this batch rendered (regions are page-local, so keys are final). */
+  crops?: string[];
+}
+
+/** At most this many batches per file: fewer, larger tasks for long text files (each opens the PDF). */
+const MAX_BATCHES_PER_FILE = 16;
+/** Drawing sheets cost up to seconds each (vector analysis, OCR): small batches spread them over workers. */
+const PAGES_PER_DRAWING_BATCH = 4;
+
+/** Pages per extraction task for one file, from its size and how many of its pages are drawing-sized. */
+export function batchSizeFor(pageCount: number, largePages: number, pagesPerBatch: number): number {
+  if (largePages > pageCount / 2) return Math.min(pagesPerBatch, PAGES_PER_DRAWING_BATCH);
+  return Math.max(pagesPerBatch, Math.ceil(pageCount / MAX_BATCHES_PER_FILE));
+}
+
+export function batchesFor(pageCount: number, pagesPerBatch: number): { from: number; to: number }[] {
+  const batches: { from: number; to: number }[] = [];
+  for (let from = 1; from <= pageCount; from += pagesPerBatch) {
+    batches.push({ from, to: Math.min(pageCount, from + pagesPerBatch - 1) });
+  }
+  return batches;
+}
+
+export function now(): string {
+  return new Date().toISOString();
+}
+
+export async function requireJobRecord(jobs: JobStore, orgId: string, jobId: string): Promise<JobRecord> {
+  const job = await jobs.get(orgId, jobId);
+  if (!job) throw new Error(`Job ${jobId} does not exist`);
+  return job;
+}
+
+export async function requireJobFile(jobs: JobStore, jobId: string, fileId: string): Promise<JobFileRecord> {
+  const file = await jobs.getFile(jobId, fileId);
+  if (!file) throw new Error(`File ${fileId} does not exist`);
+  return file;
+}

@@ -1,0 +1,37 @@
+import type { ObjectStore, PipelineDeps } from './ports.ts';
+
+export interface WantedCrop {
+  pageNumber: number;
+  box: { left: number; top: number; right: number; bottom: number };
+  /** Where the PNG goes in the artifacts bucket. */
+  key: string;
+}
+
+/**
+ * Renders the crops and stores each one that rendered; returns the keys stored. A rendering failure
+ * costs the crops, never the file: regions without a crop are listed without one.
+ */
+export async function renderAndStoreCrops(
+  deps: Pick<PipelineDeps, 'extractor' | 'log'> & { artifacts: ObjectStore },
+  bytes: Uint8Array,
+  wanted: WantedCrop[],
+): Promise<string[]> {
+  if (wanted.length === 0) return [];
+  const rendered = await deps.extractor
+    .regionCrops(
+      bytes,
+      wanted.map(({ pageNumber, box }) => ({ pageNumber, box })),
+    )
+    .catch((error: Error) => {
+      deps.log.error('Region crops not rendered', { error: error.message, crops: wanted.length });
+      return [] as (Uint8Array | null)[];
+    });
+  const stored: string[] = [];
+  for (const [index, crop] of rendered.entries()) {
+    const target = wanted[index];
+    if (!crop || !target) continue;
+    await deps.artifacts.putBytes(target.key, crop, 'image/png');
+    stored.push(target.key);
+  }
+  return stored;
+}
