@@ -4,6 +4,7 @@ import { DynamoContentReader } from '../adapters/dynamodb/content-reader.ts';
 import { DynamoJobStore } from '../adapters/dynamodb/job-store.ts';
 import { DynamoOrganizationStore } from '../adapters/dynamodb/organization-store.ts';
 import { DynamoProjectStore } from '../adapters/dynamodb/project-store.ts';
+import { DynamoReviewEventStore } from '../adapters/dynamodb/review-event-store.ts';
 import { DynamoWebhookStore } from '../adapters/dynamodb/webhook-store.ts';
 import { S3ArtifactStorage } from '../adapters/s3/object-store.ts';
 import { S3ProjectIndexStore } from '../adapters/s3/project-index-store.ts';
@@ -77,3 +78,4 @@ export const uploadStorage = lazy(() => new S3UploadStorage(s3, resource('upload
 export const processingStarter = lazy(
   () => new StepFunctionsProcessingStarter(sfn, resource('processJobStateMachine')),
 );
+export const reviewEventLog = lazy(() => new DynamoReviewEventStore(dynamo, resource('table')));

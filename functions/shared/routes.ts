@@ -318,6 +318,18 @@ const compiled = ROUTES.map((route) => ({
   names: [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string),
 }));
 
+/** The path parameters of `path` when it matches `route`'s path, else null. */
+export function matchRoute(route: RouteDefinition, path: string): Record<string, string> | null {
+  const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
+  const found = compile(route.path).exec(path);
+  if (!found) return null;
+  const parameters: Record<string, string> = {};
+  names.forEach((name, index) => {
+    parameters[name] = decodeURIComponent(found[index + 1] ?? '');
+  });
+  return parameters;
+}
+
 /** Routes whose path matches, whatever their method (405 needs them). */
 export function matchPath(path: string): RouteMatch[] {
   const matches: RouteMatch[] = [];

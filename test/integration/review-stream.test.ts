@@ -46,7 +46,7 @@ describe('review execution stream (function URL handler)', () => {
   let other: TestOrg;
   let executionId: string;
   const projectId = 'prj_00000000000000000000000001';
-  const reviewId = 'rev_1';
+  const reviewId = newId('rev');
   const path = () =>
     `/api/open/v1/projects/${projectId}/reviews/${reviewId}/executions/${executionId}/stream`;
 
@@ -115,6 +115,13 @@ describe('review execution stream (function URL handler)', () => {
       [path(), { accept: 'text/event-stream' }, 401, 'unauthorized'],
       [
         path().replace(reviewId, 'rev_other'),
+        { ...auth, accept: 'text/event-stream' },
+        404,
+        'review_execution_not_found',
+      ],
+      // Ids are checked for shape before any read: a 1,100-character id never reaches DynamoDB.
+      [
+        path().replace(executionId, `exe_${'a'.repeat(1100)}`),
         { ...auth, accept: 'text/event-stream' },
         404,
         'review_execution_not_found',

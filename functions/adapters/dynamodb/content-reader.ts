@@ -15,6 +15,7 @@ import type {
   SectionFilter,
   SheetFilter,
 } from '../../core/content/ports.ts';
+import type { OwnedProjectRef } from '../../core/projects/model.ts';
 import { prefixQuery, queryAll, queryCount, queryPage } from './query-page.ts';
 import { keys, pad, recordOf } from './table.ts';
 
@@ -113,7 +114,7 @@ export class DynamoContentReader implements ContentReader {
   }
 
   async regions(
-    projectId: string,
+    project: OwnedProjectRef,
     filter: RegionFilter,
     options: { limit: number; position: unknown | null },
   ) {
@@ -132,10 +133,14 @@ export class DynamoContentReader implements ContentReader {
       .eq('regionType', filter.regionType)
       .eq('drawingType', filter.drawingType)
       .eq('layoutType', filter.layoutType);
-    return this.paged<RegionRecord>(projectId, prefix, conditions, options);
+    return this.paged<RegionRecord>(project.id, prefix, conditions, options);
   }
 
-  async sheets(projectId: string, filter: SheetFilter, options: { limit: number; position: unknown | null }) {
+  async sheets(
+    project: OwnedProjectRef,
+    filter: SheetFilter,
+    options: { limit: number; position: unknown | null },
+  ) {
     const prefix = filter.fileId ? `${keys.sheetPrefix}${filter.fileId}#` : keys.sheetPrefix;
     const conditions = new Filter()
       .eq('fileId', filter.fileId)
@@ -147,11 +152,11 @@ export class DynamoContentReader implements ContentReader {
       conditions.names['#code'] = 'code';
       conditions.values[':disc'] = filter.discipline;
     }
-    return this.paged<SheetRecord>(projectId, prefix, conditions, options);
+    return this.paged<SheetRecord>(project.id, prefix, conditions, options);
   }
 
   async sections(
-    projectId: string,
+    project: OwnedProjectRef,
     filter: SectionFilter,
     options: { limit: number; position: unknown | null },
   ) {
@@ -166,11 +171,11 @@ export class DynamoContentReader implements ContentReader {
       .in('sectionNumber', filter.sectionNumbers)
       .gte('pageStart', filter.pageStart)
       .lte('pageEnd', filter.pageEnd);
-    return this.paged<SpecSectionRecord>(projectId, prefix, conditions, options);
+    return this.paged<SpecSectionRecord>(project.id, prefix, conditions, options);
   }
 
-  async facetsOf(projectId: string, section: SpecSectionRecord): Promise<FacetRecord[]> {
-    const sectionKey = keys.specSection(projectId, section.fileId, section.sectionIndex);
+  async facetsOf(project: OwnedProjectRef, section: SpecSectionRecord): Promise<FacetRecord[]> {
+    const sectionKey = keys.specSection(project.id, section.fileId, section.sectionIndex);
     const items = await queryAll(
       this.client,
       prefixQuery(this.tableName, sectionKey.pk, `${sectionKey.sk}#F#`),
@@ -179,7 +184,7 @@ export class DynamoContentReader implements ContentReader {
   }
 
   async documents(
-    projectId: string,
+    project: OwnedProjectRef,
     filter: DocumentFilter,
     options: { limit: number; position: unknown | null },
   ) {
@@ -188,30 +193,30 @@ export class DynamoContentReader implements ContentReader {
       // Documents keep the name as uploaded; compare case-insensitively on a lower-cased copy.
       conditions.contains('fileNameLower', filter.fileName.toLowerCase());
     }
-    return this.paged<DocumentRecord>(projectId, keys.documentPrefix, conditions, options);
+    return this.paged<DocumentRecord>(project.id, keys.documentPrefix, conditions, options);
   }
 
-  async document(projectId: string, documentId: string): Promise<DocumentRecord | null> {
+  async document(project: OwnedProjectRef, documentId: string): Promise<DocumentRecord | null> {
     const result = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.document(projectId, documentId) }),
+      new GetCommand({ TableName: this.tableName, Key: keys.document(project.id, documentId) }),
     );
     return result.Item ? recordOf<DocumentRecord>(result.Item) : null;
   }
 
-  async sheetExists(projectId: string, sheetId: string): Promise<boolean> {
+  async sheetExists(project: OwnedProjectRef, sheetId: string): Promise<boolean> {
     const sheet = contentIds.parseSheet(sheetId);
     if (!sheet) return false;
     const result = await this.client.send(
       new GetCommand({
         TableName: this.tableName,
-        Key: keys.sheet(projectId, sheet.fileId, sheet.page),
+        Key: keys.sheet(project.id, sheet.fileId, sheet.page),
         ProjectionExpression: 'pk',
       }),
     );
     return result.Item !== undefined;
   }
 
-  async sectionNumbersReferencedBy(projectId: string, sheetIds: string[]): Promise<string[]> {
+  async sectionNumbersReferencedBy(project: OwnedProjectRef, sheetIds: string[]): Promise<string[]> {
     const numbers = new Set<string>();
     for (const sheetId of sheetIds) {
       const sheet = contentIds.parseSheet(sheetId);
@@ -221,7 +226,7 @@ export class DynamoContentReader implements ContentReader {
           TableName: this.tableName,
           KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
           ExpressionAttributeValues: {
-            ':pk': `PROJECT#${projectId}`,
+            ':pk': `PROJECT#${project.id}`,
             ':prefix': `${keys.regionPrefix}${sheet.fileId}#${pad(sheet.page, 5)}#`,
           },
           ProjectionExpression: 'normalizedData',

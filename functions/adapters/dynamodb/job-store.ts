@@ -6,7 +6,14 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { FileStatus, JobFileRecord, JobRecord, JobStatus } from '../../core/jobs/model.ts';
+import type {
+  FileStatus,
+  JobFileRecord,
+  JobRecord,
+  JobStatus,
+  OwnedJob,
+  OwnedJobRef,
+} from '../../core/jobs/model.ts';
 import { ACTIVE_JOB_STATUSES } from '../../core/jobs/model.ts';
 import type { DocumentLookup, JobListFilter, JobStore } from '../../core/jobs/ports.ts';
 import { isActiveJobStatus } from '../../core/jobs/statuses.ts';
@@ -41,18 +48,19 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
     );
   }
 
-  async get(orgId: string, jobId: string): Promise<JobRecord | null> {
+  async get(orgId: string, jobId: string): Promise<OwnedJob | null> {
     const result = await this.client.send(
       new GetCommand({ TableName: this.tableName, Key: keys.job(orgId, jobId), ConsistentRead: true }),
     );
-    return result.Item ? recordOf<JobRecord>(result.Item) : null;
+    // Read under the organization's own key: this is the ownership check the brand records.
+    return result.Item ? (recordOf<JobRecord>(result.Item) as OwnedJob) : null;
   }
 
   async list(
     orgId: string,
     filter: JobListFilter,
     options: { limit: number; position: unknown | null },
-  ): Promise<Page<JobRecord>> {
+  ): Promise<Page<OwnedJob>> {
     const filters: string[] = [];
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = {};
@@ -103,7 +111,8 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
           byProject
             ? { pk: item.pk, sk: item.sk, gsi1pk: item.gsi1pk, gsi1sk: item.gsi1sk }
             : { pk: item.pk, sk: item.sk },
-        map: (item) => recordOf<JobRecord>(item),
+        // Every item is of the caller's organization (its key, or the orgId filter on the index).
+        map: (item) => recordOf<JobRecord>(item) as OwnedJob,
       },
     );
   }
@@ -125,10 +134,10 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
   }
 
   async files(
-    jobId: string,
+    job: OwnedJobRef,
     options: { limit: number; position: unknown | null; status?: FileStatus },
   ): Promise<Page<JobFileRecord>> {
-    return queryPage(this.client, this.fileQuery(jobId, options.status), {
+    return queryPage(this.client, this.fileQuery(job.id, options.status), {
       limit: options.limit,
       position: options.position,
       keyOf: (item) => ({ pk: item.pk, sk: item.sk }),
@@ -136,17 +145,17 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
     });
   }
 
-  async countFiles(jobId: string, status?: FileStatus): Promise<number> {
-    return queryCount(this.client, this.fileQuery(jobId, status));
+  async countFiles(job: OwnedJobRef, status?: FileStatus): Promise<number> {
+    return queryCount(this.client, this.fileQuery(job.id, status));
   }
 
-  async allFiles(jobId: string): Promise<JobFileRecord[]> {
-    return (await queryAll(this.client, this.fileQuery(jobId))).map((item) => recordOf<JobFileRecord>(item));
+  async allFiles(job: OwnedJobRef): Promise<JobFileRecord[]> {
+    return (await queryAll(this.client, this.fileQuery(job.id))).map((item) => recordOf<JobFileRecord>(item));
   }
 
-  async getFile(jobId: string, fileId: string): Promise<JobFileRecord | null> {
+  async getFile(job: OwnedJobRef, fileId: string): Promise<JobFileRecord | null> {
     const result = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.jobFile(jobId, fileId), ConsistentRead: true }),
+      new GetCommand({ TableName: this.tableName, Key: keys.jobFile(job.id, fileId), ConsistentRead: true }),
     );
     return result.Item ? recordOf<JobFileRecord>(result.Item) : null;
   }

@@ -6,7 +6,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { ErrorInfo } from '../../core/errors.ts';
 import type { Page } from '../../core/pagination/page.ts';
-import type { ProjectRecord, ProjectSettings } from '../../core/projects/model.ts';
+import type { OwnedProject, ProjectRecord, ProjectSettings } from '../../core/projects/model.ts';
 import type { CreateProjectCommand, CreateProjectOutcome, ProjectStore } from '../../core/projects/ports.ts';
 import { cancellationReasons, isConditionFailure } from './errors.ts';
 import { queryCount, queryPage } from './query-page.ts';
@@ -117,7 +117,7 @@ export class DynamoProjectStore implements ProjectStore {
     return { kind: 'created', availableCredits: Number(org.Item?.creditBalance ?? 0) };
   }
 
-  async get(orgId: string, projectId: string): Promise<ProjectRecord | null> {
+  async get(orgId: string, projectId: string): Promise<OwnedProject | null> {
     const result = await this.client.send(
       new GetCommand({
         TableName: this.tableName,
@@ -125,7 +125,8 @@ export class DynamoProjectStore implements ProjectStore {
         ConsistentRead: true,
       }),
     );
-    return result.Item ? toRecord(result.Item) : null;
+    // Read under the organization's own key: this is the ownership check the brand records.
+    return result.Item ? (toRecord(result.Item) as OwnedProject) : null;
   }
 
   private projectsQuery(orgId: string) {

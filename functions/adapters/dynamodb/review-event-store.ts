@@ -1,15 +1,9 @@
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { StreamEvent } from '../../core/reviews/stream.ts';
+import type { OwnedExecution, ReviewEventLog, StreamEvent } from '../../core/reviews/stream.ts';
 import { keys } from './table.ts';
 
-export interface ReviewExecutionRef {
-  id: string;
-  projectId: string;
-  reviewId: string;
-}
-
 /** Stored review executions and their public events, read by sequence. */
-export class DynamoReviewEventStore {
+export class DynamoReviewEventStore implements ReviewEventLog {
   private readonly client: DynamoDBDocumentClient;
   private readonly tableName: string;
 
@@ -18,7 +12,7 @@ export class DynamoReviewEventStore {
     this.tableName = tableName;
   }
 
-  async getExecution(orgId: string, executionId: string): Promise<ReviewExecutionRef | null> {
+  async getExecution(orgId: string, executionId: string): Promise<OwnedExecution | null> {
     const result = await this.client.send(
       new GetCommand({
         TableName: this.tableName,
@@ -27,14 +21,16 @@ export class DynamoReviewEventStore {
       }),
     );
     if (!result.Item) return null;
+    // Read under the organization's own key: this is the ownership check the brand records.
     return {
       id: executionId,
       projectId: String(result.Item.projectId),
       reviewId: String(result.Item.reviewId),
-    };
+    } as OwnedExecution;
   }
 
-  async eventsAfter(executionId: string, after: number, limit: number): Promise<StreamEvent[]> {
+  async eventsAfter(execution: OwnedExecution, after: number, limit: number): Promise<StreamEvent[]> {
+    const executionId = execution.id;
     const result = await this.client.send(
       new QueryCommand({
         TableName: this.tableName,

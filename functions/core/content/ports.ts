@@ -1,4 +1,5 @@
 import type { Page } from '../pagination/page.ts';
+import type { OwnedProjectRef } from '../projects/model.ts';
 import type { DocumentRecord, FacetRecord, RegionRecord, SheetRecord, SpecSectionRecord } from './model.ts';
 
 export interface RegionFilter {
@@ -40,30 +41,31 @@ export interface Paged<T> extends Page<T> {
   total: number;
 }
 
+/** Reads a project's content; every method takes the owned project, so ownership is checked first. */
 export interface ContentReader {
   regions(
-    projectId: string,
+    project: OwnedProjectRef,
     filter: RegionFilter,
     options: { limit: number; position: unknown | null },
   ): Promise<Paged<RegionRecord>>;
   sheets(
-    projectId: string,
+    project: OwnedProjectRef,
     filter: SheetFilter,
     options: { limit: number; position: unknown | null },
   ): Promise<Paged<SheetRecord>>;
   sections(
-    projectId: string,
+    project: OwnedProjectRef,
     filter: SectionFilter,
     options: { limit: number; position: unknown | null },
   ): Promise<Paged<SpecSectionRecord>>;
-  facetsOf(projectId: string, section: SpecSectionRecord): Promise<FacetRecord[]>;
+  facetsOf(project: OwnedProjectRef, section: SpecSectionRecord): Promise<FacetRecord[]>;
   documents(
-    projectId: string,
+    project: OwnedProjectRef,
     filter: DocumentFilter,
     options: { limit: number; position: unknown | null },
   ): Promise<Paged<DocumentRecord>>;
-  document(projectId: string, documentId: string): Promise<DocumentRecord | null>;
-  sheetExists(projectId: string, sheetId: string): Promise<boolean>;
+  document(project: OwnedProjectRef, documentId: string): Promise<DocumentRecord | null>;
+  sheetExists(project: OwnedProjectRef, sheetId: string): Promise<boolean>;
   /** Section numbers referenced by the regions of these sheets. */
-  sectionNumbersReferencedBy(projectId: string, sheetIds: string[]): Promise<string[]>;
+  sectionNumbersReferencedBy(project: OwnedProjectRef, sheetIds: string[]): Promise<string[]>;
 }

@@ -1,6 +1,7 @@
 import { NotFoundError } from '../errors.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
 import { type PageEnvelope, pageEnvelope } from '../pagination/page.ts';
+import type { OwnedProject } from '../projects/model.ts';
 import type { ProjectStore } from '../projects/ports.ts';
 import { requireProject } from '../projects/queries.ts';
 import type { ArtifactPaths } from './artifacts.ts';
@@ -49,11 +50,13 @@ async function page<F extends object, R, E>(
   deps: Deps,
   endpoint: string,
   input: ListInput<F>,
-  read: (position: unknown | null) => Promise<Paged<R>>,
+  read: (project: OwnedProject, position: unknown | null) => Promise<Paged<R>>,
   present: (record: R) => Promise<E> | E,
   keyOf: (record: R) => unknown,
+  checked?: OwnedProject,
 ): Promise<PageEnvelope & { items: E[] }> {
-  await requireProject(deps.projects, input.orgId, input.projectId);
+  // Ownership first: content is keyed by project, and the readers only take an owned project.
+  const project = checked ?? (await requireProject(deps.projects, input.orgId, input.projectId));
   const scope = {
     endpoint,
     orgId: input.orgId,
@@ -64,7 +67,7 @@ async function page<F extends object, R, E>(
     },
   };
   const position = input.cursor ? deps.cursors.decode(input.cursor, scope) : null;
-  const result = await read(position);
+  const result = await read(project, position);
   const items: E[] = [];
   let bytes = 0;
   let cutAt: R | null = null;
@@ -101,14 +104,15 @@ function regionEntity(deps: Deps, projectId: string, record: RegionRecord, compa
   };
 }
 
-export async function listRegions(deps: Deps, input: ListInput<RegionFilter>) {
+export async function listRegions(deps: Deps, input: ListInput<RegionFilter>, checked?: OwnedProject) {
   const { items, ...envelope } = await page(
     deps,
     'listRegions',
     input,
-    (position) => deps.content.regions(input.projectId, input.filter, { limit: input.limit, position }),
+    (project, position) => deps.content.regions(project, input.filter, { limit: input.limit, position }),
     (record) => regionEntity(deps, input.projectId, record, input.compact),
     (record) => regionKey(record),
+    checked,
   );
   return { ...envelope, regions: items };
 }
@@ -121,11 +125,11 @@ function regionKey(record: RegionRecord) {
 }
 
 export async function listSheetRegions(deps: Deps, input: ListInput<RegionFilter> & { sheetId: string }) {
-  await requireProject(deps.projects, input.orgId, input.projectId);
-  if (!(await deps.content.sheetExists(input.projectId, input.sheetId))) {
+  const project = await requireProject(deps.projects, input.orgId, input.projectId);
+  if (!(await deps.content.sheetExists(project, input.sheetId))) {
     throw new NotFoundError('sheet_not_found', 'No sheet with this id in the project.');
   }
-  return listRegions(deps, { ...input, filter: { ...input.filter, sheetIds: [input.sheetId] } });
+  return listRegions(deps, { ...input, filter: { ...input.filter, sheetIds: [input.sheetId] } }, project);
 }
 
 export async function listSheets(deps: Deps, input: ListInput<SheetFilter>) {
@@ -133,7 +137,7 @@ export async function listSheets(deps: Deps, input: ListInput<SheetFilter>) {
     deps,
     'listSheets',
     input,
-    (position) => deps.content.sheets(input.projectId, input.filter, { limit: input.limit, position }),
+    (project, position) => deps.content.sheets(project, input.filter, { limit: input.limit, position }),
     (record: SheetRecord): SheetEntity => {
       const { projectId: _p, fileNameLower: _f, ...entity } = record;
       return entity;
@@ -156,15 +160,16 @@ export async function listSpecifications(
   input: ListInput<SectionFilter & { sheets?: string[] }>,
 ) {
   const { sheets, ...rest } = input.filter;
+  const project = await requireProject(deps.projects, input.orgId, input.projectId);
   const filter: SectionFilter = { ...rest };
-  if (sheets) filter.sectionNumbers = await deps.content.sectionNumbersReferencedBy(input.projectId, sheets);
+  if (sheets) filter.sectionNumbers = await deps.content.sectionNumbersReferencedBy(project, sheets);
   const { items, ...envelope } = await page(
     deps,
     'listSpecifications',
     input,
-    (position) => deps.content.sections(input.projectId, filter, { limit: input.limit, position }),
+    (owned, position) => deps.content.sections(owned, filter, { limit: input.limit, position }),
     async (record): Promise<SpecificationEntity> => {
-      const facets = await deps.content.facetsOf(input.projectId, record);
+      const facets = await deps.content.facetsOf(project, record);
       const pdf = record.pdfPath
         ? deps.artifacts.projectReference(input.projectId, 'specification_file', record.pdfPath)
         : null;
@@ -193,6 +198,7 @@ export async function listSpecifications(
       };
     },
     sectionKey,
+    project,
   );
   return { ...envelope, specifications: items };
 }
@@ -207,18 +213,18 @@ export async function listSpecificationSections(
   deps: Deps,
   input: ListInput<SectionFilter> & { specId: string },
 ) {
-  await requireProject(deps.projects, input.orgId, input.projectId);
+  const project = await requireProject(deps.projects, input.orgId, input.projectId);
   const document = /^doc_[0-9a-z]{26}$/.test(input.specId)
-    ? await deps.content.document(input.projectId, input.specId)
+    ? await deps.content.document(project, input.specId)
     : null;
   if (!document || document.specificationCount === 0) throw new SpecificationNotFoundError();
   const { items, ...envelope } = await page(
     deps,
     'listSpecificationSections',
     { ...input, filter: { ...input.filter, specId: input.specId } },
-    (position) =>
+    (owned, position) =>
       deps.content.sections(
-        input.projectId,
+        owned,
         { ...input.filter, fileId: document.fileId },
         { limit: input.limit, position },
       ),
@@ -239,6 +245,7 @@ export async function listSpecificationSections(
           }),
     }),
     sectionKey,
+    project,
   );
   return { ...envelope, sections: items };
 }
@@ -248,7 +255,7 @@ export async function listDocuments(deps: Deps, input: ListInput<DocumentFilter>
     deps,
     'listDocuments',
     input,
-    (position) => deps.content.documents(input.projectId, input.filter, { limit: input.limit, position }),
+    (project, position) => deps.content.documents(project, input.filter, { limit: input.limit, position }),
     (record: DocumentRecord): DocumentEntity => {
       const { orgId: _o, projectId: _p, fileNameLower: _f, ...entity } = record;
       return entity;

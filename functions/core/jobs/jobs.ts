@@ -9,6 +9,7 @@ import {
   type Job,
   type JobFile,
   type JobRecord,
+  type OwnedJob,
   toPublicJob,
   toPublicJobFile,
 } from './model.ts';
@@ -23,7 +24,7 @@ export class JobNotFoundError extends NotFoundError {
 /** Uploads may be registered for a week; signed URLs themselves live much shorter (see registerUploads). */
 export const JOB_UPLOAD_WINDOW_MS = 7 * 24 * 3600 * 1000;
 
-export async function requireJob(jobs: JobStore, orgId: string, jobId: string): Promise<JobRecord> {
+export async function requireJob(jobs: JobStore, orgId: string, jobId: string): Promise<OwnedJob> {
   if (!isWellFormedId('job', jobId)) throw new JobNotFoundError();
   const job = await jobs.get(orgId, jobId);
   if (!job) throw new JobNotFoundError();
@@ -31,8 +32,8 @@ export async function requireJob(jobs: JobStore, orgId: string, jobId: string): 
 }
 
 /** A job with its first files embedded (up to JOB_LIMITS.embeddedFiles). */
-export async function presentJob(jobs: JobStore, record: JobRecord): Promise<Job> {
-  const page = await jobs.files(record.id, { limit: JOB_LIMITS.embeddedFiles, position: null });
+export async function presentJob(jobs: JobStore, record: OwnedJob): Promise<Job> {
+  const page = await jobs.files(record, { limit: JOB_LIMITS.embeddedFiles, position: null });
   return toPublicJob(record, page.items, page.nextPosition !== null);
 }
 
@@ -123,7 +124,7 @@ export async function listJobFiles(
   deps: { jobs: JobStore; cursors: CursorCodec },
   input: { orgId: string; jobId: string; status?: FileStatus; limit: number; cursor: string | undefined },
 ): Promise<{ cursor: string | null; fileCount: number; files: JobFile[]; nextCursor: string | null }> {
-  await requireJob(deps.jobs, input.orgId, input.jobId);
+  const job = await requireJob(deps.jobs, input.orgId, input.jobId);
   const scope = {
     endpoint: 'listJobFiles',
     orgId: input.orgId,
@@ -131,12 +132,12 @@ export async function listJobFiles(
   };
   const position = input.cursor ? deps.cursors.decode(input.cursor, scope) : null;
   const [page, fileCount] = await Promise.all([
-    deps.jobs.files(input.jobId, {
+    deps.jobs.files(job, {
       limit: input.limit,
       position,
       ...(input.status ? { status: input.status } : {}),
     }),
-    deps.jobs.countFiles(input.jobId, input.status),
+    deps.jobs.countFiles(job, input.status),
   ]);
   const nextCursor = page.nextPosition === null ? null : deps.cursors.encode(scope, page.nextPosition);
   return {

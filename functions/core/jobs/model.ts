@@ -76,6 +76,15 @@ export const JobSchema = z
 export type Job = z.infer<typeof JobSchema>;
 
 /** What the table stores for a job (files are separate items). */
+declare const ownershipChecked: unique symbol;
+
+/**
+ * A job read under its organization's key. The job's files are keyed by job, not by organization:
+ * the store's file readers take an owned job, so a file is never read before the ownership check.
+ */
+export type OwnedJob = JobRecord & { readonly [ownershipChecked]: true };
+export type OwnedJobRef = Pick<OwnedJob, 'id' | typeof ownershipChecked>;
+
 export interface JobRecord {
   orgId: string;
   id: string;

@@ -1,5 +1,5 @@
 import type { Page } from '../pagination/page.ts';
-import type { FileStatus, JobFileRecord, JobRecord, JobStatus } from './model.ts';
+import type { FileStatus, JobFileRecord, JobRecord, JobStatus, OwnedJob, OwnedJobRef } from './model.ts';
 
 export interface JobListFilter {
   projectId?: string;
@@ -9,19 +9,20 @@ export interface JobListFilter {
 
 export interface JobStore {
   create(job: JobRecord): Promise<void>;
-  get(orgId: string, jobId: string): Promise<JobRecord | null>;
+  /** The job, read under the organization's own key (null for another organization's id). */
+  get(orgId: string, jobId: string): Promise<OwnedJob | null>;
   list(
     orgId: string,
     filter: JobListFilter,
     options: { limit: number; position: unknown | null },
-  ): Promise<Page<JobRecord>>;
+  ): Promise<Page<OwnedJob>>;
   files(
-    jobId: string,
+    job: OwnedJobRef,
     options: { limit: number; position: unknown | null; status?: FileStatus },
   ): Promise<Page<JobFileRecord>>;
-  countFiles(jobId: string, status?: FileStatus): Promise<number>;
-  allFiles(jobId: string): Promise<JobFileRecord[]>;
-  getFile(jobId: string, fileId: string): Promise<JobFileRecord | null>;
+  countFiles(job: OwnedJobRef, status?: FileStatus): Promise<number>;
+  allFiles(job: OwnedJobRef): Promise<JobFileRecord[]>;
+  getFile(job: OwnedJobRef, fileId: string): Promise<JobFileRecord | null>;
   /**
    * Adds new files to a job and its declared-bytes and file counters, in transactions conditional
    * on the limits and on the job accepting uploads; refreshes nothing that exists already.

@@ -74,7 +74,7 @@ export async function registerUploads(
     );
   }
 
-  const existing = await deps.jobs.allFiles(job.id);
+  const existing = await deps.jobs.allFiles(job);
   const sameFile = (a: { sha256: string; fileName: string; fileSize: number }, b: typeof a) =>
     a.sha256 === b.sha256 && a.fileName === b.fileName && a.fileSize === b.fileSize;
 
@@ -278,7 +278,7 @@ export async function completeUploads(
   files: { documentId: string; status: string; uploadStatus: string; error: JobFileRecord['error'] }[];
 }> {
   const job = await requireJob(deps.jobs, input.orgId, input.jobId);
-  const files = await deps.jobs.allFiles(job.id);
+  const files = await deps.jobs.allFiles(job);
   const byDocument = new Map(files.map((file) => [file.documentId, file]));
 
   const entries = [

@@ -23,7 +23,7 @@ export async function assembleFile(
   input: { orgId: string; jobId: string; fileId: string },
 ): Promise<{ status: 'ready' | 'error'; successfulPages: number }> {
   const job = await requireJobRecord(deps.jobs, input.orgId, input.jobId);
-  const file = await requireJobFile(deps.jobs, input.jobId, input.fileId);
+  const file = await requireJobFile(deps.jobs, job, input.fileId);
   if (file.status !== 'processing')
     return { status: file.status === 'ready' ? 'ready' : 'error', successfulPages: file.successfulPageCount };
 

@@ -1,7 +1,7 @@
 import { contentIds } from '../content/model.ts';
 import { objectKeys } from '../storage-keys.ts';
 import { PIPELINE_ERRORS } from './errors.ts';
-import { requireJobFile, type StoredBatch } from './model.ts';
+import { requireJobFile, requireJobRecord, type StoredBatch } from './model.ts';
 import type { PipelineDeps } from './ports.ts';
 import { renderAndStoreCrops } from './region-crops.ts';
 
@@ -21,7 +21,8 @@ export async function extractPageBatch(
   const key = objectKeys.pageBatch(input.jobId, input.fileId, input.from);
   const done = await deps.artifacts.getJson<StoredBatch>(key);
   if (done) return { pages: done.pages.length, failed: done.error !== null };
-  const file = await requireJobFile(deps.jobs, input.jobId, input.fileId);
+  const job = await requireJobRecord(deps.jobs, input.orgId, input.jobId);
+  const file = await requireJobFile(deps.jobs, job, input.fileId);
   const bytes = await deps.uploads.getBytes(file.objectKey);
   let stored: StoredBatch;
   try {

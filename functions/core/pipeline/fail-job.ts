@@ -21,7 +21,7 @@ export async function failJob(
   if (job.status === 'completed' || job.status === 'failed') return { status: 'failed' };
   if (job.creditsReserved > 0) await deps.credits.settle(job.orgId, job.id, job.creditsReserved, 0);
   const error = input.error ?? PIPELINE_ERRORS.processingFailed();
-  for (const file of await deps.jobs.allFiles(job.id)) {
+  for (const file of await deps.jobs.allFiles(job)) {
     if (file.status === 'processing') {
       await deps.jobs.updateFile(file, { status: input.cancelFiles ? 'cancelled' : 'error', error });
     }
@@ -53,7 +53,8 @@ export async function failJob(
  * Steps: a file still processing ends in error; the job's other files go on.
  */
 export async function failFile(deps: PipelineDeps, input: { orgId: string; jobId: string; fileId: string }) {
-  const file = await deps.jobs.getFile(input.jobId, input.fileId);
+  const job = await requireJobRecord(deps.jobs, input.orgId, input.jobId);
+  const file = await deps.jobs.getFile(job, input.fileId);
   if (file?.status !== 'processing') return { status: file?.status ?? 'missing' };
   await deps.jobs.updateFile(file, { status: 'error', error: PIPELINE_ERRORS.fileBranchFailed() });
   return { status: 'error' };

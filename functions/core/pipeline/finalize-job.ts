@@ -23,7 +23,7 @@ export async function finalizeJob(
 ) {
   const job = await requireJobRecord(deps.jobs, input.orgId, input.jobId);
   if (job.status !== 'processing') return { status: job.status };
-  const files = await deps.jobs.allFiles(job.id);
+  const files = await deps.jobs.allFiles(job);
   for (const file of files) {
     if (file.status === 'processing') {
       const error = PIPELINE_ERRORS.fileNotProcessed();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ErrorInfoSchema } from '../errors.ts';
 import type { PageResult } from '../extraction/index.ts';
-import type { JobFileRecord, JobRecord } from '../jobs/model.ts';
+import type { JobFileRecord, OwnedJob, OwnedJobRef } from '../jobs/model.ts';
 import type { JobStore } from '../jobs/ports.ts';
 
 /** What preflight hands to the state machine: the page batches of each processable file. */
@@ -52,14 +52,18 @@ export function now(): string {
   return new Date().toISOString();
 }
 
-export async function requireJobRecord(jobs: JobStore, orgId: string, jobId: string): Promise<JobRecord> {
+export async function requireJobRecord(jobs: JobStore, orgId: string, jobId: string): Promise<OwnedJob> {
   const job = await jobs.get(orgId, jobId);
   if (!job) throw new Error(`Job ${jobId} does not exist`);
   return job;
 }
 
-export async function requireJobFile(jobs: JobStore, jobId: string, fileId: string): Promise<JobFileRecord> {
-  const file = await jobs.getFile(jobId, fileId);
+export async function requireJobFile(
+  jobs: JobStore,
+  job: OwnedJobRef,
+  fileId: string,
+): Promise<JobFileRecord> {
+  const file = await jobs.getFile(job, fileId);
   if (!file) throw new Error(`File ${fileId} does not exist`);
   return file;
 }

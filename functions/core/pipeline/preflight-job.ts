@@ -20,7 +20,7 @@ export async function preflightJob(
   input: { orgId: string; jobId: string },
 ): Promise<Plan> {
   const job = await requireJobRecord(deps.jobs, input.orgId, input.jobId);
-  const files = await deps.jobs.allFiles(job.id);
+  const files = await deps.jobs.allFiles(job);
   if (job.status === 'preflighting') {
     for (const file of files) {
       if (file.uploadStatus !== 'uploaded' || file.status !== 'processing' || file.pageCount > 0) continue;

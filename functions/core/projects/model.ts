@@ -90,6 +90,17 @@ export const BillingSchema = z.object({
   requiredCredits: z.number().int(),
 });
 
+declare const ownershipChecked: unique symbol;
+
+/**
+ * A project read through its organization's key, so its organization is the caller's. Only the
+ * project store's `get` returns one; readers of a project's content (keyed by project, not by
+ * organization) take one, so content cannot be read before the ownership check.
+ */
+export type OwnedProject = ProjectRecord & { readonly [ownershipChecked]: true };
+/** What a content reader needs of an owned project. */
+export type OwnedProjectRef = Pick<OwnedProject, 'id' | typeof ownershipChecked>;
+
 /** What the table stores for a project; the public shape is derived from it. */
 export interface ProjectRecord {
   orgId: string;

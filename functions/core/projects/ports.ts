@@ -1,6 +1,6 @@
 import type { ErrorInfo } from '../errors.ts';
 import type { Page } from '../pagination/page.ts';
-import type { LatestJob, ProjectRecord, ProjectSettings } from './model.ts';
+import type { LatestJob, OwnedProject, ProjectRecord, ProjectSettings } from './model.ts';
 
 export interface CreateProjectCommand {
   orgId: string;
@@ -17,7 +17,8 @@ export type CreateProjectOutcome =
 export interface ProjectStore {
   /** Writes the project, its name guard, the debit and the ledger entry in ONE transaction. */
   createWithCharge(command: CreateProjectCommand): Promise<CreateProjectOutcome>;
-  get(orgId: string, projectId: string): Promise<ProjectRecord | null>;
+  /** The project, read under the organization's own key (null for another organization's id). */
+  get(orgId: string, projectId: string): Promise<OwnedProject | null>;
   list(orgId: string, options: { limit: number; position: unknown | null }): Promise<Page<ProjectRecord>>;
   count(orgId: string): Promise<number>;
   saveProvisionedResources(

@@ -4,6 +4,7 @@ import type { CursorCodec } from '../pagination/cursor.ts';
 import { type PageEnvelope, pageEnvelope } from '../pagination/page.ts';
 import {
   computeOverview,
+  type OwnedProject,
   type Project,
   type ProjectOverview,
   type ProjectRecord,
@@ -16,7 +17,7 @@ export async function requireProject(
   projects: ProjectStore,
   orgId: string,
   projectId: string,
-): Promise<ProjectRecord> {
+): Promise<OwnedProject> {
   if (!isWellFormedId('prj', projectId)) throw new ProjectNotFoundError();
   const record = await projects.get(orgId, projectId);
   if (!record) throw new ProjectNotFoundError();

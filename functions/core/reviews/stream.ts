@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InvalidRequestError, NotFoundError } from '../errors.ts';
+import { isWellFormedId } from '../ids.ts';
 
 /**
  * Review execution stream: request validation and event framing. Events are stored by sequence;
@@ -91,4 +92,89 @@ export function negotiateFormat(accept: string | undefined): StreamFormat {
 export function frame(event: StreamEvent, format: StreamFormat): string {
   const json = JSON.stringify(event);
   return format === 'sse' ? `id: ${event.sequence}\nevent: ${event.type}\ndata: ${json}\n\n` : `${json}\n`;
+}
+
+declare const ownershipChecked: unique symbol;
+
+/** An execution read under its organization's key; its events are keyed by execution only. */
+export interface OwnedExecution {
+  id: string;
+  projectId: string;
+  reviewId: string;
+  readonly [ownershipChecked]: true;
+}
+
+/** Stored executions and their public events, by sequence. */
+export interface ReviewEventLog {
+  /** The execution, read under the organization's own key (null for another organization's id). */
+  getExecution(orgId: string, executionId: string): Promise<OwnedExecution | null>;
+  /** Up to `limit` events with a sequence greater than `after`, in order. */
+  eventsAfter(execution: OwnedExecution, after: number, limit: number): Promise<StreamEvent[]>;
+}
+
+/**
+ * Find the execution a stream asks for.
+ * Input: the caller's organization and the path's project, review and execution ids.
+ * Output: the owned execution.
+ * Steps: refuse malformed ids before any read; read the execution under the organization's key;
+ * refuse one of another project or review. Every refusal is the same 404.
+ */
+export async function findStreamExecution(
+  deps: { events: ReviewEventLog },
+  input: { orgId: string; projectId: string; reviewId: string; executionId: string },
+): Promise<OwnedExecution> {
+  const wellFormed =
+    isWellFormedId('prj', input.projectId) &&
+    isWellFormedId('rev', input.reviewId) &&
+    isWellFormedId('exe', input.executionId);
+  if (!wellFormed) throw new ReviewExecutionNotFoundError();
+  const execution = await deps.events.getExecution(input.orgId, input.executionId);
+  if (!execution || execution.projectId !== input.projectId || execution.reviewId !== input.reviewId) {
+    throw new ReviewExecutionNotFoundError();
+  }
+  return execution;
+}
+
+export interface FollowOptions {
+  after: number;
+  format: StreamFormat;
+  /** Milliseconds the caller can still write for (the function's remaining time). */
+  remainingMs: () => number;
+  pollMs: number;
+  heartbeatMs: number;
+  /** Stop following this long before the time runs out. */
+  reservedMs: number;
+}
+
+const BATCH = 100;
+
+/**
+ * The frames of one stream connection: the stored events after `after`, then new ones as they are
+ * stored, until a terminal event or the time runs out (the client reconnects with its last
+ * sequence). While nothing arrives, a keep-alive (an SSE comment, an empty NDJSON line) keeps
+ * proxies from closing an idle stream. Stops as soon as the consumer stops reading.
+ */
+export async function* followExecution(
+  deps: { events: ReviewEventLog },
+  execution: OwnedExecution,
+  options: FollowOptions,
+): AsyncGenerator<string> {
+  let cursor = options.after;
+  let lastWrite = Date.now();
+  for (;;) {
+    const batch = await deps.events.eventsAfter(execution, cursor, BATCH);
+    for (const stored of batch) {
+      yield frame(stored, options.format);
+      cursor = stored.sequence;
+      lastWrite = Date.now();
+      if (TERMINAL_EVENT_TYPES.has(stored.type)) return;
+    }
+    if (batch.length === BATCH) continue;
+    if (options.remainingMs() < options.reservedMs) return;
+    if (Date.now() - lastWrite > options.heartbeatMs) {
+      yield options.format === 'sse' ? ': keep-alive\n\n' : '\n';
+      lastWrite = Date.now();
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.pollMs));
+  }
 }

@@ -50,9 +50,10 @@ interface RequestState {
   parsed?: { body: unknown; query: unknown; path: unknown };
 }
 
-type ApiContext = Context & { state: RequestState };
-type Middleware = MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>;
-type Request = middy.Request<ApiEvent, ApiResult, Error, ApiContext>;
+export type ApiContext = Context & { state: RequestState };
+/** Middlewares shared by the API handlers and the streaming handler (whose result has a stream body). */
+type Middleware<R = ApiResult> = MiddlewareObj<ApiEvent, R, Error, ApiContext>;
+type Request<R = ApiResult> = middy.Request<ApiEvent, R, Error, ApiContext>;
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
@@ -104,7 +105,7 @@ function requestIdOf(event: ApiEvent, context: Context): string {
   return event.requestContext?.requestId || context.awsRequestId;
 }
 
-const envelope = (): Middleware => ({
+export const envelope = <R = ApiResult>(): Middleware<R> => ({
   before: (request) => {
     const requestId = requestIdOf(request.event, request.context);
     request.context.state = { requestId };
@@ -115,12 +116,13 @@ const envelope = (): Middleware => ({
     });
   },
   onError: (request) => {
-    request.response = errorResponse(request.error, requestIdOf(request.event, request.context));
+    // A string body: the streaming handler sends it as the whole stream.
+    request.response = errorResponse(request.error, requestIdOf(request.event, request.context)) as R;
   },
 });
 
-const authentication = (route: RouteDefinition): Middleware => ({
-  before: async (request: Request) => {
+export const authentication = <R = ApiResult>(route: RouteDefinition): Middleware<R> => ({
+  before: async (request: Request<R>) => {
     const { event } = request;
     const authorization = event.headers?.authorization;
     let principal: Principal;
