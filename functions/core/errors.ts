@@ -9,14 +9,18 @@ export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
 /**
  * Domain errors. Plain classes with a stable machine-readable `code`; `functions/shared/http/errors.ts`
  * maps each class to an HTTP status. Domain code never deals in status codes.
+ *
+ * One shape: the classes that take a code take `(code, message, details?)`; the others take what
+ * their code needs. `details` are public (sent next to `code` and `message` in the error envelope);
+ * what is internal goes in `cause`, which is logged and never sent.
  */
 export abstract class DomainError extends Error {
   abstract readonly code: string;
-  /** Extra members placed next to `code` and `message` in the error envelope. */
+  /** Extra public members placed next to `code` and `message` in the error envelope. */
   readonly details: Record<string, unknown> | undefined;
 
-  constructor(message: string, details?: Record<string, unknown>) {
-    super(message);
+  constructor(message: string, details?: Record<string, unknown>, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
     this.name = new.target.name;
     this.details = details;
   }
@@ -25,7 +29,7 @@ export abstract class DomainError extends Error {
 export class InvalidRequestError extends DomainError {
   readonly code: string;
 
-  constructor(message: string, code: string = 'invalid_request', details?: Record<string, unknown>) {
+  constructor(code: string, message: string, details?: Record<string, unknown>) {
     super(message, details);
     this.code = code;
   }
@@ -34,8 +38,8 @@ export class InvalidRequestError extends DomainError {
 export class NotFoundError extends DomainError {
   readonly code: string;
 
-  constructor(code: string, message: string) {
-    super(message);
+  constructor(code: string, message: string, details?: Record<string, unknown>) {
+    super(message, details);
     this.code = code;
   }
 }
@@ -97,4 +101,9 @@ export class RateLimitedError extends DomainError {
 /** A dependency (state machine, storage) refused or failed; the request can be retried. */
 export class ServiceUnavailableError extends DomainError {
   readonly code = 'service_unavailable';
+
+  /** `cause` (the dependency's own error) is logged, never sent. */
+  constructor(message: string, cause?: unknown) {
+    super(message, undefined, cause);
+  }
 }

@@ -121,8 +121,8 @@ export async function registerUploads(
   const addedBytes = created.reduce((sum, file) => sum + file.fileSize, 0);
   if (job.declaredBytes + addedBytes > JOB_LIMITS.maxDeclaredBytes) {
     throw new InvalidRequestError(
-      `These files would bring the job to ${job.declaredBytes + addedBytes} declared bytes; a job accepts at most ${JOB_LIMITS.maxDeclaredBytes}.`,
       'job_declared_bytes_exceeded',
+      `These files would bring the job to ${job.declaredBytes + addedBytes} declared bytes; a job accepts at most ${JOB_LIMITS.maxDeclaredBytes}.`,
       {
         declaredBytes: job.declaredBytes,
         requestedBytes: addedBytes,
@@ -132,8 +132,8 @@ export async function registerUploads(
   }
   if (job.fileCount + created.length > JOB_LIMITS.maxFiles) {
     throw new InvalidRequestError(
-      `A job accepts at most ${JOB_LIMITS.maxFiles} files.`,
       'job_file_limit_exceeded',
+      `A job accepts at most ${JOB_LIMITS.maxFiles} files.`,
       {
         fileCount: job.fileCount,
         maxFiles: JOB_LIMITS.maxFiles,
@@ -296,18 +296,18 @@ export async function completeUploads(
     const token = deps.tokens.verify(entry.uploadToken);
     if (!file || !token || token.j !== job.id || token.f !== file.id) {
       throw new InvalidRequestError(
-        `Unknown document ${entry.documentId} or an upload token that does not belong to it.`,
         'invalid_upload_token',
+        `Unknown document ${entry.documentId} or an upload token that does not belong to it.`,
       );
     }
     if (file.uploadMode !== entry.mode || token.m !== entry.mode) {
       throw new InvalidRequestError(
-        `Document ${entry.documentId} was registered for ${file.uploadMode}; list it under ${file.uploadMode === 'multipart' ? 'multipartUploads' : 'directUploads'}.`,
         'upload_mode_mismatch',
+        `Document ${entry.documentId} was registered for ${file.uploadMode}; list it under ${file.uploadMode === 'multipart' ? 'multipartUploads' : 'directUploads'}.`,
       );
     }
     if (seen.has(file.id))
-      throw new InvalidRequestError(`Document ${entry.documentId} is listed twice.`, 'invalid_request');
+      throw new InvalidRequestError('invalid_request', `Document ${entry.documentId} is listed twice.`);
     seen.add(file.id);
   }
 

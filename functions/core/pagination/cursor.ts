@@ -52,8 +52,8 @@ export class CursorCodec {
   decode<T>(cursor: string, scope: CursorScope): T {
     const invalid = () =>
       new InvalidRequestError(
-        'The cursor is not valid for this request. Use the nextCursor of the previous page unchanged.',
         'invalid_cursor',
+        'The cursor is not valid for this request. Use the nextCursor of the previous page unchanged.',
       );
     const opened = this.signer.open(cursor);
     if (opened === null) throw invalid();

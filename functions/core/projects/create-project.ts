@@ -63,9 +63,7 @@ export async function createProject(
     );
     throw new ServiceUnavailableError(
       'Provisioning could not be started; the charge was refunded. Retry later.',
-      {
-        cause: error instanceof Error ? error.name : 'unknown',
-      },
+      error,
     );
   }
 

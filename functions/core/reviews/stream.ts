@@ -54,8 +54,8 @@ export function parseStreamQuery(rawQueryString: string): { after: number } {
   for (const key of params.keys()) {
     if (key !== 'after' || seen.has(key)) {
       throw new StreamError(
-        `Unknown or duplicated query parameter "${key}"; only "after" is accepted, once.`,
         'invalid_review_stream_query',
+        `Unknown or duplicated query parameter "${key}"; only "after" is accepted, once.`,
       );
     }
     seen.add(key);
@@ -63,7 +63,7 @@ export function parseStreamQuery(rawQueryString: string): { after: number } {
   const raw = params.get('after');
   if (raw === null) return { after: -1 };
   if (!/^-?\d{1,15}$/.test(raw) || Number(raw) < -1) {
-    throw new StreamError('"after" must be an integer of at least -1.', 'invalid_review_stream_after');
+    throw new StreamError('invalid_review_stream_after', '"after" must be an integer of at least -1.');
   }
   return { after: Number(raw) };
 }
@@ -84,8 +84,8 @@ export function negotiateFormat(accept: string | undefined): StreamFormat {
     if (type === 'application/x-ndjson') return 'ndjson';
   }
   throw new StreamMediaTypeError(
-    'Accept must allow text/event-stream or application/x-ndjson.',
     'review_stream_media_type_not_acceptable',
+    'Accept must allow text/event-stream or application/x-ndjson.',
   );
 }
 

@@ -55,7 +55,7 @@ export function assertDeliverableUrl(url: string, allowPrivate: boolean): void {
   const parsed = new URL(url);
   if (allowPrivate) return;
   if (parsed.protocol !== 'https:')
-    throw new InvalidRequestError('Invalid body: url: must use https', 'invalid_request');
+    throw new InvalidRequestError('invalid_request', 'Invalid body: url: must use https');
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
   const privateHost =
     host === 'localhost' ||
@@ -64,6 +64,6 @@ export function assertDeliverableUrl(url: string, allowPrivate: boolean): void {
     (isIP(host) === 4 && PRIVATE_V4.some((pattern) => pattern.test(host))) ||
     (isIP(host) === 6 && /^(::1|fc|fd|fe80)/i.test(host));
   if (privateHost) {
-    throw new InvalidRequestError('Invalid body: url: must be a public address', 'invalid_request');
+    throw new InvalidRequestError('invalid_request', 'Invalid body: url: must be a public address');
   }
 }

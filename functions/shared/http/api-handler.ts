@@ -10,7 +10,12 @@ import { apiKeyStore, rateLimiter, sessionStore } from '../container.ts';
 import { logger } from '../logger.ts';
 import { type RouteDefinition, type RouteId, routeById } from '../routes.ts';
 import { CONTRACTS, type Contracts } from './contracts.ts';
-import { PayloadTooLargeError, statusOf, UnsupportedMediaTypeError } from './errors.ts';
+import {
+  MethodNotAllowedError,
+  PayloadTooLargeError,
+  statusOf,
+  UnsupportedMediaTypeError,
+} from './errors.ts';
 import { parseQueryString, parseWith } from './validation.ts';
 
 export type ApiEvent = APIGatewayProxyEventV2;
@@ -74,12 +79,14 @@ export function jsonResponse(
 export function errorResponse(error: unknown, requestId: string): ApiResult {
   if (error instanceof DomainError) {
     const status = statusOf(error);
-    if (status >= 500) logger.warn('Request failed', { error: error.message, code: error.code });
+    if (status >= 500) {
+      const cause =
+        error.cause instanceof Error ? { name: error.cause.name, message: error.cause.message } : {};
+      logger.warn('Request failed', { error: error.message, code: error.code, cause });
+    }
     const headers: Record<string, string> = {};
     if (error instanceof RateLimitedError) headers['retry-after'] = String(error.retryAfterSeconds);
-    if (error.details && 'allowedMethods' in error.details) {
-      headers.allow = (error.details.allowedMethods as string[]).join(', ');
-    }
+    if (error instanceof MethodNotAllowedError) headers.allow = error.allowed.join(', ');
     return jsonResponse(
       status,
       { error: { code: error.code, message: error.message, ...error.details, requestId } },
@@ -178,7 +185,7 @@ function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new InvalidRequestError('The request body is not valid JSON.', 'invalid_json');
+    throw new InvalidRequestError('invalid_json', 'The request body is not valid JSON.');
   }
 }
 

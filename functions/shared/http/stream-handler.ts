@@ -30,14 +30,14 @@ const transport = (route: RouteDefinition): MiddlewareObj<ApiEvent, StreamResult
     const headers = request.event.headers ?? {};
     if (headers.upgrade || (headers.connection ?? '').toLowerCase().includes('upgrade')) {
       throw new StreamError(
-        'WebSocket and other upgrades are not supported; use SSE or NDJSON.',
         'review_stream_transport_unsupported',
+        'WebSocket and other upgrades are not supported; use SSE or NDJSON.',
       );
     }
     if ((request.event.requestContext?.http?.method ?? 'GET') !== route.method) {
       throw new StreamError(
-        `Only ${route.method} is supported on the stream.`,
         'review_stream_transport_unsupported',
+        `Only ${route.method} is supported on the stream.`,
       );
     }
   },
@@ -61,7 +61,7 @@ export function streamHandler(
       const { state } = context;
       if (!state.principal) throw new Error('Request reached the handler unauthenticated');
       const path = matchRoute(route, event.rawPath ?? '');
-      if (!path) throw new StreamError('No such stream path.', 'invalid_request');
+      if (!path) throw new StreamError('invalid_request', 'No such stream path.');
       const result = await handle({
         principal: state.principal,
         requestId: state.requestId,

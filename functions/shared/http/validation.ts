@@ -19,7 +19,7 @@ export function parseWith<T extends z.ZodType>(
     return { field: path, message: keys.length > 1 ? `unknown fields ${keys.join(', ')}` : message };
   });
   const first = fields[0] ?? { field: part, message: 'invalid' };
-  throw new InvalidRequestError(`Invalid ${part}: ${first.field}: ${first.message}`, 'invalid_request', {
+  throw new InvalidRequestError('invalid_request', `Invalid ${part}: ${first.field}: ${first.message}`, {
     fields,
   });
 }
@@ -29,7 +29,7 @@ export function parseQueryString(raw: string): Record<string, string> {
   const result: Record<string, string> = {};
   for (const [key, value] of new URLSearchParams(raw)) {
     if (Object.hasOwn(result, key)) {
-      throw new InvalidRequestError(`Invalid query: ${key}: given more than once`, 'invalid_request', {
+      throw new InvalidRequestError('invalid_request', `Invalid query: ${key}: given more than once`, {
         fields: [{ field: key, message: 'given more than once' }],
       });
     }
