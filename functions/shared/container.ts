@@ -9,10 +9,11 @@ import { DynamoWebhookStore } from '../adapters/dynamodb/webhook-store.ts';
 import { S3ArtifactStorage } from '../adapters/s3/object-store.ts';
 import { S3ProjectIndexStore } from '../adapters/s3/project-index-store.ts';
 import { S3UploadStorage } from '../adapters/s3/upload-storage.ts';
-import { StepFunctionsProcessingStarter } from '../adapters/sfn/processing-starter.ts';
-import { StepFunctionsProvisioningStarter } from '../adapters/sfn/provisioning-starter.ts';
+import { StepFunctionsStarter } from '../adapters/sfn/execution-starter.ts';
 import { ArtifactPaths } from '../core/content/artifacts.ts';
+import type { ProcessingStarter } from '../core/jobs/ports.ts';
 import { CursorCodec } from '../core/pagination/cursor.ts';
+import type { ProvisioningStarter } from '../core/projects/ports.ts';
 import { HmacTokenSigner } from '../core/signing/signer.ts';
 import { dynamo, s3, sfn } from './clients.ts';
 import { config, resource } from './config.ts';
@@ -27,9 +28,10 @@ export const apiKeyStore = lazy(() => new DynamoApiKeyStore(dynamo, resource('ta
 export const sessionStore = lazy(() => new DynamoSessionStore(dynamo, resource('table')));
 export const rateLimiter = lazy(() => new DynamoRateLimiter(dynamo, resource('table')));
 export const organizationStore = lazy(() => new DynamoOrganizationStore(dynamo, resource('table')));
-export const provisioningStarter = lazy(
-  () => new StepFunctionsProvisioningStarter(sfn, resource('provisionStateMachine')),
-);
+export const provisioningStarter = lazy((): ProvisioningStarter => {
+  const starter = new StepFunctionsStarter(sfn, resource('provisionStateMachine'));
+  return { start: (orgId, projectId) => starter.start(projectId, { orgId, projectId }) };
+});
 export const projectIndexStore = lazy(() => new S3ProjectIndexStore(s3, resource('indexBucket')));
 
 let signingKeyPromise: Promise<string> | undefined;
@@ -75,7 +77,8 @@ export const artifactStorage = lazy(() => new S3ArtifactStorage(s3, resource('ar
 
 export const jobStore = lazy(() => new DynamoJobStore(dynamo, resource('table')));
 export const uploadStorage = lazy(() => new S3UploadStorage(s3, resource('uploadsBucket')));
-export const processingStarter = lazy(
-  () => new StepFunctionsProcessingStarter(sfn, resource('processJobStateMachine')),
-);
+export const processingStarter = lazy((): ProcessingStarter => {
+  const starter = new StepFunctionsStarter(sfn, resource('processJobStateMachine'));
+  return { start: (orgId, jobId) => starter.start(jobId, { orgId, jobId }) };
+});
 export const reviewEventLog = lazy(() => new DynamoReviewEventStore(dynamo, resource('table')));

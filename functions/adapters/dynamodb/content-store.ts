@@ -12,9 +12,10 @@ import type {
   ProjectTotalsWriter,
 } from '../../core/pipeline/ports.ts';
 import type { OverviewCounts } from '../../core/projects/model.ts';
+import { balanceSeen, creditMovementItems } from './credit-movement.ts';
 import { cancellationReasons } from './errors.ts';
 import { prefixQuery, queryAll, queryCount } from './query-page.ts';
-import { ENTITY_VERSION, keys, ledgerEntryItem } from './table.ts';
+import { ENTITY_VERSION, keys } from './table.ts';
 
 type Item = Record<string, unknown>;
 
@@ -250,37 +251,18 @@ export class DynamoCreditLedger implements CreditLedger {
   }
 
   async reserve(orgId: string, jobId: string, credits: number) {
-    const now = new Date().toISOString();
-    const entryId = `led_reserve_${jobId}`;
     try {
       await this.client.send(
         new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: this.tableName,
-                Item: ledgerEntryItem({
-                  orgId: orgId,
-                  id: entryId,
-                  kind: 'job_reservation',
-                  amount: -credits,
-                  jobId,
-                  createdAt: now,
-                }),
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            {
-              Update: {
-                TableName: this.tableName,
-                Key: keys.organization(orgId),
-                UpdateExpression: 'SET creditBalance = creditBalance - :credits, updatedAt = :now',
-                ConditionExpression: 'attribute_exists(pk) AND creditBalance >= :credits',
-                ExpressionAttributeValues: { ':credits': credits, ':now': now },
-                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-              },
-            },
-          ],
+          TransactItems: creditMovementItems(this.tableName, {
+            orgId,
+            entryId: `led_reserve_${jobId}`,
+            kind: 'job_reservation',
+            amount: -credits,
+            createdAt: new Date().toISOString(),
+            requireBalance: true,
+            details: { jobId },
+          }),
         }),
       );
       return { ok: true as const };
@@ -288,47 +270,24 @@ export class DynamoCreditLedger implements CreditLedger {
       const reasons = cancellationReasons(error);
       if (!reasons) throw error;
       if (reasons[0]?.failed) return { ok: true as const }; // reserved by an earlier attempt
-      if (reasons[1]?.failed) {
-        const balance = reasons[1].item?.creditBalance;
-        return { ok: false as const, available: typeof balance === 'number' ? balance : 0 };
-      }
+      if (reasons[1]?.failed) return { ok: false as const, available: balanceSeen(reasons[1]) };
       throw error;
     }
   }
 
   async settle(orgId: string, jobId: string, reserved: number, debit: number) {
-    const now = new Date().toISOString();
-    const entryId = `led_settle_${jobId}`;
-    const release = Math.max(0, reserved - debit);
     try {
       await this.client.send(
         new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: this.tableName,
-                Item: ledgerEntryItem({
-                  orgId: orgId,
-                  id: entryId,
-                  kind: 'job_settlement',
-                  amount: release,
-                  debited: Math.min(debit, reserved),
-                  jobId,
-                  createdAt: now,
-                }),
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            {
-              Update: {
-                TableName: this.tableName,
-                Key: keys.organization(orgId),
-                UpdateExpression: 'SET creditBalance = creditBalance + :release, updatedAt = :now',
-                ConditionExpression: 'attribute_exists(pk)',
-                ExpressionAttributeValues: { ':release': release, ':now': now },
-              },
-            },
-          ],
+          TransactItems: creditMovementItems(this.tableName, {
+            orgId,
+            entryId: `led_settle_${jobId}`,
+            kind: 'job_settlement',
+            amount: Math.max(0, reserved - debit),
+            createdAt: new Date().toISOString(),
+            requireBalance: false,
+            details: { debited: Math.min(debit, reserved), jobId },
+          }),
         }),
       );
     } catch (error) {

@@ -8,9 +8,10 @@ import type { ErrorInfo } from '../../core/errors.ts';
 import type { Page } from '../../core/pagination/page.ts';
 import type { OwnedProject, ProjectRecord, ProjectSettings } from '../../core/projects/model.ts';
 import type { CreateProjectCommand, CreateProjectOutcome, ProjectStore } from '../../core/projects/ports.ts';
+import { balanceSeen, creditMovementItems } from './credit-movement.ts';
 import { cancellationReasons, isConditionFailure } from './errors.ts';
 import { queryCount, queryPage } from './query-page.ts';
-import { ENTITY_VERSION, keys, ledgerEntryItem } from './table.ts';
+import { ENTITY_VERSION, keys } from './table.ts';
 
 const PROJECT_FIELDS = [
   'orgId',
@@ -74,30 +75,15 @@ export class DynamoProjectStore implements ProjectStore {
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
-            {
-              Update: {
-                TableName: this.tableName,
-                Key: keys.organization(orgId),
-                UpdateExpression: 'SET creditBalance = creditBalance - :price, updatedAt = :now',
-                ConditionExpression: 'attribute_exists(pk) AND creditBalance >= :price',
-                ExpressionAttributeValues: { ':price': price, ':now': project.createdAt },
-                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-              },
-            },
-            {
-              Put: {
-                TableName: this.tableName,
-                Item: ledgerEntryItem({
-                  orgId: orgId,
-                  id: ledgerEntryId,
-                  kind: 'project_creation',
-                  amount: -price,
-                  projectId: project.id,
-                  createdAt: project.createdAt,
-                }),
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
+            ...creditMovementItems(this.tableName, {
+              orgId,
+              entryId: ledgerEntryId,
+              kind: 'project_creation',
+              amount: -price,
+              createdAt: project.createdAt,
+              requireBalance: true,
+              details: { projectId: project.id },
+            }),
           ],
         }),
       );
@@ -105,10 +91,9 @@ export class DynamoProjectStore implements ProjectStore {
       const reasons = cancellationReasons(error);
       if (!reasons) throw error;
       if (reasons[1]?.failed) return { kind: 'name_conflict' };
-      if (reasons[2]?.failed) {
-        const balance = reasons[2].item?.creditBalance;
-        return { kind: 'insufficient_credits', availableCredits: typeof balance === 'number' ? balance : 0 };
-      }
+      // reasons[2]: the ledger entry (its id is new per request, so it never exists already).
+      if (reasons[3]?.failed)
+        return { kind: 'insufficient_credits', availableCredits: balanceSeen(reasons[3]) };
       throw error;
     }
     const org = await this.client.send(
@@ -231,29 +216,15 @@ export class DynamoProjectStore implements ProjectStore {
               // The name is free again, so the client can create the project anew.
               Delete: { TableName: this.tableName, Key: keys.projectName(orgId, project.name) },
             },
-            {
-              Update: {
-                TableName: this.tableName,
-                Key: keys.organization(orgId),
-                UpdateExpression: 'SET creditBalance = creditBalance + :credits, updatedAt = :now',
-                ExpressionAttributeValues: { ':credits': credits, ':now': now },
-              },
-            },
-            {
-              Put: {
-                TableName: this.tableName,
-                Item: ledgerEntryItem({
-                  orgId: orgId,
-                  id: refundEntryId,
-                  kind: 'project_creation_refund',
-                  amount: credits,
-                  projectId,
-                  refundOf: project.charge.ledgerEntryId,
-                  createdAt: now,
-                }),
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
+            ...creditMovementItems(this.tableName, {
+              orgId,
+              entryId: refundEntryId,
+              kind: 'project_creation_refund',
+              amount: credits,
+              createdAt: now,
+              requireBalance: false,
+              details: { projectId, refundOf: project.charge.ledgerEntryId },
+            }),
           ],
         }),
       );

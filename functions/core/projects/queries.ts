@@ -7,7 +7,6 @@ import {
   type OwnedProject,
   type Project,
   type ProjectOverview,
-  type ProjectRecord,
   toPublicProject,
 } from './model.ts';
 import type { LatestJobLookup, ProjectStore } from './ports.ts';

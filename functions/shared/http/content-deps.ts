@@ -1,4 +1,6 @@
+import type { ListInput } from '../../core/content/queries.ts';
 import { artifactPaths, contentReader, cursorCodec, projectStore } from '../container.ts';
+import { apiHandler } from './api-handler.ts';
 
 /** Dependencies shared by the extracted-content listings. */
 export async function contentDeps() {
@@ -15,4 +17,28 @@ export function defined<T extends Record<string, unknown>>(
   value: T,
 ): { [K in keyof T]?: Exclude<T[K], undefined> } {
   return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as never;
+}
+
+type ContentDeps = Awaited<ReturnType<typeof contentDeps>>;
+
+/**
+ * The handler of a content listing whose query is paging plus filters (no `compact`: these entities
+ * carry no artifacts): parse, run the use case, answer 200.
+ */
+export function filteredListing<F extends object>(
+  routeId: 'listSheets' | 'listDocuments',
+  list: (deps: ContentDeps, input: ListInput<F>) => Promise<unknown>,
+) {
+  return apiHandler(routeId, async ({ path, query, principal }) => {
+    const { limit, cursor, ...filters } = query;
+    const result = await list(await contentDeps(), {
+      orgId: principal.orgId,
+      projectId: path.projectId,
+      filter: defined(filters) as F,
+      limit,
+      cursor,
+      compact: true,
+    });
+    return { status: 200, body: result };
+  });
 }

@@ -1,18 +1,7 @@
 import { z } from 'zod';
 import { ApiKeySchema, CreateApiKeyBodySchema } from '../../core/auth/model.ts';
-import { JobResultSchema } from '../../core/content/job-result.ts';
-import {
-  ArtifactReferenceSchema,
-  DocumentEntitySchema,
-  LAYOUT_TYPES,
-  RegionEntitySchema,
-  SectionEntitySchema,
-  SheetEntitySchema,
-  SpecificationEntitySchema,
-} from '../../core/content/model.ts';
 import { ErrorInfoSchema } from '../../core/errors.ts';
 import {
-  ClassificationSchema,
   CompleteUploadsBodySchema,
   CreateJobBodySchema,
   FILE_STATUSES,
@@ -31,7 +20,17 @@ import {
 } from '../../core/projects/model.ts';
 import { PutWebhookBodySchema, WebhookSchema } from '../../core/webhooks/model.ts';
 import type { RouteId } from '../routes.ts';
-import { booleanParam, cursorParam, limitParam, pageNumberParam } from './params.ts';
+import { CONTENT_CONTRACTS } from './content-contracts.ts';
+import {
+  booleanParam,
+  cursorParam,
+  jobIdPath,
+  limitParam,
+  PageEnvelopeSchema,
+  projectIdPath,
+} from './params.ts';
+
+export { PageEnvelopeSchema };
 
 /**
  * Request and response schemas of every route. Handlers validate with them and the OpenAPI
@@ -44,49 +43,6 @@ export interface Contract {
   responses: Record<number, { description: string; schema?: z.ZodType }>;
 }
 
-export const PageEnvelopeSchema = z.object({
-  total: z.number().int().describe('Number of matching items across all pages.'),
-  limit: z.number().int(),
-  cursor: z.string().nullable(),
-  nextCursor: z.string().nullable().describe('Null on the last page.'),
-  returnedCount: z.number().int(),
-  hasMore: z.boolean(),
-  pageInfo: z.object({
-    startCursor: z.string().nullable(),
-    endCursor: z.string().nullable(),
-    hasPreviousPage: z.boolean(),
-    hasNextPage: z.boolean(),
-  }),
-});
-
-const projectIdPath = z.object({ projectId: z.string() });
-const jobIdPath = z.object({ jobId: z.string() });
-const idParam = z.string().min(1).max(64).optional();
-const textParam = z.string().min(1).max(200).optional();
-const csvParam = z
-  .string()
-  .max(8_000)
-  .transform((value) =>
-    value
-      .split(',')
-      .map((item) => item.trim())
-      .filter(Boolean),
-  )
-  .pipe(z.array(z.string().max(64)).min(1, 'must list at least one id').max(100, 'must list at most 100 ids'))
-  .optional();
-const regionQuery = z.object({
-  limit: limitParam(500, 100),
-  cursor: cursorParam,
-  compact: booleanParam.optional(),
-  fileId: idParam,
-  fileName: textParam.describe('Case-insensitive substring of the file name.'),
-  classification: ClassificationSchema.optional(),
-  pageNumber: pageNumberParam.optional(),
-  regionType: textParam,
-  drawingType: textParam,
-  layoutType: z.enum(LAYOUT_TYPES).optional(),
-});
-const artifactQuery = z.object({ path: z.string().min(1).max(2048) }).strict();
 const JobStatusParam = z.enum(JOB_STATUSES);
 const JobListSchema = z.object({ jobs: z.array(JobSchema), nextCursor: z.string().nullable() });
 
@@ -265,139 +221,7 @@ export const CONTRACTS = {
       404: { description: '`job_not_found`.' },
     },
   },
-  listRegions: {
-    path: projectIdPath,
-    query: regionQuery.extend({ sheets: csvParam, sheetId: idParam }).strict(),
-    responses: {
-      200: {
-        description: 'Regions in file, page and position order.',
-        schema: PageEnvelopeSchema.extend({ regions: z.array(RegionEntitySchema) }),
-      },
-    },
-  },
-  listSheetRegions: {
-    path: z.object({ projectId: z.string(), sheetId: z.string() }),
-    query: regionQuery.strict(),
-    responses: {
-      200: {
-        description: 'Regions of the sheet.',
-        schema: PageEnvelopeSchema.extend({ regions: z.array(RegionEntitySchema) }),
-      },
-      404: { description: '`project_not_found`, `sheet_not_found`.' },
-    },
-  },
-  listSheets: {
-    path: projectIdPath,
-    query: z
-      .object({
-        limit: limitParam(500, 100),
-        cursor: cursorParam,
-        fileId: idParam,
-        fileName: textParam,
-        sheetNumber: textParam,
-        discipline: z
-          .string()
-          .regex(/^[A-Z]{1,2}$/, 'must be a discipline designator such as A or FP')
-          .optional(),
-      })
-      .strict(),
-    responses: {
-      200: {
-        description: 'Sheets in file and page order.',
-        schema: PageEnvelopeSchema.extend({ sheets: z.array(SheetEntitySchema) }),
-      },
-    },
-  },
-  listSpecifications: {
-    path: projectIdPath,
-    query: z
-      .object({
-        limit: limitParam(500, 100),
-        cursor: cursorParam,
-        compact: booleanParam.optional(),
-        sectionNumber: textParam,
-        sheets: csvParam.describe(
-          'Comma-separated sheet ids: only sections referenced by the regions of these sheets.',
-        ),
-        fileId: idParam,
-        fileName: textParam,
-        classification: ClassificationSchema.optional(),
-        pageStart: pageNumberParam.optional().describe('Sections starting at or after this 1-based page.'),
-        pageEnd: pageNumberParam.optional().describe('Sections ending at or before this 1-based page.'),
-      })
-      .strict(),
-    responses: {
-      200: {
-        description:
-          'Specification sections with their facets. A page may hold fewer than `limit` items to stay under the 6 MB response limit; follow nextCursor.',
-        schema: PageEnvelopeSchema.extend({ specifications: z.array(SpecificationEntitySchema) }),
-      },
-    },
-  },
-  listSpecificationSections: {
-    path: z.object({ projectId: z.string(), specId: z.string() }),
-    query: z
-      .object({
-        limit: limitParam(500, 100),
-        cursor: cursorParam,
-        compact: booleanParam.optional(),
-        sectionNumber: textParam,
-        pageStart: pageNumberParam.optional(),
-        pageEnd: pageNumberParam.optional(),
-      })
-      .strict(),
-    responses: {
-      200: {
-        description: 'Sections of the specification document.',
-        schema: PageEnvelopeSchema.extend({ sections: z.array(SectionEntitySchema) }),
-      },
-      404: { description: '`open_api_specification_not_found`.' },
-    },
-  },
-  listDocuments: {
-    path: projectIdPath,
-    query: z
-      .object({
-        limit: limitParam(500, 100),
-        cursor: cursorParam,
-        classification: ClassificationSchema.optional(),
-        fileName: textParam,
-      })
-      .strict(),
-    responses: {
-      200: {
-        description: 'Documents of the project.',
-        schema: PageEnvelopeSchema.extend({ documents: z.array(DocumentEntitySchema) }),
-      },
-    },
-  },
-  downloadProjectArtifact: {
-    path: projectIdPath,
-    query: artifactQuery,
-    responses: {
-      200: { description: 'The raw bytes (`application/octet-stream`).' },
-      302: { description: 'Artifacts over 4 MiB: a redirect to a signed storage URL valid for 5 minutes.' },
-      404: { description: '`artifact_not_found`: a path not issued by this project.' },
-    },
-  },
-  getJobResult: {
-    path: jobIdPath,
-    responses: {
-      200: { description: 'The immutable result.', schema: z.object({ result: JobResultSchema }) },
-      404: { description: '`job_not_found`, `job_result_not_found`.' },
-      409: { description: '`job_result_not_ready`: the job has not finished.' },
-    },
-  },
-  downloadJobArtifact: {
-    path: jobIdPath,
-    query: artifactQuery,
-    responses: {
-      200: { description: 'The raw bytes (`application/octet-stream`, with Content-Disposition).' },
-      302: { description: 'Artifacts over 4 MiB: a redirect to a signed storage URL valid for 5 minutes.' },
-      404: { description: "`artifact_not_found`: the path is not in this job's result." },
-      409: { description: '`job_result_not_ready`.' },
-    },
-  },
+  ...CONTENT_CONTRACTS,
   putWebhook: {
     body: PutWebhookBodySchema,
     responses: {

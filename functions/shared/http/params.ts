@@ -20,3 +20,21 @@ export const pageNumberParam = z.coerce
   .number({ error: 'must be an integer' })
   .int('must be an integer')
   .min(1, 'must be at least 1');
+
+export const projectIdPath = z.object({ projectId: z.string() });
+export const jobIdPath = z.object({ jobId: z.string() });
+
+export const PageEnvelopeSchema = z.object({
+  total: z.number().int().describe('Number of matching items across all pages.'),
+  limit: z.number().int(),
+  cursor: z.string().nullable(),
+  nextCursor: z.string().nullable().describe('Null on the last page.'),
+  returnedCount: z.number().int(),
+  hasMore: z.boolean(),
+  pageInfo: z.object({
+    startCursor: z.string().nullable(),
+    endCursor: z.string().nullable(),
+    hasPreviousPage: z.boolean(),
+    hasNextPage: z.boolean(),
+  }),
+});

@@ -1,7 +1,10 @@
 import { ExecutionAlreadyExists, type SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import type { ProcessingStarter } from '../../core/jobs/ports.ts';
 
-export class StepFunctionsProcessingStarter implements ProcessingStarter {
+/**
+ * Starts one execution of a state machine per resource: the execution is named after the resource
+ * (a project, a job), so a retried start is a no-op rather than a second run.
+ */
+export class StepFunctionsStarter {
   private readonly client: SFNClient;
   private readonly stateMachineArn: string;
 
@@ -10,14 +13,13 @@ export class StepFunctionsProcessingStarter implements ProcessingStarter {
     this.stateMachineArn = stateMachineArn;
   }
 
-  async start(orgId: string, jobId: string): Promise<void> {
+  async start(executionName: string, input: Record<string, string>): Promise<void> {
     try {
       await this.client.send(
         new StartExecutionCommand({
           stateMachineArn: this.stateMachineArn,
-          // One execution per job: completing the uploads twice never processes twice.
-          name: jobId,
-          input: JSON.stringify({ orgId, jobId }),
+          name: executionName,
+          input: JSON.stringify(input),
         }),
       );
     } catch (error) {

@@ -1,0 +1,172 @@
+import { z } from 'zod';
+import { JobResultSchema } from '../../core/content/job-result.ts';
+import {
+  DocumentEntitySchema,
+  LAYOUT_TYPES,
+  RegionEntitySchema,
+  SectionEntitySchema,
+  SheetEntitySchema,
+  SpecificationEntitySchema,
+} from '../../core/content/model.ts';
+import { ClassificationSchema } from '../../core/jobs/model.ts';
+import type { Contract } from './contracts.ts';
+import {
+  booleanParam,
+  cursorParam,
+  jobIdPath,
+  limitParam,
+  PageEnvelopeSchema,
+  pageNumberParam,
+  projectIdPath,
+} from './params.ts';
+
+/** Contracts of the extracted-content listings and the artifact downloads (part of CONTRACTS). */
+const idParam = z.string().min(1).max(64).optional();
+const textParam = z.string().min(1).max(200).optional();
+const csvParam = z
+  .string()
+  .max(8_000)
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.string().max(64)).min(1, 'must list at least one id').max(100, 'must list at most 100 ids'))
+  .optional();
+/** Paging of every content listing: up to 500 a page, 100 by default. */
+const contentPage = { limit: limitParam(500, 100), cursor: cursorParam };
+const regionQuery = z.object({
+  ...contentPage,
+  compact: booleanParam.optional(),
+  fileId: idParam,
+  fileName: textParam.describe('Case-insensitive substring of the file name.'),
+  classification: ClassificationSchema.optional(),
+  pageNumber: pageNumberParam.optional(),
+  regionType: textParam,
+  drawingType: textParam,
+  layoutType: z.enum(LAYOUT_TYPES).optional(),
+});
+const sectionQuery = z.object({
+  ...contentPage,
+  compact: booleanParam.optional(),
+  sectionNumber: textParam,
+  pageStart: pageNumberParam.optional().describe('Sections starting at or after this 1-based page.'),
+  pageEnd: pageNumberParam.optional().describe('Sections ending at or before this 1-based page.'),
+});
+const artifactQuery = z.object({ path: z.string().min(1).max(2048) }).strict();
+
+export const CONTENT_CONTRACTS = {
+  listRegions: {
+    path: projectIdPath,
+    query: regionQuery.extend({ sheets: csvParam, sheetId: idParam }).strict(),
+    responses: {
+      200: {
+        description: 'Regions in file, page and position order.',
+        schema: PageEnvelopeSchema.extend({ regions: z.array(RegionEntitySchema) }),
+      },
+    },
+  },
+  listSheetRegions: {
+    path: z.object({ projectId: z.string(), sheetId: z.string() }),
+    query: regionQuery.strict(),
+    responses: {
+      200: {
+        description: 'Regions of the sheet.',
+        schema: PageEnvelopeSchema.extend({ regions: z.array(RegionEntitySchema) }),
+      },
+      404: { description: '`project_not_found`, `sheet_not_found`.' },
+    },
+  },
+  listSheets: {
+    path: projectIdPath,
+    query: z
+      .object({
+        ...contentPage,
+        fileId: idParam,
+        fileName: textParam,
+        sheetNumber: textParam,
+        discipline: z
+          .string()
+          .regex(/^[A-Z]{1,2}$/, 'must be a discipline designator such as A or FP')
+          .optional(),
+      })
+      .strict(),
+    responses: {
+      200: {
+        description: 'Sheets in file and page order.',
+        schema: PageEnvelopeSchema.extend({ sheets: z.array(SheetEntitySchema) }),
+      },
+    },
+  },
+  listSpecifications: {
+    path: projectIdPath,
+    query: sectionQuery
+      .extend({
+        sheets: csvParam.describe(
+          'Comma-separated sheet ids: only sections referenced by the regions of these sheets.',
+        ),
+        fileId: idParam,
+        fileName: textParam,
+        classification: ClassificationSchema.optional(),
+      })
+      .strict(),
+    responses: {
+      200: {
+        description:
+          'Specification sections with their facets. A page may hold fewer than `limit` items to stay under the 6 MB response limit; follow nextCursor.',
+        schema: PageEnvelopeSchema.extend({ specifications: z.array(SpecificationEntitySchema) }),
+      },
+    },
+  },
+  listSpecificationSections: {
+    path: z.object({ projectId: z.string(), specId: z.string() }),
+    query: sectionQuery.strict(),
+    responses: {
+      200: {
+        description: 'Sections of the specification document.',
+        schema: PageEnvelopeSchema.extend({ sections: z.array(SectionEntitySchema) }),
+      },
+      404: { description: '`open_api_specification_not_found`.' },
+    },
+  },
+  listDocuments: {
+    path: projectIdPath,
+    query: z
+      .object({ ...contentPage, classification: ClassificationSchema.optional(), fileName: textParam })
+      .strict(),
+    responses: {
+      200: {
+        description: 'Documents of the project.',
+        schema: PageEnvelopeSchema.extend({ documents: z.array(DocumentEntitySchema) }),
+      },
+    },
+  },
+  downloadProjectArtifact: {
+    path: projectIdPath,
+    query: artifactQuery,
+    responses: {
+      200: { description: 'The raw bytes (`application/octet-stream`).' },
+      302: { description: 'Artifacts over 4 MiB: a redirect to a signed storage URL valid for 5 minutes.' },
+      404: { description: '`artifact_not_found`: a path not issued by this project.' },
+    },
+  },
+  getJobResult: {
+    path: jobIdPath,
+    responses: {
+      200: { description: 'The immutable result.', schema: z.object({ result: JobResultSchema }) },
+      404: { description: '`job_not_found`, `job_result_not_found`.' },
+      409: { description: '`job_result_not_ready`: the job has not finished.' },
+    },
+  },
+  downloadJobArtifact: {
+    path: jobIdPath,
+    query: artifactQuery,
+    responses: {
+      200: { description: 'The raw bytes (`application/octet-stream`, with Content-Disposition).' },
+      302: { description: 'Artifacts over 4 MiB: a redirect to a signed storage URL valid for 5 minutes.' },
+      404: { description: "`artifact_not_found`: the path is not in this job's result." },
+      409: { description: '`job_result_not_ready`.' },
+    },
+  },
+} as const satisfies Record<string, Contract>;
