@@ -1,26 +1,8 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { StreamEventSchema } from '../functions/core/reviews/stream.ts';
-import { CONTRACTS, type Contract } from '../functions/shared/http/contracts.ts';
+import { CONTRACTS, type Contract, ErrorEnvelopeSchema } from '../functions/shared/http/contracts.ts';
 import { ROUTES, type RouteDefinition, STREAM_ROUTE } from '../functions/shared/routes.ts';
-
-const ErrorEnvelopeSchema = z
-  .object({
-    error: z
-      .object({
-        code: z.string().describe('Stable machine-readable code, e.g. `invalid_request`, `scope_required`.'),
-        message: z
-          .string()
-          .describe('Human-readable explanation; names the offending field for validation errors.'),
-        requestId: z.string().describe('Also in the `x-request-id` header and the service logs.'),
-        fields: z
-          .array(z.object({ field: z.string(), message: z.string() }))
-          .optional()
-          .describe('Every invalid field, for validation errors.'),
-      })
-      .catchall(z.unknown()),
-  })
-  .meta({ id: 'ErrorEnvelope' });
 
 const COMMON_ERRORS: Record<number, string> = {
   400: '`invalid_request` (names the field), `invalid_json`, `invalid_cursor`.',

@@ -1,5 +1,9 @@
 import { inject } from 'vitest';
 import type { Scope } from '../../functions/core/auth/scopes.ts';
+import { newId } from '../../functions/core/ids.ts';
+import { EMPTY_COUNTS, type ProjectRecord } from '../../functions/core/projects/model.ts';
+import { CONTRACTS, type Contract, ErrorEnvelopeSchema } from '../../functions/shared/http/contracts.ts';
+import { matchPath } from '../../functions/shared/routes.ts';
 import { issueCredentials, seedOrganization } from '../../local/seed.ts';
 
 export const apiUrl = inject('apiUrl');
@@ -37,7 +41,33 @@ export async function api(path: string, call: ApiCall = {}): Promise<ApiReply> {
   } catch {
     // not JSON: keep the text
   }
+  checkAgainstContract(call.method ?? 'GET', path, response, parsed);
   return { status: response.status, headers: response.headers, body: parsed };
+}
+
+/**
+ * Every JSON reply of every integration test is checked against the route's zod contract (the
+ * one the OpenAPI document is generated from): a 2xx against the schema of its status, which the
+ * contract must declare; an error against the error envelope.
+ */
+function checkAgainstContract(method: string, path: string, response: Response, body: unknown): void {
+  const pathname = new URL(path, 'http://localhost').pathname;
+  const where = `${method} ${pathname} -> ${response.status}`;
+  if (response.status >= 400) {
+    const parsed = ErrorEnvelopeSchema.safeParse(body);
+    if (!parsed.success) throw new Error(`${where}: not the error envelope: ${JSON.stringify(body)}`);
+    return;
+  }
+  const route = matchPath(pathname).find((candidate) => candidate.route.method === method)?.route;
+  if (!route) return; // the stream (not an API route) and artifact redirects
+  const contract = CONTRACTS[route.id as keyof typeof CONTRACTS] as Contract;
+  const declared = contract.responses[response.status];
+  if (!declared) throw new Error(`${where}: status not declared in the contract of ${route.id}`);
+  if (!declared.schema) return; // raw bytes (artifact downloads)
+  const parsed = declared.schema.safeParse(body);
+  if (!parsed.success) {
+    throw new Error(`${where}: body does not match the contract: ${parsed.error.message.slice(0, 2000)}`);
+  }
 }
 
 export interface TestOrg {
@@ -88,4 +118,25 @@ export async function waitForProject(key: string, projectId: string, timeoutMs =
 
 export function uniqueName(prefix: string): string {
   return `${prefix} ${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** A project as the create endpoint records it (charged, `provisioning`), for tests that drive provisioning themselves. */
+export function provisioningRecord(orgId: string, name: string): ProjectRecord {
+  const now = new Date().toISOString();
+  return {
+    orgId,
+    id: newId('prj'),
+    name,
+    status: 'provisioning',
+    runtimeStatus: 'starting',
+    error: null,
+    counts: { ...EMPTY_COUNTS },
+    disciplineCounts: [],
+    indexedSources: 0,
+    settings: null,
+    indexLocation: null,
+    charge: { ledgerEntryId: newId('led'), credits: 100 },
+    createdAt: now,
+    updatedAt: now,
+  };
 }

@@ -1,6 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { projectStore } from '../../functions/shared/container.ts';
 import { drawingSheetPdf, largePdf, sha256Hex, specificationPdf } from '../fixtures/pdfs.ts';
-import { api, apiUrl, createOrg, createProject, type TestOrg, waitForProject } from './helpers.ts';
+import {
+  type ApiReply,
+  api,
+  apiUrl,
+  createOrg,
+  createProject,
+  provisioningRecord,
+  type TestOrg,
+  waitForProject,
+} from './helpers.ts';
 
 interface Upload {
   documentId: string;
@@ -36,124 +46,176 @@ async function waitForJob(key: string, jobId: string, timeoutMs = 240_000) {
   }
 }
 
+/** Registers the five files of the end-to-end job: direct, multipart, tampered and mis-declared. */
+function declaredFiles(files: Record<string, Uint8Array>) {
+  const pdf = (fileName: string, bytes: Uint8Array, extra: Record<string, string> = {}) => ({
+    fileName,
+    contentType: 'application/pdf',
+    fileSize: bytes.length,
+    sha256: sha256Hex(bytes),
+    ...extra,
+  });
+  const at = (name: string) => files[name] ?? new Uint8Array();
+  return [
+    pdf('spec.pdf', at('spec')),
+    pdf('sheet.pdf', at('sheet'), { classification: 'plans' }),
+    pdf('big.pdf', at('big')),
+    // Multipart: its parts cannot be bound to bytes, so one is altered in transit and preflight catches it.
+    pdf('tampered.pdf', at('tampered')),
+    // Declares the digest of other bytes than it will send.
+    { ...pdf('bad.pdf', at('bad')), sha256: sha256Hex(at('sheet')) },
+  ];
+}
+
+async function putParts(upload: Upload, bytes: Uint8Array, alterPart?: number) {
+  const sent = [];
+  for (const part of upload.parts ?? []) {
+    const slice = Uint8Array.from(bytes.subarray(part.startByte, part.endByteExclusive));
+    if (part.partNumber === alterPart) slice[100] = (slice[100] ?? 0) ^ 0xff;
+    const reply = await put(part.uploadUrl, part.uploadHeaders, slice);
+    sent.push({ partNumber: part.partNumber, status: reply.status, etag: reply.etag ?? '' });
+  }
+  return sent;
+}
+
 describe('ingestion end to end', () => {
-  let org: TestOrg;
-  let projectId: string;
-  let jobId: string;
+  // Prepare and act once (one job through the whole pipeline); each test below asserts one part of it.
   const files: Record<string, Uint8Array> = {};
-  let uploads: Record<string, Upload> = {};
-  let completed: Awaited<ReturnType<typeof waitForJob>>;
+  const flow = {} as {
+    org: TestOrg;
+    projectId: string;
+    jobId: string;
+    created: ApiReply;
+    registered: ApiReply;
+    uploads: Record<string, Upload>;
+    refusals: Record<
+      'wrongType' | 'wrongDigestHeader' | 'noHeaders' | 'wrongBytes',
+      { status: number; text: string }
+    >;
+    directPuts: number[];
+    partPuts: number[];
+    done: ApiReply;
+    again: ApiReply;
+    completed: Awaited<ReturnType<typeof waitForJob>>;
+  };
 
   beforeAll(async () => {
-    org = await createOrg(10_000);
-    projectId = (await createProject(org.apiKey, 'Ingestion')).body.project.id;
-    await waitForProject(org.apiKey, projectId);
+    flow.org = await createOrg(10_000);
+    const { apiKey: key } = flow.org;
+    flow.projectId = (await createProject(key, 'Ingestion')).body.project.id;
+    await waitForProject(key, flow.projectId);
     files.spec = await specificationPdf();
     files.sheet = await drawingSheetPdf();
     files.big = await largePdf(11 * 1024 * 1024);
     files.bad = await specificationPdf();
     files.tampered = await largePdf(6 * 1024 * 1024);
+
+    flow.created = await api(`/api/open/v1/projects/${flow.projectId}/jobs`, {
+      method: 'POST',
+      key,
+      body: { displayName: 'Bid set', externalId: 'ext-1' },
+    });
+    flow.jobId = flow.created.body.job.id;
+    flow.registered = await api(`/api/open/v1/jobs/${flow.jobId}/uploads`, {
+      method: 'POST',
+      key,
+      body: { files: declaredFiles(files) },
+    });
+    const [spec, sheet, big, tampered, bad] = flow.registered.body.uploads as Upload[];
+    flow.uploads = { spec: spec!, sheet: sheet!, big: big!, tampered: tampered!, bad: bad! };
+    const { uploads } = flow;
+
+    flow.refusals = {
+      wrongType: await put(
+        uploads.spec!.uploadUrl!,
+        { ...uploads.spec!.uploadHeaders, 'content-type': 'text/plain' },
+        files.spec,
+      ),
+      wrongDigestHeader: await put(
+        uploads.spec!.uploadUrl!,
+        { ...uploads.spec!.uploadHeaders, 'x-amz-checksum-sha256': Buffer.alloc(32).toString('base64') },
+        files.spec,
+      ),
+      noHeaders: await put(uploads.spec!.uploadUrl!, {}, files.spec),
+      wrongBytes: await put(uploads.bad!.uploadUrl!, uploads.bad!.uploadHeaders!, files.bad),
+    };
+
+    flow.directPuts = [];
+    for (const name of ['spec', 'sheet'] as const) {
+      const upload = uploads[name]!;
+      flow.directPuts.push((await put(upload.uploadUrl!, upload.uploadHeaders!, files[name]!)).status);
+    }
+    const bigParts = await putParts(uploads.big!, files.big);
+    const tamperedParts = await putParts(uploads.tampered!, files.tampered, 2);
+    flow.partPuts = [...bigParts, ...tamperedParts].map((part) => part.status);
+    const multipart = (upload: Upload, parts: { partNumber: number; etag: string }[]) => ({
+      documentId: upload.documentId,
+      multipartUploadId: upload.multipartUploadId,
+      uploadToken: upload.uploadToken,
+      parts: parts.map(({ partNumber, etag }) => ({ partNumber, etag })),
+    });
+    const body = {
+      directUploads: ['spec', 'sheet', 'bad'].map((name) => ({
+        documentId: uploads[name]!.documentId,
+        uploadToken: uploads[name]!.uploadToken,
+      })),
+      multipartUploads: [multipart(uploads.big!, bigParts), multipart(uploads.tampered!, tamperedParts)],
+    };
+    flow.done = await api(`/api/open/v1/jobs/${flow.jobId}/uploads/complete`, { method: 'POST', key, body });
+    flow.again = await api(`/api/open/v1/jobs/${flow.jobId}/uploads/complete`, { method: 'POST', key, body });
+    flow.completed = await waitForJob(key, flow.jobId);
   });
 
   it('refuses a job in a project that is not ready', async () => {
-    const fresh = await createProject(org.apiKey, 'Not ready yet');
-    const job = await api(`/api/open/v1/projects/${fresh.body.project.id}/jobs`, {
+    // Prepare: a project charged and recorded as the create endpoint does, whose provisioning never starts.
+    const org = await createOrg(1_000);
+    const record = provisioningRecord(org.orgId, 'Not ready yet');
+    await projectStore().createWithCharge({
+      orgId: org.orgId,
+      project: record,
+      price: 100,
+      ledgerEntryId: record.charge.ledgerEntryId,
+    });
+
+    // Act
+    const job = await api(`/api/open/v1/projects/${record.id}/jobs`, {
       method: 'POST',
       key: org.apiKey,
       body: {},
     });
-    // On a very fast machine provisioning may already be over.
-    if (job.status !== 201) {
-      expect(job.status).toBe(409);
-      expect(job.body.error.code).toBe('project_not_ready');
-    }
+
+    // Assess
+    expect(job.status).toBe(409);
+    expect(job.body.error.code).toBe('project_not_ready');
   });
 
-  it('creates a job and registers direct and multipart uploads', async () => {
-    const created = await api(`/api/open/v1/projects/${projectId}/jobs`, {
-      method: 'POST',
-      key: org.apiKey,
-      body: { displayName: 'Bid set', externalId: 'ext-1' },
-    });
+  it('creates a job and registers direct and multipart uploads', () => {
+    const { created, registered, uploads, projectId } = flow;
     expect(created.status).toBe(201);
     expect(created.body.job).toMatchObject({
       status: 'awaiting_uploads',
       projectId,
       project: { id: projectId, name: 'Ingestion' },
     });
-    jobId = created.body.job.id;
-
-    const declared = [
-      {
-        fileName: 'spec.pdf',
-        contentType: 'application/pdf',
-        fileSize: files.spec!.length,
-        sha256: sha256Hex(files.spec!),
-      },
-      {
-        fileName: 'sheet.pdf',
-        contentType: 'application/pdf',
-        fileSize: files.sheet!.length,
-        sha256: sha256Hex(files.sheet!),
-        classification: 'plans',
-      },
-      {
-        fileName: 'big.pdf',
-        contentType: 'application/pdf',
-        fileSize: files.big!.length,
-        sha256: sha256Hex(files.big!),
-      },
-      // Multipart: its parts cannot be bound to bytes, so one is altered in transit and preflight catches it.
-      {
-        fileName: 'tampered.pdf',
-        contentType: 'application/pdf',
-        fileSize: files.tampered!.length,
-        sha256: sha256Hex(files.tampered!),
-      },
-      // Declares the digest of other bytes than it will send.
-      {
-        fileName: 'bad.pdf',
-        contentType: 'application/pdf',
-        fileSize: files.bad!.length,
-        sha256: sha256Hex(files.sheet!),
-      },
-    ];
-    const registered = await api(`/api/open/v1/jobs/${jobId}/uploads`, {
-      method: 'POST',
-      key: org.apiKey,
-      body: { files: declared },
-    });
-
     expect(registered.status).toBe(200);
     expect(registered.body.job.status).toBe('uploading');
-    const [spec, sheet, big, tampered, bad] = registered.body.uploads as Upload[];
-    uploads = { spec: spec!, sheet: sheet!, big: big!, tampered: tampered!, bad: bad! };
-    expect(spec?.uploadMode).toBe('direct_put');
-    expect(spec?.uploadHeaders).toMatchObject({
+    expect(uploads.spec?.uploadMode).toBe('direct_put');
+    expect(uploads.spec?.uploadHeaders).toMatchObject({
       'content-type': 'application/pdf',
       'x-amz-checksum-sha256': expect.any(String),
     });
-    expect(big?.uploadMode).toBe('multipart');
-    expect(big?.parts?.length).toBe(3);
-    expect(big?.parts?.[0]).toMatchObject({ partNumber: 1, startByte: 0, endByteExclusive: 5 * 1024 * 1024 });
-    expect(big?.parts?.at(-1)?.endByteExclusive).toBe(files.big!.length);
+    expect(uploads.big?.uploadMode).toBe('multipart');
+    expect(uploads.big?.parts?.length).toBe(3);
+    expect(uploads.big?.parts?.[0]).toMatchObject({
+      partNumber: 1,
+      startByte: 0,
+      endByteExclusive: 5 * 1024 * 1024,
+    });
+    expect(uploads.big?.parts?.at(-1)?.endByteExclusive).toBe(files.big?.length);
   });
 
-  it('lets storage refuse a wrong content type, a wrong checksum header and bytes that do not match', async () => {
-    const spec = uploads.spec!;
-    const wrongType = await put(
-      spec.uploadUrl!,
-      { ...spec.uploadHeaders, 'content-type': 'text/plain' },
-      files.spec!,
-    );
-    const wrongDigestHeader = await put(
-      spec.uploadUrl!,
-      { ...spec.uploadHeaders, 'x-amz-checksum-sha256': Buffer.alloc(32).toString('base64') },
-      files.spec!,
-    );
-    const noHeaders = await put(spec.uploadUrl!, {}, files.spec!);
-    const wrongBytes = await put(uploads.bad!.uploadUrl!, uploads.bad!.uploadHeaders!, files.bad!);
-
+  it('lets storage refuse a wrong content type, a wrong checksum header and bytes that do not match', () => {
+    const { wrongType, wrongDigestHeader, noHeaders, wrongBytes } = flow.refusals;
     expect(wrongType.status).toBe(403);
     expect(wrongDigestHeader.status).toBeGreaterThanOrEqual(400);
     expect(noHeaders.status).toBe(403);
@@ -161,61 +223,10 @@ describe('ingestion end to end', () => {
     expect(wrongBytes.text).toContain('BadDigest');
   });
 
-  it('uploads through the signed URLs and completes; the bad file fails alone', async () => {
-    for (const name of ['spec', 'sheet'] as const) {
-      const upload = uploads[name]!;
-      expect((await put(upload.uploadUrl!, upload.uploadHeaders!, files[name]!)).status).toBe(200);
-    }
-    const parts = [];
-    for (const part of uploads.big!.parts!) {
-      const sent = await put(
-        part.uploadUrl,
-        part.uploadHeaders,
-        files.big!.subarray(part.startByte, part.endByteExclusive),
-      );
-      expect(sent.status).toBe(200);
-      parts.push({ partNumber: part.partNumber, etag: sent.etag ?? '' });
-    }
-    const tamperedParts = [];
-    for (const part of uploads.tampered!.parts!) {
-      const bytes = Uint8Array.from(files.tampered!.subarray(part.startByte, part.endByteExclusive));
-      if (part.partNumber === 2) bytes[100] = (bytes[100] ?? 0) ^ 0xff;
-      const sent = await put(part.uploadUrl, part.uploadHeaders, bytes);
-      expect(sent.status).toBe(200);
-      tamperedParts.push({ partNumber: part.partNumber, etag: sent.etag ?? '' });
-    }
-    const body = {
-      directUploads: ['spec', 'sheet', 'bad'].map((name) => ({
-        documentId: uploads[name]!.documentId,
-        uploadToken: uploads[name]!.uploadToken,
-      })),
-      multipartUploads: [
-        {
-          documentId: uploads.big!.documentId,
-          multipartUploadId: uploads.big!.multipartUploadId,
-          uploadToken: uploads.big!.uploadToken,
-          parts,
-        },
-        {
-          documentId: uploads.tampered!.documentId,
-          multipartUploadId: uploads.tampered!.multipartUploadId,
-          uploadToken: uploads.tampered!.uploadToken,
-          parts: tamperedParts,
-        },
-      ],
-    };
-
-    const done = await api(`/api/open/v1/jobs/${jobId}/uploads/complete`, {
-      method: 'POST',
-      key: org.apiKey,
-      body,
-    });
-    const again = await api(`/api/open/v1/jobs/${jobId}/uploads/complete`, {
-      method: 'POST',
-      key: org.apiKey,
-      body,
-    });
-
+  it('uploads through the signed URLs and completes; the bad file fails alone', () => {
+    const { done, again, uploads } = flow;
+    expect(flow.directPuts).toEqual([200, 200]);
+    expect(flow.partPuts).toEqual([200, 200, 200, 200, 200]);
     expect(done.status).toBe(200);
     const outcome = Object.fromEntries(
       done.body.files.map((file: { documentId: string }) => [file.documentId, file]),
@@ -231,10 +242,8 @@ describe('ingestion end to end', () => {
     expect(again.status).toBe(200);
   });
 
-  it('processes the job to completed, debiting only successful pages', async () => {
-    completed = await waitForJob(org.apiKey, jobId);
-    const { job } = completed;
-
+  it('processes the job to completed, debiting only successful pages', () => {
+    const { job } = flow.completed;
     expect(job.status).toBe('completed');
     expect(job.completedAt).toEqual(expect.any(String));
     expect(job.pageCount).toBe(5); // spec 2 + sheet 1 + big 2
@@ -265,8 +274,8 @@ describe('ingestion end to end', () => {
   });
 
   it('reflects the ingested content in the project overview', async () => {
-    const overview = await api(`/api/open/v1/projects/${projectId}/overview`, { key: org.apiKey });
-    expect(overview.body.overview.latestJob).toMatchObject({ id: jobId, status: 'completed' });
+    const overview = await api(`/api/open/v1/projects/${flow.projectId}/overview`, { key: flow.org.apiKey });
+    expect(overview.body.overview.latestJob).toMatchObject({ id: flow.jobId, status: 'completed' });
     expect(overview.body.overview.counts.files).toBe(3);
     expect(overview.body.overview.counts.sheets).toBeGreaterThanOrEqual(1);
     expect(overview.body.overview.counts.specifications).toBeGreaterThanOrEqual(2);
@@ -276,18 +285,16 @@ describe('ingestion end to end', () => {
   });
 
   it('lists jobs of the project and of the organization with filters', async () => {
-    const ofProject = await api(`/api/open/v1/projects/${projectId}/jobs`, { key: org.apiKey });
-    const active = await api('/api/open/v1/jobs?active_only=true', { key: org.apiKey });
-    const completedOnly = await api(`/api/open/v1/jobs?status=completed&project_id=${projectId}`, {
-      key: org.apiKey,
-    });
-    const files = await api(`/api/open/v1/jobs/${jobId}/files?status=error`, { key: org.apiKey });
-    const firstPage = await api(`/api/open/v1/jobs/${jobId}/files?limit=2`, { key: org.apiKey });
+    const { projectId, jobId } = flow;
+    const key = flow.org.apiKey;
+    const ofProject = await api(`/api/open/v1/projects/${projectId}/jobs`, { key });
+    const active = await api('/api/open/v1/jobs?active_only=true', { key });
+    const completedOnly = await api(`/api/open/v1/jobs?status=completed&project_id=${projectId}`, { key });
+    const files = await api(`/api/open/v1/jobs/${jobId}/files?status=error`, { key });
+    const firstPage = await api(`/api/open/v1/jobs/${jobId}/files?limit=2`, { key });
     const secondPage = await api(
       `/api/open/v1/jobs/${jobId}/files?limit=2&cursor=${encodeURIComponent(firstPage.body.nextCursor)}`,
-      {
-        key: org.apiKey,
-      },
+      { key },
     );
 
     expect(ofProject.body.jobs.map((job: { id: string }) => job.id)).toEqual([jobId]);

@@ -1,29 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { newId } from '../../functions/core/ids.ts';
-import { EMPTY_COUNTS, type ProjectRecord } from '../../functions/core/projects/model.ts';
 import { organizationStore, projectStore } from '../../functions/shared/container.ts';
 import { LocalStepFunctions, localStateMachineArn } from '../../local/step-functions.ts';
-import { api, createOrg } from './helpers.ts';
-
-function provisioningRecord(orgId: string, name: string): ProjectRecord {
-  const now = new Date().toISOString();
-  return {
-    orgId,
-    id: newId('prj'),
-    name,
-    status: 'provisioning',
-    runtimeStatus: 'starting',
-    error: null,
-    counts: { ...EMPTY_COUNTS },
-    disciplineCounts: [],
-    indexedSources: 0,
-    settings: null,
-    indexLocation: null,
-    charge: { ledgerEntryId: newId('led'), credits: 100 },
-    createdAt: now,
-    updatedAt: now,
-  };
-}
+import { api, createOrg, provisioningRecord } from './helpers.ts';
 
 describe('provisioning state machine (stepfunctions/provision-project.asl.json)', () => {
   it('marks the project failed and refunds the charge, once, when a step keeps failing', async () => {

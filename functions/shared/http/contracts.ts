@@ -30,7 +30,7 @@ import {
   projectIdPath,
 } from './params.ts';
 
-export { PageEnvelopeSchema };
+export { ErrorEnvelopeSchema, PageEnvelopeSchema } from './params.ts';
 
 /**
  * Request and response schemas of every route. Handlers validate with them and the OpenAPI

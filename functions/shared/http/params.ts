@@ -38,3 +38,22 @@ export const PageEnvelopeSchema = z.object({
     hasNextPage: z.boolean(),
   }),
 });
+
+/** The body of every error response. */
+export const ErrorEnvelopeSchema = z
+  .object({
+    error: z
+      .object({
+        code: z.string().describe('Stable machine-readable code, e.g. `invalid_request`, `scope_required`.'),
+        message: z
+          .string()
+          .describe('Human-readable explanation; names the offending field for validation errors.'),
+        requestId: z.string().describe('Also in the `x-request-id` header and the service logs.'),
+        fields: z
+          .array(z.object({ field: z.string(), message: z.string() }))
+          .optional()
+          .describe('Every invalid field, for validation errors.'),
+      })
+      .catchall(z.unknown()),
+  })
+  .meta({ id: 'ErrorEnvelope' });
