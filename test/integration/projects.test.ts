@@ -2,8 +2,16 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../functions/adapters/dynamodb/table.ts';
 import { dynamo } from '../../functions/shared/clients.ts';
-import { organizationStore } from '../../functions/shared/container.ts';
-import { api, createOrg, createProject, type TestOrg, uniqueName, waitForProject } from './helpers.ts';
+import { organizationStore, projectStore } from '../../functions/shared/container.ts';
+import {
+  api,
+  createOrg,
+  createProject,
+  provisioningRecord,
+  type TestOrg,
+  uniqueName,
+  waitForProject,
+} from './helpers.ts';
 
 describe('projects', () => {
   let org: TestOrg;
@@ -86,18 +94,23 @@ describe('projects', () => {
     });
   });
 
-  it('reports provisioning in the overview right after creation', async () => {
-    const created = await createProject(org.apiKey, uniqueName('Fresh'));
-    const overview = await api(`/api/open/v1/projects/${created.body.project.id}/overview`, {
-      key: org.apiKey,
+  it('reports provisioning in the overview while the project is provisioned', async () => {
+    // Prepare: a project recorded as the create endpoint does, whose provisioning has not finished.
+    const record = provisioningRecord(org.orgId, uniqueName('Fresh'));
+    await projectStore().createWithCharge({
+      orgId: org.orgId,
+      project: record,
+      price: 100,
+      ledgerEntryId: record.charge.ledgerEntryId,
     });
-    // The project may already be ready on a fast machine; when it is not, the overview says to wait.
-    if (overview.body.project.status === 'provisioning') {
-      expect(overview.body.overview).toMatchObject({ status: 'provisioning', nextAction: 'wait' });
-      expect(overview.body.overview.capabilities.canCreateJob).toBe(false);
-    } else {
-      expect(overview.body.overview.status).toBe('ready');
-    }
+
+    // Act
+    const overview = await api(`/api/open/v1/projects/${record.id}/overview`, { key: org.apiKey });
+
+    // Assess
+    expect(overview.body.project.status).toBe('provisioning');
+    expect(overview.body.overview).toMatchObject({ status: 'provisioning', nextAction: 'wait' });
+    expect(overview.body.overview.capabilities.canCreateJob).toBe(false);
   });
 
   it('lists projects newest first with cursor pagination and matching totals', async () => {
