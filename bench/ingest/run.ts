@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-const CORPUS = resolve(import.meta.dirname ?? '.', '../../../shared/corpus');
+const CORPUS = process.env.CORPUS_DIR ?? resolve(import.meta.dirname ?? '.', '../../../shared/corpus');
 const SPEC_BOOKS = [
   'sfpw-2977J-paul-ave-pavement-sewer_project-manual.pdf',
   'sfpw-1243I-pavement-renovation-54-sewer_project-manual.pdf',

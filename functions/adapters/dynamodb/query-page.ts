@@ -34,6 +34,7 @@ export async function queryPage<T>(
   return {
     items: items.map(options.map),
     nextPosition: found.length > options.limit && last ? options.keyOf(last) : null,
+    positions: items.map(options.keyOf),
   };
 }
 

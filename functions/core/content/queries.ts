@@ -52,7 +52,6 @@ async function page<F extends object, R, E>(
   input: ListInput<F>,
   read: (project: OwnedProject, position: unknown | null) => Promise<Paged<R>>,
   present: (record: R) => Promise<E> | E,
-  keyOf: (record: R) => unknown,
   checked?: OwnedProject,
 ): Promise<PageEnvelope & { items: E[] }> {
   // Ownership first: content is keyed by project, and the readers only take an owned project.
@@ -70,17 +69,17 @@ async function page<F extends object, R, E>(
   const result = await read(project, position);
   const items: E[] = [];
   let bytes = 0;
-  let cutAt: R | null = null;
+  let cutAfter: unknown | null = null;
   for (const record of result.items) {
     const entity = await present(record);
     bytes += JSON.stringify(entity).length;
     if (items.length > 0 && bytes > RESPONSE_BUDGET_BYTES) {
-      cutAt = result.items[items.length - 1] ?? null;
+      cutAfter = result.positions[items.length - 1] ?? null;
       break;
     }
     items.push(entity);
   }
-  const nextPosition = cutAt !== null ? keyOf(cutAt) : result.nextPosition;
+  const nextPosition = cutAfter !== null ? cutAfter : result.nextPosition;
   const nextCursor = nextPosition === null ? null : deps.cursors.encode(scope, nextPosition);
   return {
     items,
@@ -111,17 +110,9 @@ export async function listRegions(deps: Deps, input: ListInput<RegionFilter>, ch
     input,
     (project, position) => deps.content.regions(project, input.filter, { limit: input.limit, position }),
     (record) => regionEntity(deps, input.projectId, record, input.compact),
-    (record) => regionKey(record),
     checked,
   );
   return { ...envelope, regions: items };
-}
-
-function regionKey(record: RegionRecord) {
-  return {
-    pk: `PROJECT#${record.projectId}`,
-    sk: `REGION#${record.fileId}#${String(record.pageNumber).padStart(5, '0')}#${String(record.regionIndex).padStart(4, '0')}`,
-  };
 }
 
 export async function listSheetRegions(deps: Deps, input: ListInput<RegionFilter> & { sheetId: string }) {
@@ -142,18 +133,9 @@ export async function listSheets(deps: Deps, input: ListInput<SheetFilter>) {
       const { projectId: _p, fileNameLower: _f, ...entity } = record;
       return entity;
     },
-    (record) => ({
-      pk: `PROJECT#${record.projectId}`,
-      sk: `SHEET#${record.fileId}#${String(record.pageNumber).padStart(5, '0')}`,
-    }),
   );
   return { ...envelope, sheets: items };
 }
-
-const sectionKey = (record: { projectId: string; fileId: string; sectionIndex: number }) => ({
-  pk: `PROJECT#${record.projectId}`,
-  sk: `SPEC#${record.fileId}#${String(record.sectionIndex).padStart(4, '0')}`,
-});
 
 export async function listSpecifications(
   deps: Deps,
@@ -197,7 +179,6 @@ export async function listSpecifications(
         ...(input.compact ? {} : { artifacts: pdf ? [pdf] : [] }),
       };
     },
-    sectionKey,
     project,
   );
   return { ...envelope, specifications: items };
@@ -244,7 +225,6 @@ export async function listSpecificationSections(
               : [],
           }),
     }),
-    sectionKey,
     project,
   );
   return { ...envelope, sections: items };
@@ -260,7 +240,6 @@ export async function listDocuments(deps: Deps, input: ListInput<DocumentFilter>
       const { orgId: _o, projectId: _p, fileNameLower: _f, ...entity } = record;
       return entity;
     },
-    (record) => ({ pk: `PROJECT#${record.projectId}`, sk: `DOC#${record.documentId}` }),
   );
   return { ...envelope, documents: items };
 }

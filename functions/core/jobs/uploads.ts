@@ -35,10 +35,6 @@ export function choosePartSize(fileSize: number, target: number): number {
 
 const ACCEPTING: JobRecord['status'][] = ['awaiting_uploads', 'uploading'];
 
-function objectKey(job: JobRecord, fileId: string): string {
-  return objectKeys.uploadedFile({ orgId: job.orgId, projectId: job.projectId, jobId: job.id }, fileId);
-}
-
 /**
  * Register uploads.
  * Input: job, files (name, type, declared size, SHA-256, optional classification).
@@ -88,7 +84,7 @@ export async function registerUploads(
     }
     const fileId = newId('fil');
     const multipart = file.fileSize >= input.settings.multipartThresholdBytes;
-    const key = objectKey(job, fileId);
+    const key = objectKeys.uploadedFile({ ...job, jobId: job.id }, fileId);
     const record: JobFileRecord = {
       id: fileId,
       documentId: newId('doc'),

@@ -3,6 +3,8 @@ export interface Page<T> {
   items: T[];
   /** Opaque storage position after the last item, or null on the last page. */
   nextPosition: unknown | null;
+  /** Opaque storage position after each item, to resume right after it when a page stops early. */
+  positions: unknown[];
 }
 
 /** The public pagination envelope of entity lists (the contract's "Pagination envelope"). */
