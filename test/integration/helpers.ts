@@ -1,7 +1,7 @@
 import { inject } from 'vitest';
 import type { Scope } from '../../functions/core/auth/scopes.ts';
-import { newId } from '../../functions/core/ids.ts';
-import { EMPTY_COUNTS, type ProjectRecord } from '../../functions/core/projects/model.ts';
+import { newProjectRecord } from '../../functions/core/projects/create-project.ts';
+import type { ProjectRecord } from '../../functions/core/projects/model.ts';
 import { CONTRACTS, type Contract, ErrorEnvelopeSchema } from '../../functions/shared/http/contracts.ts';
 import { matchPath } from '../../functions/shared/routes.ts';
 import { issueCredentials, seedOrganization } from '../../local/seed.ts';
@@ -122,21 +122,5 @@ export function uniqueName(prefix: string): string {
 
 /** A project as the create endpoint records it (charged, `provisioning`), for tests that drive provisioning themselves. */
 export function provisioningRecord(orgId: string, name: string): ProjectRecord {
-  const now = new Date().toISOString();
-  return {
-    orgId,
-    id: newId('prj'),
-    name,
-    status: 'provisioning',
-    runtimeStatus: 'starting',
-    error: null,
-    counts: { ...EMPTY_COUNTS },
-    disciplineCounts: [],
-    indexedSources: 0,
-    settings: null,
-    indexLocation: null,
-    charge: { ledgerEntryId: newId('led'), credits: 100 },
-    createdAt: now,
-    updatedAt: now,
-  };
+  return newProjectRecord({ orgId, name, price: 100 });
 }

@@ -17,24 +17,8 @@ export async function createProject(
   project: Project;
   billing: { availableCredits: number; creditsCharged: number; requiredCredits: number };
 }> {
-  const now = (input.now ?? new Date()).toISOString();
-  const ledgerEntryId = newId('led');
-  const record: ProjectRecord = {
-    orgId: input.orgId,
-    id: newId('prj'),
-    name: input.name,
-    status: 'provisioning',
-    runtimeStatus: 'starting',
-    error: null,
-    counts: { ...EMPTY_COUNTS },
-    disciplineCounts: [],
-    indexedSources: 0,
-    settings: null,
-    indexLocation: null,
-    charge: { ledgerEntryId, credits: input.price },
-    createdAt: now,
-    updatedAt: now,
-  };
+  const record = newProjectRecord(input);
+  const { ledgerEntryId } = record.charge;
 
   const outcome = await deps.projects.createWithCharge({
     orgId: input.orgId,
@@ -74,5 +58,31 @@ export async function createProject(
       creditsCharged: input.price,
       requiredCredits: input.price,
     },
+  };
+}
+
+/** A new project as it is first stored: `provisioning`, charged `price` under a new ledger entry. */
+export function newProjectRecord(input: {
+  orgId: string;
+  name: string;
+  price: number;
+  now?: Date;
+}): ProjectRecord {
+  const now = (input.now ?? new Date()).toISOString();
+  return {
+    orgId: input.orgId,
+    id: newId('prj'),
+    name: input.name,
+    status: 'provisioning',
+    runtimeStatus: 'starting',
+    error: null,
+    counts: { ...EMPTY_COUNTS },
+    disciplineCounts: [],
+    indexedSources: 0,
+    settings: null,
+    indexLocation: null,
+    charge: { ledgerEntryId: newId('led'), credits: input.price },
+    createdAt: now,
+    updatedAt: now,
   };
 }
