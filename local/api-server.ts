@@ -78,6 +78,31 @@ function writeResult(response: ServerResponse, result: APIGatewayProxyStructured
   response.end(result.isBase64Encoded ? Buffer.from(body, 'base64') : body);
 }
 
+/** An error in the service's envelope, from the local gateway itself (no function ran). */
+function gatewayError(response: ServerResponse, status: number, code: string, message: string): void {
+  if (response.headersSent || response.destroyed) {
+    response.destroy();
+    return;
+  }
+  const requestId = randomUUID();
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'x-request-id': requestId,
+  });
+  response.end(JSON.stringify({ error: { code, message, requestId } }));
+}
+
+/** The decoded path of a request target, or null when it is not a valid URL or percent-encoding. */
+function requestPath(target: string | undefined): string | null {
+  try {
+    const pathname = new URL(target ?? '/', 'http://localhost').pathname;
+    decodeURIComponent(pathname);
+    return pathname;
+  } catch {
+    return null;
+  }
+}
+
 async function readBody(request: IncomingMessage): Promise<Buffer | null> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -95,17 +120,15 @@ async function readBody(request: IncomingMessage): Promise<Buffer | null> {
  */
 export async function startApiServer(port: number): Promise<{ server: Server; url: string }> {
   const handle = async (request: IncomingMessage, response: ServerResponse, upgrade: boolean) => {
+    const path = requestPath(request.url);
+    if (path === null) {
+      request.resume();
+      return gatewayError(response, 400, 'invalid_request', 'The request target is not a valid URL path.');
+    }
     const body = upgrade ? Buffer.alloc(0) : await readBody(request);
     if (body === null) {
-      response.writeHead(413, { 'content-type': 'application/json' });
-      response.end(
-        JSON.stringify({
-          error: { code: 'payload_too_large', message: 'The request body exceeds 10 MB.' },
-        }),
-      );
-      return;
+      return gatewayError(response, 413, 'payload_too_large', 'The request body exceeds 10 MB.');
     }
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     if (STREAM_PATH.test(path)) {
       // On AWS a function URL; here the same origin. Function URLs pass every method and path through.
       const event = toEvent(request, body, '$default', {});
@@ -115,9 +138,16 @@ export async function startApiServer(port: number): Promise<{ server: Server; ur
         const streaming = handler as unknown as (e: unknown, s: unknown, c: unknown) => Promise<void>;
         await streaming(event, stream, lambdaContext(functionNameOf(STREAM_ROUTE.handler), 60_000));
       } catch (error) {
-        console.error('stream handler crashed:', error);
-        if (!response.headersSent) response.writeHead(502);
-        response.end();
+        // A client that went away mid-stream is not a crash.
+        if ((error as { code?: string }).code !== 'ERR_STREAM_PREMATURE_CLOSE') {
+          console.error('stream handler crashed:', error);
+        }
+        gatewayError(
+          response,
+          502,
+          'review_stream_unavailable',
+          'The stream failed; reconnect with `after`.',
+        );
       }
       return;
     }
@@ -131,17 +161,54 @@ export async function startApiServer(port: number): Promise<{ server: Server; ur
     } catch (error) {
       // What API Gateway answers when the function itself crashes.
       console.error(`${file} crashed:`, error);
-      response.writeHead(500, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ error: { code: 'internal_error', message: 'Internal Server Error' } }));
+      gatewayError(response, 500, 'internal_error', 'Internal Server Error');
     }
   };
-  const server = createServer((request, response) => void handle(request, response, false));
-  // A WebSocket upgrade never reaches 'request': answer it through the same handlers, then hang up.
+  // One request's failure ends that request (with the envelope while the socket can still take it),
+  // never the process: a client that resets mid-body, a handler that throws, a socket already gone.
+  const serve = (request: IncomingMessage, response: ServerResponse, upgrade: boolean) => {
+    request.on('error', () => response.destroy());
+    response.on('error', () => response.destroy());
+    handle(request, response, upgrade).catch((error: Error & { code?: string }) => {
+      if (error.code !== 'ECONNRESET' && error.message !== 'aborted') console.error('request failed:', error);
+      gatewayError(response, 500, 'internal_error', 'Internal Server Error');
+    });
+  };
+  const server = createServer((request, response) => serve(request, response, false));
+  // A WebSocket upgrade never reaches 'request': answer it through the same handlers, then hang up
+  // (saying so, so that the client does not reuse the connection).
   server.on('upgrade', (request: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
     const response = new ServerResponse(request);
+    response.shouldKeepAlive = false;
     response.assignSocket(socket as Socket);
     response.on('finish', () => socket.destroy());
-    void handle(request, response, true);
+    serve(request, response, true);
+  });
+  // Requests Node cannot parse (oversized header lines, a malformed request line) get the envelope too.
+  server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
+    if (!socket.writable || error.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const status = tooLarge ? 431 : 400;
+    const requestId = randomUUID();
+    const body = JSON.stringify({
+      error: {
+        code: tooLarge ? 'request_header_too_large' : 'invalid_request',
+        message: tooLarge
+          ? 'The request line or headers exceed 16 KiB.'
+          : 'The request could not be parsed as HTTP/1.1.',
+        requestId,
+      },
+    });
+    socket.end(
+      `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+        'content-type: application/json; charset=utf-8\r\n' +
+        `x-request-id: ${requestId}\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const address = server.address();

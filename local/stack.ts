@@ -111,8 +111,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     env,
     stepFunctions,
     stop: async () => {
-      await new Promise<void>((resolve) => api.server.close(() => resolve()));
+      // Open connections (keep-alive, a followed stream) must not hold the stop up: close them first.
+      const closed = new Promise<void>((resolve) => api.server.close(() => resolve()));
       api.server.closeAllConnections();
+      await closed;
       await Promise.all(pollers.map((poller) => poller.stop()));
       await stepFunctions.drain();
       await stepFunctions.close();

@@ -14,6 +14,8 @@ const port = Number(args[args.indexOf('--port') + 1] ?? process.env.PORT ?? 3000
 const dataDir = join(REPO_ROOT, '.local-data');
 mkdirSync(dataDir, { recursive: true });
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+// A promise some request left rejected is logged; it never takes the whole local service down.
+process.on('unhandledRejection', (reason) => console.error('unhandled rejection:', reason));
 
 const stack = await startLocalStack({ dataDir, persistDynamo: true, apiPort: port });
 // Endpoints (no secrets) for `npm run invoke`, which runs single handlers against this stack.

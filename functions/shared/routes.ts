@@ -318,15 +318,25 @@ const compiled = ROUTES.map((route) => ({
   names: [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string),
 }));
 
+function safeDecode(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
 /** The path parameters of `path` when it matches `route`'s path, else null. */
 export function matchRoute(route: RouteDefinition, path: string): Record<string, string> | null {
   const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
   const found = compile(route.path).exec(path);
   if (!found) return null;
   const parameters: Record<string, string> = {};
-  names.forEach((name, index) => {
-    parameters[name] = decodeURIComponent(found[index + 1] ?? '');
-  });
+  for (const [index, name] of names.entries()) {
+    const decoded = safeDecode(found[index + 1] ?? '');
+    if (decoded === null) return null;
+    parameters[name] = decoded;
+  }
   return parameters;
 }
 
@@ -337,9 +347,10 @@ export function matchPath(path: string): RouteMatch[] {
     const found = regex.exec(path);
     if (!found) continue;
     const pathParameters: Record<string, string> = {};
-    names.forEach((name, index) => {
-      pathParameters[name] = decodeURIComponent(found[index + 1] ?? '');
-    });
+    const decoded = names.map((name, index) => [name, safeDecode(found[index + 1] ?? '')] as const);
+    // A segment that is not valid percent-encoding matches no route (404), never throws.
+    if (decoded.some(([, value]) => value === null)) continue;
+    for (const [name, value] of decoded) pathParameters[name] = value ?? '';
     matches.push({ route, pathParameters });
   }
   return matches;

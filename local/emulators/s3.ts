@@ -11,6 +11,14 @@ export interface LocalS3 {
 
 const MAX_CHECKED_BODY_BYTES = 6 * 1024 * 1024 * 1024;
 
+function decodeSafely(key: string): string {
+  try {
+    return decodeURIComponent(key);
+  } catch {
+    return key;
+  }
+}
+
 function badDigest(response: ServerResponse): void {
   response.writeHead(400, { 'content-type': 'application/xml' });
   response.end(
@@ -60,24 +68,40 @@ export async function startS3(options: { dataDir: string; buckets: string[] }): 
   await s3rver.run();
 
   const proxy = createServer((incoming, response) => {
+    try {
+      route(incoming, response);
+    } catch {
+      // An unparsable request target: S3's own answer, and the emulator stays up.
+      incoming.resume();
+      if (!response.headersSent) response.writeHead(400, { 'content-type': 'application/xml' });
+      response.end('<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>InvalidURI</Code></Error>');
+    }
+  });
+  const route = (incoming: IncomingMessage, response: ServerResponse) => {
     if (incoming.method === 'PUT' && incoming.headers['if-none-match'] === '*') {
       // Conditional create (S3 supports it; s3rver ignores it): refuse to overwrite an existing object.
       const [bucket, ...rest] = new URL(incoming.url ?? '/', 'http://local').pathname.slice(1).split('/');
-      const key = decodeURIComponent(rest.join('/'));
-      void s3rver.store.existsObject(bucket ?? '', key).then((exists) => {
-        if (!exists) return handle(incoming, response);
-        incoming.resume();
-        response.writeHead(412, { 'content-type': 'application/xml' });
-        response.end(
-          '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>PreconditionFailed</Code>' +
-            '<Message>At least one of the pre-conditions you specified did not hold</Message></Error>',
-        );
-      });
+      const key = rest.join('/');
+      void s3rver.store.existsObject(bucket ?? '', decodeSafely(key)).then(
+        (exists) => {
+          if (!exists) return handle(incoming, response);
+          incoming.resume();
+          response.writeHead(412, { 'content-type': 'application/xml' });
+          response.end(
+            '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>PreconditionFailed</Code>' +
+              '<Message>At least one of the pre-conditions you specified did not hold</Message></Error>',
+          );
+        },
+        () => response.destroy(),
+      );
       return;
     }
     handle(incoming, response);
-  });
+  };
   const handle = (incoming: IncomingMessage, response: ServerResponse) => {
+    // A client that resets mid-upload ends its own request, never the emulator.
+    incoming.on('error', () => response.destroy());
+    response.on('error', () => incoming.destroy());
     const declared = incoming.headers['x-amz-checksum-sha256'];
     if ((incoming.method === 'PUT' || incoming.method === 'POST') && typeof declared === 'string') {
       const chunks: Buffer[] = [];
@@ -105,7 +129,9 @@ export async function startS3(options: { dataDir: string; buckets: string[] }): 
   return {
     endpoint: `http://127.0.0.1:${port}`,
     stop: async () => {
-      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => proxy.close(() => resolve()));
+      proxy.closeAllConnections();
+      await closed;
       await s3rver.close();
     },
   };

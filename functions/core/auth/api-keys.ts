@@ -5,7 +5,7 @@ import type { ApiKey, ApiKeyRecord, Principal } from './model.ts';
 import { toPublicApiKey } from './model.ts';
 import type { ApiKeyStore, SessionStore } from './ports.ts';
 import type { Scope } from './scopes.ts';
-import { generateApiKey, hashSecret, parseApiKeyToken, secretMatches } from './secrets.ts';
+import { generateApiKey, hashSecret, isWellFormedKeyId, parseApiKeyToken, secretMatches } from './secrets.ts';
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -49,8 +49,10 @@ export async function revokeApiKey(
   deps: { keys: ApiKeyStore },
   input: { principal: Principal; keyId: string },
 ): Promise<ApiKey> {
+  const notFound = new NotFoundError('api_key_not_found', 'API key not found.');
+  if (!isWellFormedKeyId(input.keyId)) throw notFound;
   const record = await deps.keys.revoke(input.principal.orgId, input.keyId, new Date().toISOString());
-  if (!record) throw new NotFoundError('api_key_not_found', 'API key not found.');
+  if (!record) throw notFound;
   return toPublicApiKey(record);
 }
 

@@ -61,3 +61,8 @@ export function generateSessionToken(): { token: string; tokenHash: string } {
   const token = randomBytes(32).toString('base64url');
   return { token, tokenHash: hashSecret(token) };
 }
+
+/** Loose shape check of a key id taken from a path, so junk never reaches a key expression. */
+export function isWellFormedKeyId(keyId: string): boolean {
+  return keyId.length === 16 && [...keyId].every((character) => KEY_ID_ALPHABET.includes(character));
+}
