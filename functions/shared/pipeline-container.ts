@@ -1,3 +1,4 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
 import {
   DynamoContentStore,
   DynamoCreditLedger,
@@ -24,7 +25,7 @@ const webhooks = lazy(() => new SqsWebhookQueue(sqs, resource('webhookQueue')));
  * Adapters of the pipeline's tasks, each built on first use: a task only needs the configuration
  * (and grants) of what it touches.
  */
-export async function pipelineDeps(): Promise<PipelineDeps> {
+export async function pipelineDeps(log: Logger = logger): Promise<PipelineDeps> {
   return {
     get jobs() {
       return jobStore();
@@ -49,8 +50,8 @@ export async function pipelineDeps(): Promise<PipelineDeps> {
     },
     extractor: engineExtractor,
     log: {
-      info: (message, attributes = {}) => logger.info(message, attributes),
-      error: (message, attributes = {}) => logger.error(message, attributes),
+      info: (message, attributes = {}) => log.info(message, attributes),
+      error: (message, attributes = {}) => log.error(message, attributes),
     },
   };
 }

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { assembleFile } from '../../core/pipeline/assemble-file.ts';
 import { pipelineDeps, pipelineSettings } from '../../shared/pipeline-container.ts';
-import { pipelineTask } from './pipeline.ts';
+import { stateMachineTask } from './pipeline.ts';
 
-export const handler = pipelineTask(
+export const handler = stateMachineTask(
   z.object({ orgId: z.string(), jobId: z.string(), fileId: z.string() }),
-  async (input) => assembleFile(await pipelineDeps(), pipelineSettings(), input),
+  async (input, log) => assembleFile(await pipelineDeps(log), pipelineSettings(), input),
 );

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { extractPageBatch } from '../../core/pipeline/extract-page-batch.ts';
 import { pipelineDeps } from '../../shared/pipeline-container.ts';
-import { pipelineTask } from './pipeline.ts';
+import { stateMachineTask } from './pipeline.ts';
 
-export const handler = pipelineTask(
+export const handler = stateMachineTask(
   z.object({
     orgId: z.string(),
     jobId: z.string(),
@@ -11,5 +11,5 @@ export const handler = pipelineTask(
     from: z.number().int().min(1),
     to: z.number().int().min(1),
   }),
-  async (input) => extractPageBatch(await pipelineDeps(), input),
+  async (input, log) => extractPageBatch(await pipelineDeps(log), input),
 );

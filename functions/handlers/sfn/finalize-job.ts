@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { finalizeJob } from '../../core/pipeline/finalize-job.ts';
 import { pipelineDeps, pipelineSettings } from '../../shared/pipeline-container.ts';
-import { pipelineTask } from './pipeline.ts';
+import { stateMachineTask } from './pipeline.ts';
 
-export const handler = pipelineTask(z.object({ orgId: z.string(), jobId: z.string() }), async (input) =>
-  finalizeJob(await pipelineDeps(), pipelineSettings(), input),
+export const handler = stateMachineTask(
+  z.object({ orgId: z.string(), jobId: z.string() }),
+  async (input, log) => finalizeJob(await pipelineDeps(log), pipelineSettings(), input),
 );

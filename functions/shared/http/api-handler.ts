@@ -1,4 +1,4 @@
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { Logger } from '@aws-lambda-powertools/logger';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
@@ -7,7 +7,7 @@ import type { Principal } from '../../core/auth/model.ts';
 import { DomainError, InvalidRequestError, RateLimitedError, ScopeRequiredError } from '../../core/errors.ts';
 import { config } from '../config.ts';
 import { apiKeyStore, rateLimiter, sessionStore } from '../container.ts';
-import { logger } from '../logger.ts';
+import { invocationLogger, logger } from '../logger.ts';
 import { type RouteDefinition, type RouteId, routeById } from '../routes.ts';
 import { CONTRACTS, type Contracts } from './contracts.ts';
 import {
@@ -51,6 +51,8 @@ export interface ApiRequest<S> {
 
 interface RequestState {
   requestId: string;
+  /** This request's own logger (never the shared one: concurrent requests must not mix keys). */
+  log: Logger;
   principal?: Principal;
   parsed?: { body: unknown; query: unknown; path: unknown };
 }
@@ -76,13 +78,13 @@ export function jsonResponse(
 }
 
 /** Every error leaves in the spec's envelope; unknown ones become a logged, generic 500. */
-export function errorResponse(error: unknown, requestId: string): ApiResult {
+export function errorResponse(error: unknown, requestId: string, log: Logger = logger): ApiResult {
   if (error instanceof DomainError) {
     const status = statusOf(error);
     if (status >= 500) {
       const cause =
         error.cause instanceof Error ? { name: error.cause.name, message: error.cause.message } : {};
-      logger.warn('Request failed', { error: error.message, code: error.code, cause });
+      log.warn('Request failed', { error: error.message, code: error.code, cause });
     }
     const headers: Record<string, string> = {};
     if (error instanceof RateLimitedError) headers['retry-after'] = String(error.retryAfterSeconds);
@@ -94,7 +96,7 @@ export function errorResponse(error: unknown, requestId: string): ApiResult {
       headers,
     );
   }
-  logger.error('Unhandled error', error as Error);
+  log.error('Unhandled error', error as Error);
   return jsonResponse(
     500,
     {
@@ -115,16 +117,17 @@ function requestIdOf(event: ApiEvent, context: Context): string {
 export const envelope = <R = ApiResult>(): Middleware<R> => ({
   before: (request) => {
     const requestId = requestIdOf(request.event, request.context);
-    request.context.state = { requestId };
-    logger.appendKeys({
+    const log = invocationLogger(request.context, {
       requestId,
       path: request.event.rawPath,
       method: request.event.requestContext?.http?.method,
     });
+    request.context.state = { requestId, log };
   },
   onError: (request) => {
+    const requestId = requestIdOf(request.event, request.context);
     // A string body: the streaming handler sends it as the whole stream.
-    request.response = errorResponse(request.error, requestIdOf(request.event, request.context)) as R;
+    request.response = errorResponse(request.error, requestId, request.context.state?.log) as R;
   },
 });
 
@@ -152,7 +155,7 @@ export const authentication = <R = ApiResult>(route: RouteDefinition): Middlewar
     );
     if (retryAfter !== null) throw new RateLimitedError(retryAfter);
     request.context.state.principal = principal;
-    logger.appendKeys({ orgId: principal.orgId, keyId: principal.keyId ?? undefined });
+    request.context.state.log.appendKeys({ orgId: principal.orgId, keyId: principal.keyId ?? undefined });
   },
 });
 
@@ -200,7 +203,6 @@ export function apiHandler<R extends RouteId>(
   const route = routeById(routeId);
   const schemas = CONTRACTS[routeId] as Schemas;
   return middy<ApiEvent, ApiResult, Error, ApiContext>()
-    .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(envelope())
     .use(authentication(route))
     .use(validation(schemas))

@@ -1,9 +1,7 @@
 import type { Readable } from 'node:stream';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { Principal } from '../../core/auth/model.ts';
 import { StreamError } from '../../core/reviews/stream.ts';
-import { logger } from '../logger.ts';
 import { matchRoute, type RouteDefinition } from '../routes.ts';
 import { type ApiContext, type ApiEvent, authentication, envelope } from './api-handler.ts';
 
@@ -53,7 +51,6 @@ export function streamHandler(
   handle: (request: StreamRequest) => Promise<StreamResult>,
 ) {
   return middy<ApiEvent, StreamResult, Error, ApiContext>({ streamifyResponse: true })
-    .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(envelope<StreamResult>())
     .use(transport(route))
     .use(authentication<StreamResult>(route))
