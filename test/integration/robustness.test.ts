@@ -103,4 +103,17 @@ describe('the local service survives hostile requests', () => {
     expect([project.status, project.body.error.code]).toEqual([404, 'project_not_found']);
     expect([job.status, job.body.error.code]).toEqual([404, 'job_not_found']);
   });
+
+  it('accepts numbers in queries only as decimal digits', async () => {
+    const org = await createOrg();
+    const refused = [];
+    for (const limit of ['0x10', '1e1', '+2', ' 1', '1.0', '-1', '00000000000000000001', '']) {
+      refused.push(
+        (await api(`/api/open/v1/jobs?limit=${encodeURIComponent(limit)}`, { key: org.apiKey })).status,
+      );
+    }
+    const accepted = await api('/api/open/v1/jobs?limit=10', { key: org.apiKey });
+    expect(refused).toEqual([400, 400, 400, 400, 400, 400, 400, 400]);
+    expect(accepted.status).toBe(200);
+  });
 });

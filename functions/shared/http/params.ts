@@ -1,13 +1,19 @@
 import { z } from 'zod';
 
-/** Query parameters arrive as strings; these schemas parse them strictly. */
+/**
+ * Query parameters arrive as strings; these schemas parse them strictly. An integer is written in
+ * plain decimal digits: `0x10`, `1e1`, `+2`, ` 1` or `1.0` are refused, not coerced.
+ */
+const decimalInteger = z
+  .string()
+  .regex(/^(0|[1-9][0-9]{0,14})$/, 'must be an integer written in decimal digits')
+  .transform(Number);
+
 export function limitParam(max: number, defaultValue: number) {
-  return z.coerce
-    .number({ error: 'must be an integer' })
-    .int('must be an integer')
-    .min(1, 'must be at least 1')
-    .max(max, `must be at most ${max}`)
-    .default(defaultValue);
+  return decimalInteger
+    .pipe(z.number().min(1, 'must be at least 1').max(max, `must be at most ${max}`))
+    .default(defaultValue)
+    .meta({ type: 'integer', minimum: 1, maximum: max, default: defaultValue });
 }
 
 export const cursorParam = z.string().min(1).max(4096).optional();
@@ -16,10 +22,9 @@ export const booleanParam = z
   .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
   .transform((value) => value === 'true' || value === '1');
 
-export const pageNumberParam = z.coerce
-  .number({ error: 'must be an integer' })
-  .int('must be an integer')
-  .min(1, 'must be at least 1');
+export const pageNumberParam = decimalInteger
+  .pipe(z.number().min(1, 'must be at least 1'))
+  .meta({ type: 'integer', minimum: 1 });
 
 export const projectIdPath = z.object({ projectId: z.string() });
 export const jobIdPath = z.object({ jobId: z.string() });
