@@ -64,6 +64,8 @@ function declaredFiles(files: Record<string, Uint8Array>) {
     pdf('tampered.pdf', at('tampered')),
     // Declares the digest of other bytes than it will send.
     { ...pdf('bad.pdf', at('bad')), sha256: sha256Hex(at('sheet')) },
+    // Completed before its PUT: it stays pending until its bytes arrive.
+    pdf('late.pdf', at('late')),
   ];
 }
 
@@ -96,6 +98,9 @@ describe('ingestion end to end', () => {
     partPuts: number[];
     done: ApiReply;
     again: ApiReply;
+    reRegistered: ApiReply;
+    recoveryPut: number;
+    recovered: ApiReply;
     completed: Awaited<ReturnType<typeof waitForJob>>;
   };
 
@@ -109,6 +114,7 @@ describe('ingestion end to end', () => {
     files.big = await largePdf(11 * 1024 * 1024);
     files.bad = await specificationPdf();
     files.tampered = await largePdf(6 * 1024 * 1024);
+    files.late = await specificationPdf();
 
     flow.created = await api(`/api/open/v1/projects/${flow.projectId}/jobs`, {
       method: 'POST',
@@ -121,8 +127,8 @@ describe('ingestion end to end', () => {
       key,
       body: { files: declaredFiles(files) },
     });
-    const [spec, sheet, big, tampered, bad] = flow.registered.body.uploads as Upload[];
-    flow.uploads = { spec: spec!, sheet: sheet!, big: big!, tampered: tampered!, bad: bad! };
+    const [spec, sheet, big, tampered, bad, late] = flow.registered.body.uploads as Upload[];
+    flow.uploads = { spec: spec!, sheet: sheet!, big: big!, tampered: tampered!, bad: bad!, late: late! };
     const { uploads } = flow;
 
     flow.refusals = {
@@ -155,7 +161,7 @@ describe('ingestion end to end', () => {
       parts: parts.map(({ partNumber, etag }) => ({ partNumber, etag })),
     });
     const body = {
-      directUploads: ['spec', 'sheet', 'bad'].map((name) => ({
+      directUploads: ['spec', 'sheet', 'bad', 'late'].map((name) => ({
         documentId: uploads[name]!.documentId,
         uploadToken: uploads[name]!.uploadToken,
       })),
@@ -163,6 +169,24 @@ describe('ingestion end to end', () => {
     };
     flow.done = await api(`/api/open/v1/jobs/${flow.jobId}/uploads/complete`, { method: 'POST', key, body });
     flow.again = await api(`/api/open/v1/jobs/${flow.jobId}/uploads/complete`, { method: 'POST', key, body });
+    // Both pending files recovered as their error advises: the late one is registered again (same
+    // declaration) for a fresh URL, PUT and completed; the one whose declaration no bytes can match
+    // is cancelled, and the job goes on without it.
+    flow.reRegistered = await api(`/api/open/v1/jobs/${flow.jobId}/uploads`, {
+      method: 'POST',
+      key,
+      body: { files: [declaredFiles(files)[5]] },
+    });
+    const fresh = flow.reRegistered.body.uploads[0] as Upload;
+    flow.recoveryPut = (await put(fresh.uploadUrl!, fresh.uploadHeaders!, files.late)).status;
+    flow.recovered = await api(`/api/open/v1/jobs/${flow.jobId}/uploads/complete`, {
+      method: 'POST',
+      key,
+      body: {
+        directUploads: [{ documentId: fresh.documentId, uploadToken: fresh.uploadToken }],
+        cancelledUploads: [{ documentId: uploads.bad!.documentId, uploadToken: uploads.bad!.uploadToken }],
+      },
+    });
     flow.completed = await waitForJob(key, flow.jobId);
   });
 
@@ -223,7 +247,7 @@ describe('ingestion end to end', () => {
     expect(wrongBytes.text).toContain('BadDigest');
   });
 
-  it('uploads through the signed URLs and completes; the bad file fails alone', () => {
+  it('uploads through the signed URLs and completes; a file whose bytes are missing stays pending', () => {
     const { done, again, uploads } = flow;
     expect(flow.directPuts).toEqual([200, 200]);
     expect(flow.partPuts).toEqual([200, 200, 200, 200, 200]);
@@ -234,25 +258,57 @@ describe('ingestion end to end', () => {
     expect(outcome[uploads.spec!.documentId]).toMatchObject({ uploadStatus: 'uploaded' });
     expect(outcome[uploads.big!.documentId]).toMatchObject({ uploadStatus: 'uploaded' });
     expect(outcome[uploads.bad!.documentId]).toMatchObject({
-      uploadStatus: 'failed',
-      status: 'error',
+      uploadStatus: 'pending',
+      status: 'processing',
       error: { code: 'upload_missing' },
     });
-    expect(['preflighting', 'processing', 'completed']).toContain(done.body.job.status);
+    expect(outcome[uploads.late!.documentId]).toMatchObject({
+      uploadStatus: 'pending',
+      error: { code: 'upload_missing' },
+    });
+    expect(outcome[uploads.late!.documentId].error.message).toContain('complete again');
+    // Nothing starts while a file is pending; completing again changes nothing.
+    expect(done.body.job.status).toBe('uploading');
     expect(again.status).toBe(200);
+    expect(again.body.job.status).toBe('uploading');
+  });
+
+  it('recovers pending files as their error advises: register again, PUT, complete; or cancel', () => {
+    const { reRegistered, recovered, uploads } = flow;
+    expect(reRegistered.status).toBe(200);
+    expect(reRegistered.body.documents[0]).toMatchObject({
+      documentId: uploads.late!.documentId,
+      uploadRequired: true,
+    });
+    expect(reRegistered.body.uploads[0].uploadToken).not.toBe(uploads.late!.uploadToken);
+    expect(flow.recoveryPut).toBe(200);
+    expect(recovered.status).toBe(200);
+    expect(recovered.body.files).toEqual([
+      expect.objectContaining({
+        documentId: uploads.late!.documentId,
+        uploadStatus: 'uploaded',
+        error: null,
+      }),
+      expect.objectContaining({
+        documentId: uploads.bad!.documentId,
+        status: 'cancelled',
+        error: expect.objectContaining({ code: 'upload_cancelled' }),
+      }),
+    ]);
+    expect(['preflighting', 'processing', 'completed']).toContain(recovered.body.job.status);
   });
 
   it('processes the job to completed, debiting only successful pages', () => {
     const { job } = flow.completed;
     expect(job.status).toBe('completed');
     expect(job.completedAt).toEqual(expect.any(String));
-    expect(job.pageCount).toBe(5); // spec 2 + sheet 1 + big 2
-    expect(job.successfulPageCount).toBe(5);
+    expect(job.pageCount).toBe(7); // spec 2 + sheet 1 + big 2 + the late file 2
+    expect(job.successfulPageCount).toBe(7);
     expect(job.failedPageCount).toBe(0);
-    expect(job.billing).toEqual({ creditsDebited: 5, creditsReserved: 0 });
+    expect(job.billing).toEqual({ creditsDebited: 7, creditsReserved: 0 });
     expect(job.progress).toMatchObject({
-      processedPages: 5,
-      totalPages: 5,
+      processedPages: 7,
+      totalPages: 7,
       percent: 100,
       phase: 'completed',
     });
@@ -265,7 +321,8 @@ describe('ingestion end to end', () => {
     });
     expect(byName['sheet.pdf']).toMatchObject({ status: 'ready', pageCount: 1, classification: 'plans' });
     expect(byName['big.pdf']).toMatchObject({ status: 'ready', pageCount: 2 });
-    expect(byName['bad.pdf']).toMatchObject({ status: 'error', uploadStatus: 'failed' });
+    expect(byName['bad.pdf']).toMatchObject({ status: 'cancelled', uploadStatus: 'failed' });
+    expect(byName['late.pdf']).toMatchObject({ status: 'ready', uploadStatus: 'uploaded', pageCount: 2 });
     expect(byName['tampered.pdf']).toMatchObject({
       status: 'error',
       uploadStatus: 'uploaded',
@@ -276,7 +333,7 @@ describe('ingestion end to end', () => {
   it('reflects the ingested content in the project overview', async () => {
     const overview = await api(`/api/open/v1/projects/${flow.projectId}/overview`, { key: flow.org.apiKey });
     expect(overview.body.overview.latestJob).toMatchObject({ id: flow.jobId, status: 'completed' });
-    expect(overview.body.overview.counts.files).toBe(3);
+    expect(overview.body.overview.counts.files).toBe(4);
     expect(overview.body.overview.counts.sheets).toBeGreaterThanOrEqual(1);
     expect(overview.body.overview.counts.specifications).toBeGreaterThanOrEqual(2);
     expect(overview.body.overview.disciplines).toContainEqual(
@@ -300,12 +357,9 @@ describe('ingestion end to end', () => {
     expect(ofProject.body.jobs.map((job: { id: string }) => job.id)).toEqual([jobId]);
     expect(active.body.jobs.map((job: { id: string }) => job.id)).not.toContain(jobId);
     expect(completedOnly.body.jobs.map((job: { id: string }) => job.id)).toEqual([jobId]);
-    expect(files.body).toMatchObject({ fileCount: 2, nextCursor: null, cursor: null });
-    expect(files.body.files.map((file: { fileName: string }) => file.fileName).sort()).toEqual([
-      'bad.pdf',
-      'tampered.pdf',
-    ]);
-    expect(firstPage.body).toMatchObject({ fileCount: 5, files: [expect.anything(), expect.anything()] });
+    expect(files.body).toMatchObject({ fileCount: 1, nextCursor: null, cursor: null });
+    expect(files.body.files.map((file: { fileName: string }) => file.fileName)).toEqual(['tampered.pdf']);
+    expect(firstPage.body).toMatchObject({ fileCount: 6, files: [expect.anything(), expect.anything()] });
     expect(secondPage.body.files.map((file: { id: string }) => file.id)).not.toContain(
       firstPage.body.files[0].id,
     );

@@ -261,12 +261,22 @@ export const CompleteUploadsBodySchema = z
       )
       .max(JOB_LIMITS.filesPerRegistration)
       .default([]),
+    cancelledUploads: z
+      .array(z.object({ documentId: z.string().max(64), uploadToken: z.string().max(2048) }).strict())
+      .max(JOB_LIMITS.filesPerRegistration)
+      .default([])
+      .describe(
+        'Pending files to give up on (status `cancelled`), so the job processes without them: for a file whose bytes cannot be uploaded as declared.',
+      ),
   })
   .strict()
-  .refine((body) => body.directUploads.length + body.multipartUploads.length > 0, {
-    message: 'must list at least one upload in directUploads or multipartUploads',
-    path: ['directUploads'],
-  });
+  .refine(
+    (body) => body.directUploads.length + body.multipartUploads.length + body.cancelledUploads.length > 0,
+    {
+      message: 'must list at least one upload in directUploads, multipartUploads or cancelledUploads',
+      path: ['directUploads'],
+    },
+  );
 
 export const UploadInstructionSchema = z
   .object({

@@ -6,13 +6,12 @@ import { presentJob, requireJob } from './jobs.ts';
 import {
   type Classification,
   JOB_LIMITS,
-  type Job,
   type JobFileRecord,
   type JobRecord,
   type RegisterUploadsBody,
   type UploadInstruction,
 } from './model.ts';
-import type { DocumentLookup, JobStore, ProcessingStarter, UploadStorage } from './ports.ts';
+import type { DocumentLookup, JobStore, UploadStorage } from './ports.ts';
 
 export interface UploadSettings {
   /** Files of at least this many bytes upload in parts. */
@@ -195,7 +194,15 @@ async function instructionFor(
   expiresAt: string,
   ttl: number,
 ): Promise<UploadInstruction> {
-  const uploadToken = deps.tokens.sign({ j: file.jobId, f: file.id, m: file.uploadMode });
+  // Bound to this registration's expiry (and unique to it): a re-registration gets a new token, and
+  // an old one stops working when its URLs do.
+  const uploadToken = deps.tokens.sign({
+    j: file.jobId,
+    f: file.id,
+    m: file.uploadMode,
+    e: expiresAt,
+    n: newId('reg'),
+  });
   if (file.uploadMode === 'direct_put') {
     const signed = await deps.storage.presignPut({
       key: file.objectKey,
@@ -245,153 +252,4 @@ async function instructionFor(
     partSize,
     parts,
   };
-}
-
-export interface CompleteUploadsInput {
-  directUploads: { documentId: string; uploadToken: string }[];
-  multipartUploads: {
-    documentId: string;
-    multipartUploadId: string;
-    uploadToken: string;
-    parts: { partNumber: number; etag: string }[];
-  }[];
-}
-
-/**
- * Complete uploads.
- * Input: the direct and multipart uploads the client finished.
- * Output: the job and, per listed document, its upload outcome.
- * Steps: check each token; complete multipart sessions; check each object exists with its declared
- * size (its SHA-256 is bound by the signed URL for direct PUTs and verified again, streamed, in
- * preflight). A file that fails gets `error` and the others go on. Once no file is pending the job
- * moves to `preflighting` and processing starts. Completing again changes nothing.
- */
-export async function completeUploads(
-  deps: { jobs: JobStore; storage: UploadStorage; tokens: TokenSigner; processing: ProcessingStarter },
-  input: { orgId: string; jobId: string; body: CompleteUploadsInput },
-): Promise<{
-  job: Job;
-  files: { documentId: string; status: string; uploadStatus: string; error: JobFileRecord['error'] }[];
-}> {
-  const job = await requireJob(deps.jobs, input.orgId, input.jobId);
-  const files = await deps.jobs.allFiles(job);
-  const byDocument = new Map(files.map((file) => [file.documentId, file]));
-
-  const entries = [
-    ...input.body.directUploads.map((entry) => ({
-      ...entry,
-      mode: 'direct_put' as const,
-      multipartUploadId: null,
-      parts: [],
-    })),
-    ...input.body.multipartUploads.map((entry) => ({ ...entry, mode: 'multipart' as const })),
-  ];
-  const seen = new Set<string>();
-  for (const entry of entries) {
-    const file = byDocument.get(entry.documentId);
-    const token = deps.tokens.verify(entry.uploadToken);
-    if (!file || !token || token.j !== job.id || token.f !== file.id) {
-      throw new InvalidRequestError(
-        'invalid_upload_token',
-        `Unknown document ${entry.documentId} or an upload token that does not belong to it.`,
-      );
-    }
-    if (file.uploadMode !== entry.mode || token.m !== entry.mode) {
-      throw new InvalidRequestError(
-        'upload_mode_mismatch',
-        `Document ${entry.documentId} was registered for ${file.uploadMode}; list it under ${file.uploadMode === 'multipart' ? 'multipartUploads' : 'directUploads'}.`,
-      );
-    }
-    if (seen.has(file.id))
-      throw new InvalidRequestError('invalid_request', `Document ${entry.documentId} is listed twice.`);
-    seen.add(file.id);
-  }
-
-  for (const entry of entries) {
-    const file = byDocument.get(entry.documentId) as JobFileRecord;
-    if (file.uploadStatus !== 'pending') continue;
-    const failure = await checkUpload(deps.storage, file, entry);
-    const changes: Partial<JobFileRecord> = failure
-      ? { uploadStatus: 'failed', status: 'error', error: failure }
-      : { uploadStatus: 'uploaded' };
-    await deps.jobs.updateFile(file, changes);
-    Object.assign(file, changes);
-  }
-
-  if (job.status === 'uploading' && files.every((file) => file.uploadStatus !== 'pending')) {
-    const moved = await deps.jobs.transition(job.orgId, job.id, ['uploading'], 'preflighting', {
-      progress: {
-        ...job.progress,
-        phase: 'preflighting',
-        message: 'Checking files.',
-        updatedAt: new Date().toISOString(),
-      },
-    });
-    if (moved) await deps.processing.start(job.orgId, job.id);
-  }
-
-  const fresh = await requireJob(deps.jobs, input.orgId, input.jobId);
-  return {
-    job: await presentJob(deps.jobs, fresh),
-    files: entries.map((entry) => {
-      const file = byDocument.get(entry.documentId) as JobFileRecord;
-      return {
-        documentId: file.documentId,
-        status: file.status,
-        uploadStatus: file.uploadStatus,
-        error: file.error,
-      };
-    }),
-  };
-}
-
-async function checkUpload(
-  storage: UploadStorage,
-  file: JobFileRecord,
-  entry: {
-    mode: 'direct_put' | 'multipart';
-    multipartUploadId: string | null;
-    parts: { partNumber: number; etag: string }[];
-  },
-): Promise<JobFileRecord['error']> {
-  if (entry.mode === 'multipart') {
-    if (entry.multipartUploadId !== file.multipartUploadId) {
-      return {
-        code: 'multipart_upload_mismatch',
-        message: 'multipartUploadId does not match the one issued for this document.',
-      };
-    }
-    try {
-      await storage.completeMultipart({
-        key: file.objectKey,
-        uploadId: entry.multipartUploadId ?? '',
-        parts: [...entry.parts].sort((a, b) => a.partNumber - b.partNumber),
-      });
-    } catch (error) {
-      // Already completed by an earlier call that failed before recording it: the object decides.
-      const present = await storage.head(file.objectKey);
-      if (!present) {
-        return {
-          code: 'multipart_incomplete',
-          message: `Storage refused to assemble the parts (${(error as Error).name}): upload every part and send each part's ETag.`,
-        };
-      }
-    }
-  }
-  const object = await storage.head(file.objectKey);
-  if (!object) {
-    if (file.duplicateOfDocumentId) return null;
-    return {
-      code: 'upload_missing',
-      message:
-        'Storage holds no object for this file: PUT it to its signed URL with every uploadHeaders header, then complete again with a new registration.',
-    };
-  }
-  if (object.size !== file.fileSize) {
-    return {
-      code: 'size_mismatch',
-      message: `Declared ${file.fileSize} bytes but storage holds ${object.size}.`,
-    };
-  }
-  return null;
 }

@@ -1,4 +1,4 @@
-import { completeUploads } from '../../core/jobs/uploads.ts';
+import { completeUploads } from '../../core/jobs/complete-uploads.ts';
 import { jobStore, processingStarter, uploadStorage, uploadTokens } from '../../shared/container.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
 
