@@ -1,26 +1,27 @@
-import { HmacSigner } from '../signing/signer.ts';
+import { SealedBox } from '../signing/sealed-box.ts';
 import type { ArtifactReference } from './model.ts';
 
 /**
- * Artifact paths are opaque and unforgeable: the storage key sealed by the one `HmacSigner`, whose MAC binds the
- * project (or job) the path was issued for. A path from another project, an altered path or a
+ * Artifact paths are opaque and unforgeable: the storage key encrypted and authenticated by a
+ * `SealedBox`, bound to the project (or job) the path was issued for; nothing of the storage layout
+ * shows. A path from another project, an altered path or a
  * constructed one fails verification, so only artifacts a response of that project exposed can be
  * downloaded through it.
  */
 export class ArtifactPaths {
-  private readonly signer: HmacSigner;
+  private readonly box: SealedBox;
 
   constructor(key: string) {
-    this.signer = new HmacSigner(key, 'artifact');
+    this.box = new SealedBox(key, 'artifact');
   }
 
   issue(scope: string, storageKey: string): string {
-    return this.signer.seal(storageKey, scope);
+    return this.box.seal(storageKey, scope);
   }
 
-  /** The storage key, or null when the path was not issued for this scope. */
+  /** The storage key, or null when the path was not issued for this scope (or was altered at all). */
   resolve(scope: string, path: string): string | null {
-    return this.signer.open(path, scope, 2048);
+    return this.box.open(path, scope, 2048);
   }
 
   projectReference(
