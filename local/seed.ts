@@ -27,11 +27,12 @@ export async function issueCredentials(input: {
   scopes?: Scope[];
   label?: string;
 }): Promise<{ sessionToken: string; apiKey: string; keyId: string; userId: string }> {
-  const [{ generateSessionToken }, { createApiKey }, { apiKeyStore, sessionStore }] = await Promise.all([
-    import('../functions/core/auth/secrets.ts'),
-    import('../functions/core/auth/api-keys.ts'),
-    import('../functions/shared/container.ts'),
-  ]);
+  const [{ generateSessionToken }, { createApiKey }, { apiKeyStore, organizationStore, sessionStore }] =
+    await Promise.all([
+      import('../functions/core/auth/secrets.ts'),
+      import('../functions/core/auth/api-keys.ts'),
+      import('../functions/shared/container.ts'),
+    ]);
   const userId = input.userId ?? newId('usr');
   const session = generateSessionToken();
   await sessionStore().put(session.tokenHash, {
@@ -40,7 +41,7 @@ export async function issueCredentials(input: {
     expiresAt: new Date(Date.now() + 30 * 24 * 3600 * 1000).toISOString(),
   });
   const { key, secret } = await createApiKey(
-    { keys: apiKeyStore() },
+    { keys: apiKeyStore(), plans: organizationStore() },
     {
       principal: {
         orgId: input.orgId,

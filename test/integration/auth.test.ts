@@ -217,6 +217,26 @@ describe('authentication, scopes and organization isolation', () => {
     expect(otherList.body.keys.map((key: { id: string }) => key.id)).not.toContain(created.body.key.id);
   });
 
+  it("caps a key's request rate at what the organization's plan allows", async () => {
+    const above = await api('/api/open-api/keys', {
+      method: 'POST',
+      cookie: org.sessionToken,
+      body: { label: 'greedy', rateLimitPerMinute: 100_000 },
+    });
+    const within = await api('/api/open-api/keys', {
+      method: 'POST',
+      cookie: org.sessionToken,
+      body: { label: 'modest', rateLimitPerMinute: 6_000 },
+    });
+    expect(above.status).toBe(400);
+    expect(above.body.error).toMatchObject({
+      code: 'rate_limit_above_plan',
+      maxRateLimitPerMinute: 6_000,
+      plan: 'standard',
+    });
+    expect(within.status).toBe(201);
+  });
+
   it('refuses invalid key creation input naming the field', async () => {
     const badScope = await api('/api/open-api/keys', {
       method: 'POST',

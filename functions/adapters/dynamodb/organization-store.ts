@@ -1,4 +1,5 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { type PlanLookup, type PlanName, planOf } from '../../core/auth/plans.ts';
 import { prefixQuery, queryAll } from './query-page.ts';
 import { ENTITY_VERSION, keys, ledgerEntryItem } from './table.ts';
 
@@ -11,7 +12,7 @@ export interface LedgerEntry {
 }
 
 /** Organizations and their credit ledger. Organizations are created by the operator (locally: at first start). */
-export class DynamoOrganizationStore {
+export class DynamoOrganizationStore implements PlanLookup {
   private readonly client: DynamoDBDocumentClient;
   private readonly tableName: string;
 
@@ -25,6 +26,7 @@ export class DynamoOrganizationStore {
     name: string;
     creditBalance: number;
     grantEntryId: string;
+    plan?: PlanName;
   }): Promise<void> {
     const now = new Date().toISOString();
     await this.client.send(
@@ -37,6 +39,7 @@ export class DynamoOrganizationStore {
           id: org.id,
           name: org.name,
           creditBalance: org.creditBalance,
+          plan: org.plan ?? 'standard',
           createdAt: now,
           updatedAt: now,
         },
@@ -55,6 +58,13 @@ export class DynamoOrganizationStore {
         }),
       }),
     );
+  }
+
+  async planOf(orgId: string): Promise<PlanName> {
+    const result = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.organization(orgId), ConsistentRead: true }),
+    );
+    return planOf(result.Item?.plan);
   }
 
   async balance(orgId: string): Promise<number | null> {

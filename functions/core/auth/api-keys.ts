@@ -3,6 +3,7 @@ import type { CursorCodec } from '../pagination/cursor.ts';
 import { type PageEnvelope, pageEnvelope } from '../pagination/page.ts';
 import type { ApiKey, ApiKeyRecord, Principal } from './model.ts';
 import { toPublicApiKey } from './model.ts';
+import { checkKeyRateLimit, type PlanLookup } from './plans.ts';
 import type { ApiKeyStore, SessionStore } from './ports.ts';
 import type { Scope } from './scopes.ts';
 import { generateApiKey, hashSecret, isWellFormedKeyId, parseApiKeyToken, secretMatches } from './secrets.ts';
@@ -11,11 +12,12 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
  * Create an API key.
- * Input: the session principal, label, scopes, optional expiry.
+ * Input: the session principal, label, scopes, optional expiry and request rate.
  * Output: the key and its secret token (returned once; only its hash is stored).
+ * Steps: refuse a rate above the organization's plan; store the key with the secret's hash only.
  */
 export async function createApiKey(
-  deps: { keys: ApiKeyStore },
+  deps: { keys: ApiKeyStore; plans: PlanLookup },
   input: {
     principal: Principal;
     label: string;
@@ -24,6 +26,7 @@ export async function createApiKey(
     rateLimitPerMinute?: number | null;
   },
 ): Promise<{ key: ApiKey; secret: string }> {
+  checkKeyRateLimit(await deps.plans.planOf(input.principal.orgId), input.rateLimitPerMinute);
   const generated = generateApiKey();
   const record: ApiKeyRecord = {
     id: generated.keyId,
