@@ -1,4 +1,5 @@
 import {
+  AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
   HeadObjectCommand,
@@ -56,6 +57,12 @@ export class S3UploadStorage implements UploadStorage {
     );
     if (!result.UploadId) throw new Error('Storage returned no UploadId');
     return result.UploadId;
+  }
+
+  async abortMultipart(input: { key: string; uploadId: string }): Promise<void> {
+    await this.client.send(
+      new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: input.key, UploadId: input.uploadId }),
+    );
   }
 
   async presignPart(input: {

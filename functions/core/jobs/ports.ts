@@ -67,6 +67,8 @@ export interface UploadStorage {
     headers: Record<string, string>;
   }>;
   createMultipart(input: { key: string; contentType: string }): Promise<string>;
+  /** Discards a multipart session and its parts (a refused registration leaves none behind). */
+  abortMultipart(input: { key: string; uploadId: string }): Promise<void>;
   presignPart(input: {
     key: string;
     uploadId: string;

@@ -114,27 +114,7 @@ export async function registerUploads(
   }
 
   const addedBytes = created.reduce((sum, file) => sum + file.fileSize, 0);
-  if (job.declaredBytes + addedBytes > JOB_LIMITS.maxDeclaredBytes) {
-    throw new InvalidRequestError(
-      'job_declared_bytes_exceeded',
-      `These files would bring the job to ${job.declaredBytes + addedBytes} declared bytes; a job accepts at most ${JOB_LIMITS.maxDeclaredBytes}.`,
-      {
-        declaredBytes: job.declaredBytes,
-        requestedBytes: addedBytes,
-        maxDeclaredBytes: JOB_LIMITS.maxDeclaredBytes,
-      },
-    );
-  }
-  if (job.fileCount + created.length > JOB_LIMITS.maxFiles) {
-    throw new InvalidRequestError(
-      'job_file_limit_exceeded',
-      `A job accepts at most ${JOB_LIMITS.maxFiles} files.`,
-      {
-        fileCount: job.fileCount,
-        maxFiles: JOB_LIMITS.maxFiles,
-      },
-    );
-  }
+  checkJobLimits(job, addedBytes, created.length);
   for (const record of created) {
     if (record.uploadMode === 'multipart') {
       record.multipartUploadId = await deps.storage.createMultipart({
@@ -144,17 +124,24 @@ export async function registerUploads(
     }
   }
   if (created.length > 0) {
-    const outcome = await deps.jobs.addFiles(job, created, JOB_LIMITS);
-    if (outcome === 'limit_exceeded') {
+    const outcome = await deps.jobs.addFiles(job, created, JOB_LIMITS).catch(async (error: unknown) => {
+      await abortSessions(deps.storage, created);
+      throw error;
+    });
+    if (outcome !== 'added') {
+      // Refused: nothing of this registration may stay behind in storage.
+      await abortSessions(deps.storage, created);
+      if (outcome === 'not_accepting') {
+        throw new ConflictError(
+          'job_not_accepting_uploads',
+          'The job stopped accepting uploads; it is processing already.',
+        );
+      }
+      // A concurrent registration changed the totals: answer what a retry would answer now.
+      checkJobLimits(await requireJob(deps.jobs, input.orgId, input.jobId), addedBytes, created.length);
       throw new ConflictError(
         'job_limit_race',
-        'Another registration for this job changed its totals; retry the request.',
-      );
-    }
-    if (outcome === 'not_accepting') {
-      throw new ConflictError(
-        'job_not_accepting_uploads',
-        'The job stopped accepting uploads; it is processing already.',
+        'Another registration for this job changed its totals at the same moment; these files still fit, so send the same request again.',
       );
     }
   }
@@ -252,4 +239,39 @@ async function instructionFor(
     partSize,
     parts,
   };
+}
+
+/** The job's limits on declared bytes and files, checked before anything is written. */
+function checkJobLimits(job: JobRecord, addedBytes: number, addedFiles: number): void {
+  if (job.declaredBytes + addedBytes > JOB_LIMITS.maxDeclaredBytes) {
+    throw new InvalidRequestError(
+      'job_declared_bytes_exceeded',
+      `These files would bring the job to ${job.declaredBytes + addedBytes} declared bytes; a job accepts at most ${JOB_LIMITS.maxDeclaredBytes}.`,
+      {
+        declaredBytes: job.declaredBytes,
+        requestedBytes: addedBytes,
+        maxDeclaredBytes: JOB_LIMITS.maxDeclaredBytes,
+      },
+    );
+  }
+  if (job.fileCount + addedFiles > JOB_LIMITS.maxFiles) {
+    throw new InvalidRequestError(
+      'job_file_limit_exceeded',
+      `A job accepts at most ${JOB_LIMITS.maxFiles} files.`,
+      {
+        fileCount: job.fileCount,
+        maxFiles: JOB_LIMITS.maxFiles,
+      },
+    );
+  }
+}
+
+async function abortSessions(storage: UploadStorage, files: JobFileRecord[]): Promise<void> {
+  for (const file of files) {
+    if (!file.multipartUploadId) continue;
+    // Best effort: the bucket's lifecycle rule aborts whatever is left after a day.
+    await storage
+      .abortMultipart({ key: file.objectKey, uploadId: file.multipartUploadId })
+      .catch(() => undefined);
+  }
 }
