@@ -9,6 +9,7 @@ export async function seedOrganization(input: {
   orgId?: string;
   name: string;
   credits: number;
+  plan?: 'standard' | 'enterprise';
 }): Promise<string> {
   const { organizationStore } = await import('../functions/shared/container.ts');
   const orgId = input.orgId ?? newId('org');
@@ -17,6 +18,7 @@ export async function seedOrganization(input: {
     name: input.name,
     creditBalance: input.credits,
     grantEntryId: newId('led'),
+    ...(input.plan ? { plan: input.plan } : {}),
   });
   return orgId;
 }
