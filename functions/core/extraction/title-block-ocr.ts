@@ -5,17 +5,28 @@
  */
 import {
   type Box,
+  boxOf,
   centerInside,
   centerX,
   centerY,
   clampBox,
+  contains,
   expand,
   intersection,
   type Word,
 } from './geometry.ts';
 import { buildLines } from './layout.ts';
 import { findNumberCandidates, GOOD_NUMBER_SCORE } from './number-candidates.ts';
-import { cellAt, type OcrRequest, type OcrResult, ocrArea, ocrCells, ocrSmallCells } from './ocr.ts';
+import {
+  cellAt,
+  keepRender,
+  type OcrRequest,
+  type OcrResult,
+  ocrArea,
+  ocrCells,
+  ocrSmallCells,
+  titleBlockDpi,
+} from './ocr.ts';
 import type { PageGeometry } from './pdf.ts';
 import type { Ruling } from './rulings.ts';
 import { findTitleBlock } from './title-block.ts';
@@ -86,11 +97,14 @@ export const ocrNumberCells = async (
   words: Word[],
   geometry: PageGeometry,
   request: OcrRequest,
+  /** Called with the cells' common box before they are read (to render a larger area around them once). */
+  beforeReading: (cellsBox: Box) => Promise<void> = async () => undefined,
 ): Promise<{ words: Word[]; result: OcrResult | null }> => {
   if (!request.cellRulings) return { words, result: null };
   const rulings = await request.cellRulings().catch(() => [] as Ruling[]);
   const cells = numberCellsOf(words, rulings, geometry.width, geometry.height);
   if (cells.length === 0) return { words, result: null };
+  await beforeReading(boxOf(cells));
   const result = await ocrSmallCells(request, cells);
   const kept = words.filter((w) => w.source !== 'ocr' || !cells.some((c) => centerInside(c, w)));
   return { words: mergeOcrWords(kept, result.words), result };
@@ -134,8 +148,22 @@ export const ocrTitleBlock = async (
     if (result.words.length) confidences.push(result.meanConfidence);
     merged = mergeOcrWords(merged, result.words);
   };
+  // The reads below lie inside the title block (or the bottom band): one render serves them. Its pixel grid
+  // is laid on the number cells' own, as if they were rendered alone: tesseract's reading of thin lettering
+  // changes with sub-pixel shifts.
+  const keepBlockRender = async (cellsBox: Box): Promise<void> => {
+    const block = clampBox(first, W, H);
+    if (!contains(block, cellsBox)) return;
+    const dpi = titleBlockDpi(request);
+    const scale = dpi / 72;
+    const x0 = cellsBox.x0 - Math.ceil((cellsBox.x0 - block.x0) * scale) / scale;
+    const y0 = cellsBox.y0 - Math.ceil((cellsBox.y0 - block.y0) * scale) / scale;
+    const renderStarted = Date.now();
+    await keepRender(request, { x0, y0, x1: block.x1, y1: block.y1 }, dpi);
+    seconds += (Date.now() - renderStarted) / 1000;
+  };
   // The small cells where the number is printed, each on its own.
-  const cellPass = await ocrNumberCells(merged, geometry, request);
+  const cellPass = await ocrNumberCells(merged, geometry, request, keepBlockRender);
   if (cellPass.result) {
     seconds += cellPass.result.seconds;
     if (cellPass.result.words.length) confidences.push(cellPass.result.meanConfidence);
@@ -146,7 +174,7 @@ export const ocrTitleBlock = async (
   if (!ruled || !good()) {
     for (const area of areas) {
       if (Date.now() > deadline) break;
-      add(await ocrArea(request, clampBox(area.box, W, H), 300, area.turn, rulings));
+      add(await ocrArea(request, clampBox(area.box, W, H), titleBlockDpi(request), area.turn, rulings));
       if (good()) break;
     }
   }
