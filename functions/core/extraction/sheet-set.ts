@@ -3,13 +3,15 @@
  * that are not repeated across the set (repeated title-block lines are the project name, client or firm), and
  * the discipline of set-specific prefixes.
  */
-import { boxOf, centerX, centerY, toDisplayBox } from './geometry.ts';
+import { boxOf, toDisplayBox } from './geometry.ts';
 import type { Sheet } from './model.ts';
-import { GOOD_NUMBER_SCORE, type NumberCandidate } from './number-candidates.ts';
+import { resolveReferenceTargets } from './reference-targets.ts';
 import { drawingTypeOf } from './regions.ts';
 import { disciplineOf, normalizeSheetNumber } from './sheet-number.ts';
+import { chooseSheetNumbers } from './sheet-numbering.ts';
 import { rankTitleCandidates, type TitleCandidate } from './sheet-title.ts';
 import type { SheetPageResult } from './sheets.ts';
+import { boilerplateCleaner } from './title-boilerplate.ts';
 
 const PAGE_SIZES: ReadonlyArray<[string, number, number]> = [
   ['ANSI A (Letter)', 612, 792],
@@ -32,8 +34,6 @@ export const pageSizeName = (width: number, height: number): string | null => {
   return null;
 };
 
-const foldLine = (t: string): string => t.toUpperCase().replace(/[^A-Z0-9]/g, '');
-
 /**
  * Set-level choices: the sheet-number position most sheets agree on, and titles that are not repeated
  * across the set (repeated title-block lines are the project name, client or firm).
@@ -42,57 +42,31 @@ export const assembleSheets = (
   pages: ReadonlyArray<{ pageNumber: number; sheet: SheetPageResult | null; width: number; height: number }>,
 ): Sheet[] => {
   // Every drawing-sized page is a sheet, with a null number when none was read.
-  const sheetPages = pages.filter((p) => p.sheet !== null);
+  const sheetPages = pages.flatMap((p) => (p.sheet ? [{ ...p, sheet: p.sheet }] : []));
   if (sheetPages.length === 0) return [];
-  // Where the set prints its numbers: relative position of each page's best candidate.
-  const anchors = sheetPages
-    .map((p) => p.sheet!.numberCandidates[0])
-    .filter((c): c is NumberCandidate => c !== undefined && c.score >= GOOD_NUMBER_SCORE);
-  const choose = (p: (typeof sheetPages)[number]): number => {
-    const cands = p.sheet!.numberCandidates;
-    if (cands.length < 2 || anchors.length < 3) return 0;
-    const score = (c: NumberCandidate): number => {
-      const rx = centerX(c.box) / p.width;
-      const ry = centerY(c.box) / p.height;
-      const agree = anchors.filter((a) => {
-        const ax = centerX(a.box) / p.width;
-        const ay = centerY(a.box) / p.height;
-        return Math.abs(ax - rx) < 0.03 && Math.abs(ay - ry) < 0.03;
-      }).length;
-      return c.score + (2 * agree) / anchors.length;
-    };
-    let best = 0;
-    cands.forEach((c, i) => {
-      if (score(c) > score(cands[best]!)) best = i;
-    });
-    return best;
-  };
-  const chosen = sheetPages.map((p) => ({ p, index: choose(p) }));
+  const choices = chooseSheetNumbers(sheetPages.map((p) => ({ ...p, candidates: p.sheet.numberCandidates })));
+  const chosen = sheetPages.map((p, i) => {
+    const choice = choices[i] ?? { kind: 'none' };
+    // Title lines are kept per candidate (the title is read next to its number); an inferred number uses
+    // those of the page's best candidate.
+    const index = choice.kind === 'candidate' ? choice.index : 0;
+    const candidate = p.sheet.numberCandidates[index] ?? null;
+    return { p, choice, candidate, titleLines: p.sheet.titleLines[index] ?? [] };
+  });
   // Title-block lines repeated across the set are boilerplate (project name, client, firm).
-  const lineCounts = new Map<string, number>();
-  for (const { p, index } of chosen) {
-    const seen = new Set<string>();
-    for (const l of p.sheet!.titleLines[index] ?? []) {
-      const key = foldLine(l.text);
-      if (!seen.has(key)) {
-        seen.add(key);
-        lineCounts.set(key, (lineCounts.get(key) ?? 0) + 1);
-      }
-    }
-  }
-  const n = chosen.length;
-  const repeated = (text: string): boolean =>
-    n >= 3 && (lineCounts.get(foldLine(text)) ?? 0) >= Math.max(3, 0.5 * n);
-  const prefixes = new Set(
-    chosen
-      .map(({ p, index }) => p.sheet!.numberCandidates[index]?.prefix)
-      .filter((x): x is string => Boolean(x)),
-  );
-  return chosen.map(({ p, index }) => {
-    const s = p.sheet!;
-    const number = s.numberCandidates[index] ?? null;
-    const titles: TitleCandidate[] = number
-      ? rankTitleCandidates(s.titleLines[index] ?? [], number, repeated)
+  const withoutBoilerplate = boilerplateCleaner(chosen.map((entry) => entry.titleLines.map((l) => l.text)));
+  const numberOf = (entry: (typeof chosen)[number]): { printed: string; prefix: string } | null => {
+    if (entry.choice.kind === 'inferred') return entry.choice;
+    return entry.choice.kind === 'candidate' ? entry.candidate : null;
+  };
+  const prefixes = new Set(chosen.flatMap((entry) => numberOf(entry)?.prefix ?? []).filter(Boolean));
+  const sheets = chosen.map((entry): Sheet => {
+    const { p, choice, candidate } = entry;
+    const s = p.sheet;
+    const number = numberOf(entry);
+    const read = choice.kind === 'candidate' ? candidate : null;
+    const titles: TitleCandidate[] = candidate
+      ? rankTitleCandidates(entry.titleLines, candidate, withoutBoilerplate)
       : [];
     const title = titles[0] ?? null;
     const sheetNumber = number?.printed ?? null;
@@ -119,13 +93,15 @@ export const assembleSheets = (
       discipline: number ? disciplineOf(number.prefix, prefixes) : null,
       revisions: s.revisions,
       pageSize: { width: round1(p.width), height: round1(p.height), name: pageSizeName(p.width, p.height) },
-      sheetNumberBox: number ? toDisplayBox(number.box) : null,
+      sheetNumberBox: read ? toDisplayBox(read.box) : null,
       sheetTitleBox: title ? toDisplayBox(boxOf([title.box])) : null,
-      textSource: number ? number.source : 'none',
-      confidence: number ? Math.max(0, Math.min(1, number.score / 8)) : 0,
+      textSource: read ? read.source : 'none',
+      // A number inferred from the neighbouring sheets' run is less sure than one read.
+      confidence: read ? Math.max(0, Math.min(1, read.score / 8)) : choice.kind === 'inferred' ? 0.3 : 0,
       regions,
     };
   });
+  return resolveReferenceTargets(sheets);
 };
 
 const round1 = (v: number): number => Math.round(v * 10) / 10;

@@ -44,7 +44,21 @@ export interface TitleLine {
   size: number;
   /** Bonus for sitting under or right of a DRAWING TITLE / SHEET TITLE label. */
   labelBonus: number;
+  /** Mean OCR confidence of the line's words; absent for text-layer lines. */
+  ocrConfidence?: number;
 }
+
+/** A numbered field (`PROJECT NO. 1070I`, `CONTRACT NO. WW-684`) is never the title. */
+const NUMBERED_FIELD_RE = /\b(?:PROJECT|CONTRACT|JOB|FILE|DRAWING|DWG|SHEET|REVISION|REV)\.?\s+NO\b/i;
+/** A field label with its `NO.` misread by OCR (`DRAWING Mo`, `SHEET N0`): the label word and one short token. */
+const MISREAD_FIELD_LABEL_RE = /^(?:PROJECT|CONTRACT|JOB|FILE|DRAWING|DWG|SHEET)\s+[A-Z0-9]{1,2}[.:]?$/i;
+/** Lines with fewer letters than this and no drawing word are fragments (`TAR`, `ETC`), not titles. */
+const MIN_TITLE_LETTERS = 4;
+/** Plotter stamps and file locations (`V:\\2977J`, `Path:`, `Time:`) are never the title. */
+const FILE_FIELD_RE = /\b[A-Z]:\\|\b(?:PATH|TIME|PLOT(?:TED)?)\s*:/i;
+/** OCR lines below this mean confidence are mostly misread strokes (hatching, seals, signatures). */
+const RELIABLE_OCR_CONFIDENCE = 60;
+const UNRELIABLE_OCR_PENALTY = 2;
 
 const ORGANIZATION_RE =
   /\b(?:COMMISSION|DEPARTMENT|DIVISION|BUREAU|AGENCY|AUTHORITY|(?:CITY|COUNTY|STATE|TOWN|VILLAGE)\s+OF|PUBLIC\s+WORKS|ARCHITECTURE|ARCHITECTS?|ENGINEERS|ENGINEERING|CONSULTANTS?|ASSOCIATES|INC\.?|LLC|CORP\.?|L\.?L\.?P\.?|P\.?C\.?)(?=\W|$)/i;
@@ -102,23 +116,37 @@ export const findTitleLines = (
         l.x0 - label.x1 < 12 * label.size;
       if (below || right) labelBonus = 3;
     }
-    out.push({ text: t, box: { x0: l.x0, y0: l.y0, x1: l.x1, y1: l.y1 }, size: l.size, labelBonus });
+    if (NUMBERED_FIELD_RE.test(t) || MISREAD_FIELD_LABEL_RE.test(t) || FILE_FIELD_RE.test(t)) continue;
+    const ocrWords = l.words.filter((w) => w.source === 'ocr');
+    const ocrConfidence = ocrWords.length
+      ? ocrWords.reduce((sum, w) => sum + (w.confidence ?? 0), 0) / ocrWords.length
+      : undefined;
+    out.push({
+      text: t,
+      box: { x0: l.x0, y0: l.y0, x1: l.x1, y1: l.y1 },
+      size: l.size,
+      labelBonus,
+      ...(ocrConfidence === undefined ? {} : { ocrConfidence }),
+    });
   }
   return out;
 };
 
 /**
  * Ranks title candidates: vertically adjacent lines of the same size and alignment are joined (multi-line
- * titles), then scored by size, nearness to the number and label evidence. `isBoilerplate` removes lines
- * known (from the rest of the set) not to be titles before joining.
+ * titles), then scored by size, nearness to the number and label evidence. `withoutBoilerplate` removes what
+ * the rest of the set shows is not a title (null drops the line) before joining.
  */
 export const rankTitleCandidates = (
   lines: readonly TitleLine[],
   number: NumberCandidate,
-  isBoilerplate: (text: string) => boolean = () => false,
+  withoutBoilerplate: (text: string) => string | null = (text) => text,
 ): TitleCandidate[] => {
   const nb = number.box;
-  const usable = lines.filter((l) => !isBoilerplate(l.text));
+  const usable = lines.flatMap((l) => {
+    const text = withoutBoilerplate(l.text);
+    return text === null ? [] : [{ ...l, text }];
+  });
   const sorted = [...usable].sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
   const groups: TitleLine[][] = [];
   for (const l of sorted) {
@@ -146,6 +174,13 @@ export const rankTitleCandidates = (
       if (letters(text) >= 6) score += 0.5;
       if (text === text.toUpperCase()) score += 0.3;
       if (DRAWING_WORD_RE.test(text)) score += 0.8;
+      const confidences = g.flatMap((l) => (l.ocrConfidence === undefined ? [] : [l.ocrConfidence]));
+      const meanConfidence = confidences.length
+        ? confidences.reduce((sum, c) => sum + c, 0) / confidences.length
+        : null;
+      if (meanConfidence !== null && meanConfidence < RELIABLE_OCR_CONFIDENCE)
+        score -= Math.min(UNRELIABLE_OCR_PENALTY, (RELIABLE_OCR_CONFIDENCE - meanConfidence) / 10);
+      if (letters(text) < MIN_TITLE_LETTERS && !DRAWING_WORD_RE.test(text)) score -= 1.5;
       return { text, lines: g.map((l) => l.text), box, size, score };
     })
     .sort((a, b) => b.score - a.score)
