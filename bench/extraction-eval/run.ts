@@ -2,13 +2,17 @@
  * Quality of the extraction engine against the ground truth in ../shared/corpus/labels.
  *
  *   PATH=$PWD/node_modules/.bin:$PATH tsx bench/extraction-eval/run.ts [--file substr] [--only specs|sheets]
- *                                                                      [--no-ocr] [--json out.json]
+ *                                                                      [--no-ocr] [--json out.json] [--verbose]
+ *                                                                      [--results dir [--rescore]]
  *
  * Prints per file and overall: section-number precision/recall/F1, exact page ranges, title agreement;
- * sheet-number accuracy (text-layer and OCR sheets separately), discipline and title accuracy.
+ * sheet-number accuracy (text-layer and OCR sheets separately), discipline and title accuracy; titled views
+ * (by title position and by title text), callout references, region boxes (IoU >= 0.5).
+ * `--results dir` writes each file's ExtractionResult there; `--rescore` scores those files instead of
+ * extracting again (for changes to the scoring only).
  * Skips cleanly (exit 0) when the corpus is absent.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { extractDocument } from '../../functions/core/extraction/index.ts';
 import type { ExtractionResult } from '../../functions/core/extraction/model.ts';
@@ -27,6 +31,7 @@ import {
   sumViewScores,
   type ViewScore,
 } from './score.ts';
+import { matchRegions, type RegionPageLabels, type RegionScore, sumRegionScores } from './score-regions.ts';
 
 const args = process.argv.slice(2);
 const flag = (name: string): string | undefined => {
@@ -53,6 +58,9 @@ const only = flag('--only');
 const fileFilter = flag('--file');
 const ocr = args.includes('--no-ocr') ? false : 'auto';
 const verbose = args.includes('--verbose');
+// --results dir keeps each file's ExtractionResult; with --rescore the eval scores those instead of extracting.
+const resultsDir = flag('--results');
+const fromResults = args.includes('--rescore');
 
 const files = [...new Set([...Object.keys(specs.files), ...Object.keys(sheets.files)])]
   .filter((f) => !fileFilter || f.includes(fileFilter))
@@ -65,6 +73,7 @@ const files = [...new Set([...Object.keys(specs.files), ...Object.keys(sheets.fi
 const sectionScores: SectionScore[] = [];
 const sheetScores: SheetScore[] = [];
 const viewScores: ViewScore[] = [];
+const regionScores: RegionScore[] = [];
 const output: Record<string, unknown> = {};
 
 for (const file of files) {
@@ -74,15 +83,23 @@ for (const file of files) {
     continue;
   }
   const started = Date.now();
+  const cached = resultsDir ? path.join(resultsDir, `${file.replace(/\//g, '__')}.json`) : null;
   let result: ExtractionResult;
   try {
-    result = await extractDocument(new Uint8Array(readFileSync(pdfPath)), {
-      fileName: path.basename(file),
-      ocr,
-    });
+    result =
+      fromResults && cached && existsSync(cached)
+        ? (JSON.parse(readFileSync(cached, 'utf8')) as ExtractionResult)
+        : await extractDocument(new Uint8Array(readFileSync(pdfPath)), {
+            fileName: path.basename(file),
+            ocr,
+          });
   } catch (error) {
     console.log(`${file}: FAILED ${(error as Error).message}`);
     continue;
+  }
+  if (cached && !fromResults) {
+    mkdirSync(path.dirname(cached), { recursive: true });
+    writeFileSync(cached, JSON.stringify(result));
   }
   const seconds = (Date.now() - started) / 1000;
   console.log(`\n== ${file}  (${result.pageCount} pages, ${seconds.toFixed(1)} s, ${result.classification})`);
@@ -117,12 +134,20 @@ for (const file of files) {
           : ''),
     );
     for (const line of views.details.slice(0, verbose ? 1000 : 15)) console.log(`    ${line}`);
+    const regions = matchRegions(file, sheetLabels as RegionPageLabels[], result);
+    regionScores.push(regions);
+    console.log(
+      `  regions: view titles ${regions.viewTitlesFound}/${regions.viewTitlesLabeled} found by title (all printed titles); ` +
+        `region boxes ${regions.boxesMatched}/${regions.boxesLabeled} with IoU >= 0.5`,
+    );
+    for (const line of regions.details.slice(0, verbose ? 1000 : 15)) console.log(`    ${line}`);
   }
   output[file] = {
     seconds,
     sections: sectionScores.find((s) => s.file === file),
     sheets: sheetScores.find((s) => s.file === file),
     views: viewScores.find((s) => s.file === file),
+    regions: regionScores.find((s) => s.file === file),
   };
 }
 
@@ -149,6 +174,13 @@ if (viewScores.length) {
     `  views: ${t.viewsFound}/${t.viewsLabeled} = ${pct(t.viewsFound, t.viewsLabeled)} of titled views found ` +
       `(${t.viewsPredicted} titled view regions predicted); title ${pct(t.viewTitleOk, t.viewsFound)}, scale ${pct(t.viewScaleOk, t.viewsFound)} of found; ` +
       `callout references ${t.refsFound}/${t.refsLabeled} = ${pct(t.refsFound, t.refsLabeled)}`,
+  );
+}
+if (regionScores.length) {
+  const t = sumRegionScores(regionScores);
+  console.log(
+    `  regions: view titles ${t.viewTitlesFound}/${t.viewTitlesLabeled} = ${pct(t.viewTitlesFound, t.viewTitlesLabeled)} found by title; ` +
+      `region boxes ${t.boxesMatched}/${t.boxesLabeled} = ${pct(t.boxesMatched, t.boxesLabeled)} with IoU >= 0.5`,
   );
 }
 const jsonOut = flag('--json');

@@ -11,7 +11,7 @@ import {
   type Sheet,
 } from './model.ts';
 import type { PageResult } from './page.ts';
-import { assembleSheets } from './sheets.ts';
+import { assembleSheets } from './sheet-set.ts';
 import { assembleSpecSections } from './spec-sections.ts';
 
 export interface AssembleOptions {

@@ -103,6 +103,15 @@ export const SheetReferenceSchema = z.object({
   /** Normalized sheet number (see normalizeSheetNumber): uppercase, no spaces, single hyphens kept. */
   sheetNormalized: z.string(),
   displayBox: DisplayBoxSchema.nullable(),
+  /**
+   * The referenced sheet in the same file (its page) and, when the detail number names one of its views, that
+   * view's region; null when the file holds no sheet with that number (the reference is kept, unresolved, for
+   * resolution against the project's other files). Absent on results made before references were resolved.
+   */
+  target: z
+    .object({ pageNumber: z.number().int().min(1), regionId: z.string().nullable() })
+    .nullable()
+    .optional(),
 });
 export type SheetReference = z.infer<typeof SheetReferenceSchema>;
 

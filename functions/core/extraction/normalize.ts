@@ -89,6 +89,35 @@ export const findTextReferences = (text: string): SheetReference[] => {
   return [...refs.values()];
 };
 
+/** How far (in text heights) an elevation marker's number may sit beside or under its sheet word. */
+const MARKER_REACH = 4;
+
+/**
+ * The number of an elevation marker around an upright sheet word: digits only (letters beside a sheet word
+ * are grid bubbles and labels), on the same line within reach to either side, else centred under it.
+ */
+const markerNumberBeside = (sheetWord: Word, details: readonly Word[]): Word | null => {
+  let best: Word | null = null;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  if (sheetWord.dir !== 0) return null;
+  for (const detail of details) {
+    if (detail === sheetWord || detail.dir !== 0 || !/^\d{1,3}$/.test(detail.text)) continue;
+    const size = Math.max(sheetWord.size, detail.size);
+    const sameLine = Math.abs((detail.y0 + detail.y1) / 2 - (sheetWord.y0 + sheetWord.y1) / 2) < 0.6 * size;
+    const gapBeside = Math.max(detail.x0 - sheetWord.x1, sheetWord.x0 - detail.x1);
+    const beside = sameLine && gapBeside > -0.2 * size && gapBeside < MARKER_REACH * size;
+    const gapUnder = detail.y0 - sheetWord.y1;
+    const centred = Math.abs((detail.x0 + detail.x1) / 2 - (sheetWord.x0 + sheetWord.x1) / 2) < 1.5 * size;
+    const under = centred && gapUnder > -0.3 * size && gapUnder < MARKER_REACH * size;
+    const distance = beside ? gapBeside : under ? gapUnder : Number.POSITIVE_INFINITY;
+    if (distance < bestDistance) {
+      best = detail;
+      bestDistance = distance;
+    }
+  }
+  return best;
+};
+
 /**
  * Graphic callouts printed as text: a sheet-number word with a detail number just above it (section heads,
  * detail bubbles) or just left of it across a slash. `knownSheets` (the set's own numbers) filters noise.
@@ -125,6 +154,8 @@ export const findCalloutReferences = (
         bestDist = dist;
       }
     }
+    // Elevation markers print the number beside the sheet word or under it, a little farther off.
+    best ??= markerNumberBeside(w, details);
     if (!best) continue;
     const box: Box = {
       x0: Math.min(best.x0, w.x0),

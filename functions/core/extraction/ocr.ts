@@ -9,7 +9,7 @@
 import { createRequire } from 'node:module';
 import { type Canvas, createCanvas } from '@napi-rs/canvas';
 import { ExtractionError } from './errors.ts';
-import type { Box, TextDirection, Word } from './geometry.ts';
+import { type Box, contains, type TextDirection, type Word } from './geometry.ts';
 import type { ExtractionLimits } from './limits.ts';
 import type { PageGeometry, PdfPage } from './pdf.ts';
 import { type RenderedRegion, renderRegion } from './render.ts';
@@ -22,7 +22,54 @@ export interface OcrRequest {
   limits: ExtractionLimits;
   /** Short ruling lines (cell borders) of the page, read on demand for the sheet-number cell pass. */
   cellRulings?: () => Promise<Ruling[]>;
+  /**
+   * Renders already made for this page's OCR. Rendering walks the page's whole operator list whatever the
+   * area, so a later read inside an earlier render is cut from it instead of rendered again.
+   */
+  renders?: Array<{ dpi: number; rendered: RenderedRegion }>;
+  /** Resolution of title-block reads (default 300); higher for drawings printed small (on letter pages). */
+  dpi?: number;
 }
+
+export const TITLE_BLOCK_DPI = 300;
+
+/** The resolution title-block reads of this request use. */
+export const titleBlockDpi = (request: OcrRequest): number => request.dpi ?? TITLE_BLOCK_DPI;
+
+/**
+ * Renders an area of the page once for several later OCR reads inside it (see `renderForOcr`). Rendering walks
+ * the page's whole operator list whatever the area, so one render of the title block replaces several.
+ */
+export const keepRender = async (request: OcrRequest, area: Box, dpi: number): Promise<void> => {
+  const rendered = await renderRegion(request.page, area, dpi, request.limits.maxCanvasPixels);
+  request.renders ??= [];
+  request.renders.push({ dpi, rendered });
+};
+
+/**
+ * The page area at `dpi` on a canvas of its own (callers draw masks on it): cut from a kept render that
+ * contains it, at whole-pixel offsets so thin strokes are not resampled, else rendered.
+ */
+const renderForOcr = async (request: OcrRequest, area: Box, dpi: number): Promise<RenderedRegion> => {
+  const kept = request.renders?.find((r) => r.dpi === dpi && contains(r.rendered.box, area));
+  return kept
+    ? cutKeptRender(kept.rendered, area)
+    : renderRegion(request.page, area, dpi, request.limits.maxCanvasPixels);
+};
+
+/** The area cut from a kept render at whole-pixel offsets (thin strokes are not resampled). */
+const cutKeptRender = (kept: RenderedRegion, area: Box): RenderedRegion => {
+  const { canvas: source, scale, box } = kept;
+  const x = Math.round((area.x0 - box.x0) * scale);
+  const y = Math.round((area.y0 - box.y0) * scale);
+  const width = Math.max(1, Math.min(source.width - x, Math.round((area.x1 - area.x0) * scale)));
+  const height = Math.max(1, Math.min(source.height - y, Math.round((area.y1 - area.y0) * scale)));
+  const canvas = createCanvas(width, height);
+  canvas.getContext('2d').drawImage(source, x, y, width, height, 0, 0, width, height);
+  const x0 = box.x0 + x / scale;
+  const y0 = box.y0 + y / scale;
+  return { canvas, scale, box: { x0, y0, x1: x0 + width / scale, y1: y0 + height / scale } };
+};
 
 export interface OcrResult {
   words: Word[];
@@ -188,9 +235,10 @@ export const ocrArea = async (
   mask: readonly Ruling[] = [],
 ): Promise<OcrResult> => {
   const started = Date.now();
-  const { page, limits } = request;
-  const rendered = await renderRegion(page, area, dpi, limits.maxCanvasPixels);
-  maskRulings(rendered.canvas, mask, area, rendered.scale);
+  const { limits } = request;
+  const rendered = await renderForOcr(request, area, dpi);
+  const origin = rendered.box;
+  maskRulings(rendered.canvas, mask, origin, rendered.scale);
   const W = rendered.canvas.width;
   const H = rendered.canvas.height;
   const canvas =
@@ -212,7 +260,12 @@ export const ocrArea = async (
           : turn === 270
             ? [W - b.y1, b.x0, W - b.y0, b.x1]
             : [b.x0, b.y0, b.x1, b.y1];
-      return { x0: area.x0 + x0 / s, y0: area.y0 + y0 / s, x1: area.x0 + x1 / s, y1: area.y0 + y1 / s };
+      return {
+        x0: origin.x0 + x0 / s,
+        y0: origin.y0 + y0 / s,
+        x1: origin.x0 + x1 / s,
+        y1: origin.y0 + y1 / s,
+      };
     },
     dir,
   );
@@ -262,7 +315,7 @@ export const cellsOf = (area: Box, rulings: readonly Ruling[]): Box[] => {
 const CELL_TARGET_HEIGHT_PX = 120;
 
 /**
- * OCR of a ruled title block cell by cell: rendered once (300 dpi), borders masked, each cell recognized
+ * OCR of a ruled title block cell by cell: rendered once (see titleBlockDpi), borders masked, each cell recognized
  * as one block at a scale that keeps its text near the size tesseract reads best.
  */
 export const ocrCells = async (
@@ -271,9 +324,10 @@ export const ocrCells = async (
   rulings: readonly Ruling[],
 ): Promise<OcrResult> => {
   const started = Date.now();
-  const { page, limits } = request;
-  const rendered = await renderRegion(page, area, 300, limits.maxCanvasPixels);
-  maskRulings(rendered.canvas, rulings, area, rendered.scale);
+  const { limits } = request;
+  const rendered = await renderForOcr(request, area, titleBlockDpi(request));
+  const origin = rendered.box;
+  maskRulings(rendered.canvas, rulings, origin, rendered.scale);
   const s = rendered.scale;
   const deadline = started + limits.ocrPageTimeoutMs;
   // One pass over the whole block, then cell by cell; both are kept (each misses words the other reads).
@@ -281,10 +335,10 @@ export const ocrCells = async (
   const words: Word[] = toWords(
     whole,
     (b) => ({
-      x0: area.x0 + b.x0 / s,
-      y0: area.y0 + b.y0 / s,
-      x1: area.x0 + b.x1 / s,
-      y1: area.y0 + b.y1 / s,
+      x0: origin.x0 + b.x0 / s,
+      y0: origin.y0 + b.y0 / s,
+      x1: origin.x0 + b.x1 / s,
+      y1: origin.y0 + b.y1 / s,
     }),
     0,
   );
@@ -295,7 +349,7 @@ export const ocrCells = async (
     if (pw < 8 || ph < 8) continue;
     // Shrink tall cells (big lettering) so a line of text is at most ~CELL_TARGET_HEIGHT_PX high.
     const k = Math.min(1, CELL_TARGET_HEIGHT_PX / Math.min(ph, CELL_TARGET_HEIGHT_PX * 3));
-    const source = { x: (cell.x0 - area.x0) * s, y: (cell.y0 - area.y0) * s, width: pw, height: ph };
+    const source = { x: (cell.x0 - origin.x0) * s, y: (cell.y0 - origin.y0) * s, width: pw, height: ph };
     addDistinct(words, await readCellImage(rendered, source, { x: cell.x0, y: cell.y0 }, k, 10, deadline));
   }
   return summarize(words, started);
@@ -335,7 +389,7 @@ export const cellAt = (x: number, y: number, rulings: readonly Ruling[]): Box | 
 };
 
 /**
- * OCR of a few small title-block cells (where the sheet number is printed), each on its own at 300 dpi as
+ * OCR of a few small title-block cells (where the sheet number is printed), each on its own (titleBlockDpi) as
  * one block (PSM 6): isolated from its neighbours, large sheet-number lettering is read far more reliably
  * than in a pass over the whole block. The cells are rendered once (their common box), borders cropped off.
  */
@@ -343,14 +397,15 @@ export const ocrSmallCells = async (request: OcrRequest, cells: readonly Box[]):
   const started = Date.now();
   const words: Word[] = [];
   if (cells.length === 0) return summarize(words, started);
-  const { page, limits } = request;
+  const { limits } = request;
   const area = {
     x0: Math.min(...cells.map((c) => c.x0)),
     y0: Math.min(...cells.map((c) => c.y0)),
     x1: Math.max(...cells.map((c) => c.x1)),
     y1: Math.max(...cells.map((c) => c.y1)),
   };
-  const rendered = await renderRegion(page, area, 300, limits.maxCanvasPixels);
+  const rendered = await renderForOcr(request, area, titleBlockDpi(request));
+  const origin = rendered.box;
   const s = rendered.scale;
   const deadline = started + limits.ocrPageTimeoutMs;
   for (const cell of cells) {
@@ -368,8 +423,8 @@ export const ocrSmallCells = async (request: OcrRequest, cells: readonly Box[]):
       if (Date.now() > deadline) break;
       // Whole-pixel source offsets: a fractional offset resamples (blurs) thin stroke lettering.
       const source = {
-        x: Math.round((cx0 - area.x0) * s),
-        y: Math.round((cy0 - area.y0) * s),
+        x: Math.round((cx0 - origin.x0) * s),
+        y: Math.round((cy0 - origin.y0) * s),
         width: pw,
         height: ph,
       };
@@ -379,6 +434,18 @@ export const ocrSmallCells = async (request: OcrRequest, cells: readonly Box[]):
     }
   }
   return summarize(words, started);
+};
+
+/** Fewer dark pixels than this (a speck, a stray line end) is an empty cell; one small digit has hundreds. */
+const MIN_INK_PIXELS = 20;
+
+/** Dark pixels in RGBA data. */
+const inkPixels = (rgba: Uint8ClampedArray): number => {
+  let dark = 0;
+  for (let at = 0; at < rgba.length; at += 4) {
+    if ((rgba[at] ?? 255) + (rgba[at + 1] ?? 255) + (rgba[at + 2] ?? 255) < 480) dark++;
+  }
+  return dark;
 };
 
 /**
@@ -400,7 +467,9 @@ const readCellImage = async (
   ctx.fillStyle = '#ffffff';
   ctx.fillRect(0, 0, out.width, out.height);
   ctx.drawImage(rendered.canvas, source.x, source.y, source.width, source.height, pad, pad, w, h);
-  const pixels = await recognize(out, 300 * k, '6', Math.max(1000, deadline - Date.now()));
+  // Most title-block cells are empty once their borders are masked: no recognition for those.
+  if (inkPixels(ctx.getImageData(pad, pad, Math.max(1, w), Math.max(1, h)).data) < MIN_INK_PIXELS) return [];
+  const pixels = await recognize(out, rendered.scale * 72 * k, '6', Math.max(1000, deadline - Date.now()));
   const f = rendered.scale * k;
   return toWords(
     pixels,

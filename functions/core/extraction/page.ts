@@ -77,11 +77,13 @@ export const processPage = async (
       let pageWords: Word[] = words;
       let ocr: PageResult['ocr'] = null;
       const hasTextLayer = charCount > 0;
+      const reducedSheet = isReducedSheet(words, geometry);
       const wantsOcr =
-        options.ocr === true || (options.ocr === 'auto' && needsOcr(words, charCount, isLargePage, geometry));
+        options.ocr === true ||
+        (options.ocr === 'auto' && needsOcr(words, charCount, isLargePage || reducedSheet, geometry));
       let sheet: SheetPageResult | null = null;
       let pageIssue: PageIssue | null = null;
-      if (isLargePage) {
+      if (isLargePage || reducedSheet) {
         let ocrRequest: OcrRequest | null = null;
         if (wantsOcr && options.ocrBudget.pagesLeft > 0) {
           ocrRequest = {
@@ -89,6 +91,7 @@ export const processPage = async (
             geometry,
             limits,
             cellRulings: () => readRulings(page, pdfjs, geometry, 10, 2_000_000),
+            ...(reducedSheet ? { dpi: reducedSheetDpi(geometry) } : {}),
           };
         }
         const rulings = await readRulings(
@@ -168,6 +171,20 @@ export const processPage = async (
   }
 };
 
+/**
+ * A drawing sheet printed onto a letter or legal page (an office print or scan of a sheet): landscape, with
+ * next to nothing in the text layer (a typed markup at most). Read as a sheet, at a resolution that makes up
+ * for the reduction.
+ */
+const isReducedSheet = (words: readonly Word[], geometry: PageGeometry): boolean =>
+  !isLargePageSize(geometry.width, geometry.height) &&
+  geometry.width > geometry.height &&
+  isSparseText(words, geometry);
+
+/** Title-block reads at 300 dpi scaled up by the reduction against an 11 x 17 in sheet, at most 600 dpi. */
+const reducedSheetDpi = (geometry: PageGeometry): number =>
+  Math.min(600, Math.round((300 * 1224) / Math.max(geometry.width, geometry.height)));
+
 /** Drawing pages whose text layer has no usable text (outlined or scanned sheets) need OCR. */
 const needsOcr = (
   words: readonly Word[],
@@ -177,9 +194,15 @@ const needsOcr = (
 ): boolean => {
   if (charCount < 20) return true;
   if (!isLargePage) return false;
-  // Sheets whose few text items are scattered OCR garbage or only a stamp: too little text for their size.
+  return isSparseText(words, geometry);
+};
+
+/** Sheets whose few text items are scattered OCR garbage or only a stamp: too little text for their size. */
+const isSparseText = (words: readonly Word[], geometry: PageGeometry): boolean => {
   const pageArea = (geometry.width * geometry.height) / (72 * 72);
-  return words.length < 15 + pageArea * 0.15;
+  // Control characters (fonts without a usable encoding) are not text.
+  const printed = words.filter((w) => /[\p{L}\p{N}]/u.test(w.text)).length;
+  return printed < 15 + pageArea * 0.15;
 };
 
 export const failedPage = (

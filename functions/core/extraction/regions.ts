@@ -17,7 +17,7 @@ import {
 } from './geometry.ts';
 import type { DrawingType, Keynote, RegionType, Revision, Schedule } from './model.ts';
 import { parseNumberedEntries } from './normalize.ts';
-import { SCALE_TEXT_RE } from './title-block.ts';
+import { SCALE_TEXT_RE } from './sheet-title.ts';
 
 export interface RegionDraft {
   regionType: RegionType;

@@ -29,6 +29,51 @@ const apply = (m: Matrix, x: number, y: number): [number, number] => [
   m[1] * x + m[3] * y + m[5],
 ];
 
+type OperatorList = Awaited<ReturnType<PdfPage['getOperatorList']>>;
+
+/**
+ * Calls `visit` for every path of an operator list with its operator index, its drawing data (pdf.js path
+ * codes), its bounding box in user space when pdf.js gives one, and the matrix from user space to display
+ * points (the page transform times the current transformation matrix, followed through save/restore,
+ * `cm` and form XObjects).
+ */
+export const forEachPath = (
+  list: OperatorList,
+  pdfjs: PdfJs,
+  geometry: PageGeometry,
+  visit: (
+    index: number,
+    data: ArrayLike<number>,
+    userBox: ArrayLike<number> | null,
+    toDisplay: Matrix,
+  ) => void,
+): void => {
+  const { OPS } = pdfjs;
+  const operators = list.fnArray;
+  const operands = list.argsArray as unknown[][];
+  const base = geometry.transform as Matrix;
+  let ctm: Matrix = [1, 0, 0, 1, 0, 0];
+  const stack: Matrix[] = [];
+  for (let index = 0; index < operators.length; index++) {
+    const op = operators[index];
+    const args = operands[index];
+    if (op === OPS.save) stack.push(ctm);
+    else if (op === OPS.restore) ctm = stack.pop() ?? [1, 0, 0, 1, 0, 0];
+    else if (op === OPS.transform && args) ctm = multiply(ctm, args as unknown as Matrix);
+    else if (op === OPS.paintFormXObjectBegin && args) {
+      stack.push(ctm);
+      const matrix = args[0] as Matrix | null;
+      if (matrix) ctm = multiply(ctm, matrix);
+    } else if (op === OPS.paintFormXObjectEnd) ctm = stack.pop() ?? [1, 0, 0, 1, 0, 0];
+    else if (op === OPS.constructPath && args) {
+      const data = (args[1] as unknown[] | undefined)?.[0];
+      if (!data || typeof (data as ArrayLike<number>).length !== 'number') continue;
+      const userBox = (args[2] as ArrayLike<number> | null | undefined) ?? null;
+      visit(index, data as ArrayLike<number>, userBox, multiply(base, ctm));
+    }
+  }
+};
+
 /** Axis-aligned segments of at least `minLength` points, merged when collinear and touching. */
 export const readRulings = async (
   page: PdfPage,
@@ -38,74 +83,56 @@ export const readRulings = async (
   maxOps: number,
 ): Promise<Ruling[]> => {
   const list = await page.getOperatorList({ intent: 'display' });
-  const { OPS } = pdfjs;
-  const fn = list.fnArray;
-  const args = list.argsArray as unknown[][];
-  if (fn.length > maxOps) return [];
-  const base = geometry.transform as Matrix;
-  let ctm: Matrix = [1, 0, 0, 1, 0, 0];
-  const stack: Matrix[] = [];
+  if (list.fnArray.length > maxOps) return [];
   const out: Ruling[] = [];
-  const push = (x0: number, y0: number, x1: number, y1: number): void => {
-    const m = multiply(base, ctm);
-    const [ax, ay] = apply(m, x0, y0);
-    const [bx, by] = apply(m, x1, y1);
-    if (Math.abs(ay - by) < 0.5 && Math.abs(ax - bx) >= minLength) {
-      out.push({ axis: 'h', at: (ay + by) / 2, from: Math.min(ax, bx), to: Math.max(ax, bx) });
-    } else if (Math.abs(ax - bx) < 0.5 && Math.abs(ay - by) >= minLength) {
-      out.push({ axis: 'v', at: (ax + bx) / 2, from: Math.min(ay, by), to: Math.max(ay, by) });
-    }
-  };
-  for (let i = 0; i < fn.length; i++) {
-    const op = fn[i];
-    const a = args[i];
-    if (op === OPS.save) stack.push(ctm);
-    else if (op === OPS.restore) ctm = stack.pop() ?? [1, 0, 0, 1, 0, 0];
-    else if (op === OPS.transform && a) ctm = multiply(ctm, a as unknown as Matrix);
-    else if (op === OPS.paintFormXObjectBegin && a) {
-      stack.push(ctm);
-      const matrix = a[0] as Matrix | null;
-      if (matrix) ctm = multiply(ctm, matrix);
-    } else if (op === OPS.paintFormXObjectEnd) ctm = stack.pop() ?? [1, 0, 0, 1, 0, 0];
-    else if (op === OPS.constructPath && a) {
-      const data = (a[1] as unknown[] | undefined)?.[0];
-      if (!data || typeof (data as ArrayLike<number>).length !== 'number') continue;
-      const d = data as ArrayLike<number>;
-      let cx = 0;
-      let cy = 0;
-      let sx = 0;
-      let sy = 0;
-      for (let k = 0; k < d.length; ) {
-        const code = d[k++];
-        if (code === 0) {
-          cx = d[k++]!;
-          cy = d[k++]!;
-          sx = cx;
-          sy = cy;
-        } else if (code === 1) {
-          const x = d[k++]!;
-          const y = d[k++]!;
-          push(cx, cy, x, y);
-          cx = x;
-          cy = y;
-        } else if (code === 2) {
-          k += 4;
-          cx = d[k++]!;
-          cy = d[k++]!;
-        } else if (code === 3) {
-          k += 2;
-          cx = d[k++]!;
-          cy = d[k++]!;
-        } else if (code === 4) {
-          push(cx, cy, sx, sy);
-          cx = sx;
-          cy = sy;
-        } else {
-          break;
-        }
+  forEachPath(list, pdfjs, geometry, (_index, path, _userBox, toDisplay) => {
+    const push = (x0: number, y0: number, x1: number, y1: number): void => {
+      const [ax, ay] = apply(toDisplay, x0, y0);
+      const [bx, by] = apply(toDisplay, x1, y1);
+      if (Math.abs(ay - by) < 0.5 && Math.abs(ax - bx) >= minLength) {
+        out.push({ axis: 'h', at: (ay + by) / 2, from: Math.min(ax, bx), to: Math.max(ax, bx) });
+      } else if (Math.abs(ax - bx) < 0.5 && Math.abs(ay - by) >= minLength) {
+        out.push({ axis: 'v', at: (ax + bx) / 2, from: Math.min(ay, by), to: Math.max(ay, by) });
+      }
+    };
+    const coordinate = (at: number): number => path[at] ?? 0;
+    let currentX = 0;
+    let currentY = 0;
+    let startX = 0;
+    let startY = 0;
+    // pdf.js path codes: 0 moveTo x y, 1 lineTo x y, 2 curveTo (3 points), 3 quadraticCurveTo (2 points), 4 close.
+    for (let at = 0; at < path.length; ) {
+      const code = path[at++];
+      if (code === 0) {
+        currentX = coordinate(at);
+        currentY = coordinate(at + 1);
+        at += 2;
+        startX = currentX;
+        startY = currentY;
+      } else if (code === 1) {
+        const x = coordinate(at);
+        const y = coordinate(at + 1);
+        at += 2;
+        push(currentX, currentY, x, y);
+        currentX = x;
+        currentY = y;
+      } else if (code === 2) {
+        currentX = coordinate(at + 4);
+        currentY = coordinate(at + 5);
+        at += 6;
+      } else if (code === 3) {
+        currentX = coordinate(at + 2);
+        currentY = coordinate(at + 3);
+        at += 4;
+      } else if (code === 4) {
+        push(currentX, currentY, startX, startY);
+        currentX = startX;
+        currentY = startY;
+      } else {
+        break;
       }
     }
-  }
+  });
   return mergeRulings(out);
 };
 

@@ -1,147 +1,10 @@
 /**
- * Title block of a drawing sheet: where it is, the sheet number in it, and the candidate sheet titles.
- *
- * General rules (no per-set tuning): title blocks sit along the right or bottom edge, most often in the
- * bottom-right corner; the sheet number is a short token matching a sheet-number pattern, printed large,
- * alone on its line, often under a label such as SHEET NO / DRAWING NUMBER; the sheet title is the
- * largest non-label text next to it (under a DRAWING TITLE / SHEET TITLE label when there is one).
+ * The title block of a drawing sheet: the ruled box or text strip along the right or bottom edge, most often in
+ * the bottom-right corner, that holds the sheet number. Found from the drawing's ruling lines first, then from
+ * an empty band separating a text strip from the drawing, else from the text clustered around the number.
  */
-import {
-  type Box,
-  boxOf,
-  centerX,
-  centerY,
-  height,
-  type Line,
-  median,
-  type Word,
-  width,
-} from './geometry.ts';
+import { type Box, boxOf, centerX, centerY, clampBox, expand, height, type Word, width } from './geometry.ts';
 import type { Ruling } from './rulings.ts';
-import { parseSheetNumber } from './sheet-number.ts';
-
-export interface NumberCandidate {
-  printed: string;
-  prefix: string;
-  normalized: string;
-  box: Box;
-  size: number;
-  score: number;
-  source: 'textLayer' | 'ocr';
-  confidence: number | null;
-}
-
-export interface TitleCandidate {
-  text: string;
-  lines: string[];
-  box: Box;
-  size: number;
-  score: number;
-}
-
-const NUMBER_LABEL_RE =
-  /^(?:SHEET|SHT\.?|DRAWING|DWG\.?|DRG\.?)\s*(?:NO\.?|NUMBER|#|NUM\.?)?:?$|^(?:SHEET|DRAWING)\s+(?:NO|NUMBER)|^NO\.?:?$/i;
-const TITLE_LABEL_RE = /^(?:SHEET|DRAWING|DWG\.?)?\s*TITLE:?$|^(?:SHEET|DRAWING)\s+(?:TITLE|NAME):?$/i;
-/** Title-block field labels and boilerplate that are never the sheet title. */
-const NOT_TITLE_RE =
-  /^(?:PROJECT|PROJECT\s+(?:NO|NUMBER|TITLE|NAME)|JOB|DATE|SCALE|DRAWN|CHECKED|DESIGNED|APPROVED|REVIEWED|SHEET|OF|REV|REVISION|REVISIONS|ISSUE|ISSUED|PHASE|LOCATION|CLIENT|OWNER|BUILDING\s+NUMBER|DRAWING\s+NUMBER|CONSULTANT|ARCHITECT|ENGINEER|STAMP|SEAL|NORTH|KEY\s*PLAN|NO\.?|DESCRIPTION|BY|CHK|APP|DWN|MARK|COPYRIGHT)\b[\s:#.]*$/i;
-const FIELD_LABEL_WORDS = new Set(
-  'DATE ISSUE ISSUED DRAWN CHECKED DESIGNED APPROVED REVIEWED BY PROJECT NUMBER NO NO. SCALE SHEET SHEETS TITLE REV REV. REVISION JOB FILE NAME PLOT CAD DWG DRAWING PHASE OF CHK DWN APP SUBMITTAL SET KEY PLAN CONTRACT ID ID. ID, NO, UNITS MEASUREMENT'.split(
-    ' ',
-  ),
-);
-const isFieldLabelLine = (t: string): boolean =>
-  t
-    .toUpperCase()
-    .replace(/[:#]/g, ' ')
-    .split(/\s+/)
-    .filter(Boolean)
-    .every((w) => FIELD_LABEL_WORDS.has(w));
-
-const DATE_RE =
-  /\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?\s+\d{1,2},?\s+\d{4}\b/i;
-export const SCALE_TEXT_RE =
-  /(?:\d+\s+)?\d+(?:\/\d+)?\s*["”″]\s*=\s*\d+\s*['’′]\s*-?\s*\d*(?:\s*\d+\/\d+)?\s*["”″]?|\b1\s*:\s*\d{1,5}\b|\bN\.?T\.?S\.?\b|NOT\s+TO\s+SCALE|\b1"\s*=\s*\d+'/i;
-
-/** Sheet-number candidates among words (and two-word `TCP: 032` forms), scored by position, size and labels. */
-export const findNumberCandidates = (
-  words: readonly Word[],
-  lines: readonly Line[],
-  pageWidth: number,
-  pageHeight: number,
-): NumberCandidate[] => {
-  const sizes = words.filter((w) => w.dir === 0).map((w) => w.size);
-  const typical = median(sizes) || 10;
-  const labels = lines.filter(
-    (l) => NUMBER_LABEL_RE.test(l.text.trim()) || /\b(?:SHEET|DRAWING|DWG)\s*(?:NO|NUMBER|#)/i.test(l.text),
-  );
-  const lineOf = new Map<Word, Line>();
-  for (const l of lines) for (const w of l.words) lineOf.set(w, l);
-  const candidates: NumberCandidate[] = [];
-  const consider = (
-    text: string,
-    box: Box,
-    size: number,
-    line: Line | undefined,
-    source: Word['source'],
-    conf: number | null,
-  ) => {
-    const parsed = parseSheetNumber(text);
-    if (!parsed) return;
-    // Pure digit suffix with a one-letter prefix is common in drawings as grid bubbles (A1, B2): needs size.
-    const cx = centerX(box) / pageWidth;
-    const cy = centerY(box) / pageHeight;
-    // Position: bottom-right corner is best; right or bottom edges next.
-    const corner = Math.max(0, cx - 0.55) / 0.45 + Math.max(0, cy - 0.55) / 0.45;
-    const edge = Math.max(cx > 0.8 ? 1 : 0, cy > 0.85 ? 1 : 0);
-    let score = corner * 1.5 + edge;
-    const rel = size / typical;
-    score += Math.min(3, Math.max(0, rel - 1)) * 1.2;
-    const alone = line ? line.words.length === 1 || line.text.trim() === text : true;
-    if (alone) score += 1;
-    else score -= 1;
-    // A reference to another sheet (`SEE SHEET T-2`, `MATCH LINE ... SHEET R-2`) is never this sheet's number.
-    if (!alone && line && /\b(?:SEE|REFER|MATCH\s*LINE|CONTINUED)\b/i.test(line.text)) score -= 3;
-    // A label (SHEET NO, DRAWING NUMBER) just above or to the left.
-    for (const label of labels) {
-      const dx = box.x0 - label.x1;
-      const dy = box.y0 - label.y1;
-      const above =
-        dy > -size && dy < 4 * size && label.x0 < box.x1 + 4 * size && label.x1 > box.x0 - 8 * size;
-      const left = Math.abs(centerY(label) - centerY(box)) < size && dx > -size && dx < 12 * size;
-      if (above || left) {
-        score += 2.5;
-        break;
-      }
-    }
-    if (/^[A-Z]\d$/.test(parsed.printed)) score -= 1.2; // grid bubbles, keynote tags
-    if (/^\d/.test(parsed.printed)) score -= 5;
-    if (source === 'ocr' && conf !== null) score += (conf - 70) / 30;
-    candidates.push({ ...parsed, box, size, score, source, confidence: conf });
-  };
-  for (const w of words) {
-    if (w.dir !== 0 && w.dir !== 90 && w.dir !== 270) continue;
-    consider(w.text.replace(/[.,;]$/, ''), w, w.size, lineOf.get(w), w.source, w.confidence);
-  }
-  // `TCP: 032`-style numbers split over two words.
-  for (const l of lines) {
-    for (let i = 0; i + 1 < l.words.length; i++) {
-      const a = l.words[i]!;
-      const b = l.words[i + 1]!;
-      if (/^[A-Z]{2,4}:$/.test(a.text) && /^\d{2,4}$/.test(b.text)) {
-        consider(
-          `${a.text} ${b.text}`,
-          boxOf([a, b]),
-          Math.max(a.size, b.size),
-          undefined,
-          a.source,
-          a.confidence,
-        );
-      }
-    }
-  }
-  return candidates.sort((a, b) => b.score - a.score);
-};
 
 /**
  * The title block's box: the strip along the right or bottom edge that holds the sheet number, found
@@ -163,8 +26,8 @@ export const findTitleBlock = (
   const ruled = titleBlockFromRulings(rulings, anchor, pageWidth, pageHeight, words);
   if (ruled) return ruled;
   if (words.length === 0) return null;
-  const right = stripFromRight(words, anchor, pageWidth, pageHeight);
-  const bottom = stripFromBottom(words, anchor, pageWidth, pageHeight);
+  const right = stripFromEdge(words, anchor, pageWidth, pageHeight, RIGHT_EDGE);
+  const bottom = stripFromEdge(words, anchor, pageWidth, pageHeight, BOTTOM_EDGE);
   let strip: Box | null = null;
   if (right && bottom) {
     // A bottom band whose words sit mostly inside the right strip's columns is just the foot of that
@@ -308,18 +171,7 @@ const titleBlockFromRulings = (
       r.from < anchor.x0 &&
       r.to > anchor.x1,
   );
-  const borderRight = Math.min(
-    pageWidth,
-    ...rulings
-      .filter((r) => r.axis === 'v' && r.at > anchor.x1 && r.to - r.from >= pageHeight * 0.5)
-      .map((r) => r.at),
-  );
-  const borderBottom = Math.min(
-    pageHeight,
-    ...rulings
-      .filter((r) => r.axis === 'h' && r.at > anchor.y1 && r.to - r.from >= pageWidth * 0.4)
-      .map((r) => r.at),
-  );
+  const { right: borderRight, bottom: borderBottom } = sheetEdges(rulings, anchor, pageWidth, pageHeight);
   const v = verticals.sort((a, b) => b.at - a.at)[0];
   const h = horizontals.sort((a, b) => b.at - a.at)[0];
   const right =
@@ -338,77 +190,77 @@ const titleBlockFromRulings = (
   return right ?? bottom;
 };
 
-const BAND = 12;
+/** Width of the empty band (points) that separates a title strip from the drawing. */
+const EMPTY_BAND = 12;
 
-/** A vertical strip [x, pageWidth] containing the anchor, separated from the drawing by an empty band. */
-const stripFromRight = (
-  words: readonly Word[],
-  anchor: Box,
-  pageWidth: number,
-  pageHeight: number,
-): Box | null => {
-  const occupied = new Uint8Array(Math.ceil(pageWidth / 2) + 1);
-  for (const w of words) {
-    if (height(w) > pageHeight * 0.5) continue;
-    for (let x = Math.floor(w.x0 / 2); x <= Math.ceil(w.x1 / 2) && x < occupied.length; x++) occupied[x] = 1;
-  }
-  let gapRun = 0;
-  for (let x = Math.floor(anchor.x0 / 2) - 1; x > (pageWidth * 0.55) / 2; x--) {
-    if (occupied[x]) {
-      gapRun = 0;
-      continue;
-    }
-    gapRun++;
-    if (gapRun * 2 >= BAND) {
-      const x0 = (x + gapRun) * 2 - 2;
-      const inside = words.filter((w) => w.x0 >= x0);
-      if (inside.length < 3) return null;
-      const b = boxOf(inside);
-      if (height(b) < pageHeight * 0.35) return null;
-      return {
-        x0,
-        y0: Math.max(0, b.y0 - 4),
-        x1: Math.min(pageWidth, b.x1 + 4),
-        y1: Math.min(pageHeight, b.y1 + 4),
-      };
-    }
-  }
-  return null;
+/**
+ * How a strip along one page edge is looked for: the right edge (a vertical strip, scanned along x) or the
+ * bottom edge (a horizontal band, scanned along y).
+ */
+interface StripEdge {
+  /** Start and end of a box along the scanned axis. */
+  start: (box: Box) => number;
+  end: (box: Box) => number;
+  /** Extent of a box across the scanned axis. */
+  across: (box: Box) => number;
+  /** The scan stops at this fraction of the page along the axis. */
+  scanLimit: number;
+  /** The strip's words must span at least this fraction of the page across the axis. */
+  minAcross: number;
+}
+
+const RIGHT_EDGE: StripEdge = {
+  start: (b) => b.x0,
+  end: (b) => b.x1,
+  across: height,
+  scanLimit: 0.55,
+  minAcross: 0.35,
+};
+const BOTTOM_EDGE: StripEdge = {
+  start: (b) => b.y0,
+  end: (b) => b.y1,
+  across: width,
+  scanLimit: 0.6,
+  minAcross: 0.45,
 };
 
-/** A horizontal strip [y, pageHeight] containing the anchor, separated from the drawing by an empty band. */
-const stripFromBottom = (
+/**
+ * A strip from the page edge back to the anchor, separated from the drawing by an empty band (no text).
+ * Words spanning half the page across the axis (frame text) do not fill the band.
+ */
+const stripFromEdge = (
   words: readonly Word[],
   anchor: Box,
   pageWidth: number,
   pageHeight: number,
+  edge: StripEdge,
 ): Box | null => {
-  // Only words spanning most of the width matter for the band: check rows over the page's full width.
-  const occupied = new Uint8Array(Math.ceil(pageHeight / 2) + 1);
-  for (const w of words) {
-    if (width(w) > pageWidth * 0.5) continue;
-    for (let y = Math.floor(w.y0 / 2); y <= Math.ceil(w.y1 / 2) && y < occupied.length; y++) occupied[y] = 1;
+  const alongRight = edge === RIGHT_EDGE;
+  const pageAlong = alongRight ? pageWidth : pageHeight;
+  const pageAcross = alongRight ? pageHeight : pageWidth;
+  // Occupancy in 2-pt steps along the scanned axis.
+  const occupied = new Uint8Array(Math.ceil(pageAlong / 2) + 1);
+  for (const word of words) {
+    if (edge.across(word) > pageAcross * 0.5) continue;
+    const last = Math.ceil(edge.end(word) / 2);
+    for (let step = Math.floor(edge.start(word) / 2); step <= last && step < occupied.length; step++)
+      occupied[step] = 1;
   }
   let gapRun = 0;
-  for (let y = Math.floor(anchor.y0 / 2) - 1; y > (pageHeight * 0.6) / 2; y--) {
-    if (occupied[y]) {
+  for (let step = Math.floor(edge.start(anchor) / 2) - 1; step > (pageAlong * edge.scanLimit) / 2; step--) {
+    if (occupied[step]) {
       gapRun = 0;
       continue;
     }
     gapRun++;
-    if (gapRun * 2 >= BAND) {
-      const y0 = (y + gapRun) * 2 - 2;
-      const inside = words.filter((w) => w.y0 >= y0);
-      if (inside.length < 3) return null;
-      const b = boxOf(inside);
-      if (width(b) < pageWidth * 0.45) return null;
-      return {
-        x0: Math.max(0, b.x0 - 4),
-        y0,
-        x1: Math.min(pageWidth, b.x1 + 4),
-        y1: Math.min(pageHeight, b.y1 + 4),
-      };
-    }
+    if (gapRun * 2 < EMPTY_BAND) continue;
+    const stripStart = (step + gapRun) * 2 - 2;
+    const inside = words.filter((w) => edge.start(w) >= stripStart);
+    if (inside.length < 3) return null;
+    const wordsBox = boxOf(inside);
+    if (edge.across(wordsBox) < pageAcross * edge.minAcross) return null;
+    const padded = clampBox(expand(wordsBox, 4), pageWidth, pageHeight);
+    return alongRight ? { ...padded, x0: stripStart } : { ...padded, y0: stripStart };
   }
   return null;
 };
@@ -438,120 +290,4 @@ const clusterAround = (words: readonly Word[], anchor: Box, pageWidth: number, p
     if (next.length) box = boxOf([box, ...next]);
   }
   return box;
-};
-
-const letters = (t: string): number => t.replace(/[^A-Za-z]/g, '').length;
-
-export interface TitleLine {
-  text: string;
-  box: Box;
-  size: number;
-  /** Bonus for sitting under or right of a DRAWING TITLE / SHEET TITLE label. */
-  labelBonus: number;
-}
-
-const ORGANIZATION_RE =
-  /\b(?:COMMISSION|DEPARTMENT|DIVISION|BUREAU|AGENCY|AUTHORITY|(?:CITY|COUNTY|STATE|TOWN|VILLAGE)\s+OF|PUBLIC\s+WORKS|ARCHITECTURE|ARCHITECTS?|ENGINEERS|ENGINEERING|CONSULTANTS?|ASSOCIATES|INC\.?|LLC|CORP\.?|L\.?L\.?P\.?|P\.?C\.?)(?=\W|$)/i;
-const DRAWING_WORD_RE =
-  /\b(?:PLANS?|DETAILS?|ELEVATIONS?|SECTIONS?|SCHEDULES?|NOTES|LEGEND|INDEX|PROFILES?|DIAGRAMS?|LAYOUT|SITE|COVER)\b/i;
-
-/** Lines of the title block that could be (part of) the sheet title, with the label evidence for each. */
-export const findTitleLines = (
-  lines: readonly Line[],
-  number: NumberCandidate | null,
-  titleBlock: Box | null,
-  pageWidth: number,
-  pageHeight: number,
-): TitleLine[] => {
-  if (!number) return [];
-  const nb = number.box;
-  const area = titleBlock ?? { x0: pageWidth * 0.6, y0: pageHeight * 0.6, x1: pageWidth, y1: pageHeight };
-  const dir = lines.find((l) => l.words.some((w) => w.x0 === nb.x0 && w.y0 === nb.y0))?.dir ?? 0;
-  const inArea = lines.filter(
-    (l) =>
-      l.dir === dir &&
-      centerX(l) >= area.x0 - 2 &&
-      centerX(l) <= area.x1 + 2 &&
-      centerY(l) >= area.y0 - 2 &&
-      centerY(l) <= area.y1 + 2,
-  );
-  const titleLabels = inArea.filter((l) => TITLE_LABEL_RE.test(l.text.trim()));
-  const out: TitleLine[] = [];
-  for (const l of inArea) {
-    const t = l.text.trim();
-    if (letters(t) < 3) continue;
-    if (l.words.some((w) => w.x0 === nb.x0 && w.y0 === nb.y0)) continue;
-    if (NOT_TITLE_RE.test(t) || TITLE_LABEL_RE.test(t) || NUMBER_LABEL_RE.test(t) || isFieldLabelLine(t))
-      continue;
-    if (DATE_RE.test(t) && letters(t) < 12) continue;
-    if (SCALE_TEXT_RE.test(t) && letters(t) < 12) continue;
-    if (
-      /\b(?:STREET|AVE(?:NUE)?|SUITE|BLVD|TEL|FAX|PHONE)\b|WWW\.|@|\d{3}[.-]\d{3}[.-]\d{4}/i.test(t) &&
-      /\d/.test(t) &&
-      !DRAWING_WORD_RE.test(t)
-    )
-      continue;
-    if (ORGANIZATION_RE.test(t) && !DRAWING_WORD_RE.test(t)) continue;
-    if (/^\d/.test(t) && letters(t) < 6) continue;
-    let labelBonus = 0;
-    for (const label of titleLabels) {
-      const below =
-        l.y0 >= label.y0 - 2 &&
-        l.y0 - label.y1 < 4 * label.size &&
-        l.x0 < label.x1 + 200 &&
-        l.x1 > label.x0 - 20;
-      const right =
-        Math.abs(centerY(label) - centerY(l)) < label.size &&
-        l.x0 > label.x0 &&
-        l.x0 - label.x1 < 12 * label.size;
-      if (below || right) labelBonus = 3;
-    }
-    out.push({ text: t, box: { x0: l.x0, y0: l.y0, x1: l.x1, y1: l.y1 }, size: l.size, labelBonus });
-  }
-  return out;
-};
-
-/**
- * Ranks title candidates: vertically adjacent lines of the same size and alignment are joined (multi-line
- * titles), then scored by size, nearness to the number and label evidence. `isBoilerplate` removes lines
- * known (from the rest of the set) not to be titles before joining.
- */
-export const rankTitleCandidates = (
-  lines: readonly TitleLine[],
-  number: NumberCandidate,
-  isBoilerplate: (text: string) => boolean = () => false,
-): TitleCandidate[] => {
-  const nb = number.box;
-  const usable = lines.filter((l) => !isBoilerplate(l.text));
-  const sorted = [...usable].sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
-  const groups: TitleLine[][] = [];
-  for (const l of sorted) {
-    const g = groups.find((grp) => {
-      const last = grp[grp.length - 1]!;
-      const gap = l.box.y0 - last.box.y1;
-      const sameSize = Math.abs(l.size - last.size) <= 0.15 * Math.max(l.size, last.size);
-      const overlap = Math.min(l.box.x1, last.box.x1) - Math.max(l.box.x0, last.box.x0) > -l.size;
-      return sameSize && overlap && gap > -0.3 * l.size && gap < 0.9 * l.size;
-    });
-    if (g) g.push(l);
-    else groups.push([l]);
-  }
-  const maxSize = Math.max(1, ...usable.map((l) => l.size));
-  return groups
-    .filter((g) => g.length <= 4)
-    .map((g) => {
-      const box = boxOf(g.map((l) => l.box));
-      const size = Math.max(...g.map((l) => l.size));
-      const text = g.map((l) => l.text).join(' ');
-      const dx = Math.max(0, Math.max(box.x0 - nb.x1, nb.x0 - box.x1));
-      const dy = Math.max(0, Math.max(box.y0 - nb.y1, nb.y0 - box.y1));
-      const dist = Math.hypot(dx, dy) / Math.max(number.size, 8);
-      let score = (size / maxSize) * 3 - Math.min(6, dist * 0.35) + Math.max(...g.map((l) => l.labelBonus));
-      if (letters(text) >= 6) score += 0.5;
-      if (text === text.toUpperCase()) score += 0.3;
-      if (DRAWING_WORD_RE.test(text)) score += 0.8;
-      return { text, lines: g.map((l) => l.text), box, size, score };
-    })
-    .sort((a, b) => b.score - a.score)
-    .slice(0, 8);
 };

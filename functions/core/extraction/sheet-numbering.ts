@@ -1,0 +1,156 @@
+/**
+ * The sheet number of every sheet of a set, checked against what the set says about itself:
+ * - the position: most sheets print their number in the same place (anchors);
+ * - fixed fields: a value printed at the same place on three or more sheets (a contract or project number)
+ *   is not a sheet number, which names one sheet;
+ * - the discipline prefixes the set uses: of two readings of one number (`R-1`, `PR-1`), the one with a prefix
+ *   other sheets carry;
+ * - the numbering of neighbouring sheets: a sheet without a convincing number between two sheets numbered in
+ *   an unbroken run (`A3` on page 3, `A6` on page 6) takes its place in the run (`A4`, `A5`).
+ */
+import { centerX, centerY } from './geometry.ts';
+import { GOOD_NUMBER_SCORE, type NumberCandidate } from './number-candidates.ts';
+
+export interface NumberingPage {
+  pageNumber: number;
+  width: number;
+  height: number;
+  candidates: readonly NumberCandidate[];
+}
+
+/** The set's choice for one sheet: a candidate of the page, or a number inferred from its neighbours. */
+export type NumberChoice =
+  | { kind: 'candidate'; index: number }
+  | { kind: 'inferred'; printed: string; prefix: string }
+  | { kind: 'none' };
+
+/** Relative distance under which two boxes on two sheets are in the same place. */
+const SAME_PLACE = 0.04;
+/** A value in the same place on this many sheets is a fixed title-block field. */
+const FIXED_FIELD_PAGES = 3;
+const SET_PREFIX_BONUS = 0.75;
+const FIXED_FIELD_PENALTY = 4;
+/** OCR readings below this confidence are not trusted on their own. */
+const TRUSTED_OCR_CONFIDENCE = 60;
+
+const relativeCenter = (candidate: NumberCandidate, page: NumberingPage): [number, number] => [
+  centerX(candidate.box) / page.width,
+  centerY(candidate.box) / page.height,
+];
+
+const samePlace = (a: [number, number], b: [number, number]): boolean =>
+  Math.abs(a[0] - b[0]) < SAME_PLACE && Math.abs(a[1] - b[1]) < SAME_PLACE;
+
+export const isConvincing = (candidate: NumberCandidate): boolean =>
+  candidate.score >= GOOD_NUMBER_SCORE &&
+  (candidate.source === 'textLayer' || (candidate.confidence ?? 0) >= TRUSTED_OCR_CONFIDENCE);
+
+/**
+ * Readings of a value in a place where three or more sheets print that same value: a fixed field (a contract
+ * or project number). The same value elsewhere (the sheet's own number, referenced from other sheets) is not.
+ */
+const fixedFieldTest = (
+  pages: readonly NumberingPage[],
+): ((candidate: NumberCandidate, page: NumberingPage) => boolean) => {
+  const places = new Map<string, Array<{ page: number; at: [number, number] }>>();
+  for (const page of pages) {
+    for (const candidate of page.candidates) {
+      const list = places.get(candidate.normalized) ?? [];
+      list.push({ page: page.pageNumber, at: relativeCenter(candidate, page) });
+      places.set(candidate.normalized, list);
+    }
+  }
+  return (candidate, page) => {
+    const at = relativeCenter(candidate, page);
+    const sheetsThere = (places.get(candidate.normalized) ?? []).filter((other) => samePlace(at, other.at));
+    return new Set(sheetsThere.map((other) => other.page)).size >= FIXED_FIELD_PAGES;
+  };
+};
+
+/** `A3`, `CR-13`, `SW-001`: prefix, separator and an integer; null for decimal or suffixed numbers. */
+const sequenceForm = (
+  printed: string,
+): { prefix: string; separator: string; value: number; digits: number } | null => {
+  const match = /^([A-Z]+)([-.]?)(\d{1,4})$/.exec(printed.toUpperCase());
+  if (!match) return null;
+  const [, prefix = '', separator = '', digits = ''] = match;
+  return { prefix, separator, value: Number(digits), digits: digits.startsWith('0') ? digits.length : 0 };
+};
+
+const formatInRun = (form: NonNullable<ReturnType<typeof sequenceForm>>, value: number): string =>
+  `${form.prefix}${form.separator}${String(value).padStart(form.digits, '0')}`;
+
+export const chooseSheetNumbers = (pages: readonly NumberingPage[]): NumberChoice[] => {
+  const isFixedField = fixedFieldTest(pages);
+  const anchors = pages.flatMap((page) => {
+    const best = page.candidates[0];
+    return best && best.score >= GOOD_NUMBER_SCORE && !isFixedField(best, page)
+      ? [relativeCenter(best, page)]
+      : [];
+  });
+  const prefixPages = new Map<string, Set<number>>();
+  for (const page of pages) {
+    for (const candidate of page.candidates) {
+      if (!isConvincing(candidate) || isFixedField(candidate, page)) continue;
+      const set = prefixPages.get(candidate.prefix) ?? new Set<number>();
+      set.add(page.pageNumber);
+      prefixPages.set(candidate.prefix, set);
+    }
+  }
+  const setScore = (candidate: NumberCandidate, page: NumberingPage): number => {
+    let score = candidate.score;
+    if (isFixedField(candidate, page)) score -= FIXED_FIELD_PENALTY;
+    const elsewhere = [...(prefixPages.get(candidate.prefix) ?? [])].some((p) => p !== page.pageNumber);
+    if (elsewhere) score += SET_PREFIX_BONUS;
+    if (anchors.length >= 3) {
+      const at = relativeCenter(candidate, page);
+      const agree = anchors.filter((anchor) => samePlace(anchor, at)).length;
+      score += (2 * agree) / anchors.length;
+    }
+    return score;
+  };
+  const choices: NumberChoice[] = pages.map((page) => {
+    let best = -1;
+    let bestScore = Number.NEGATIVE_INFINITY;
+    page.candidates.forEach((candidate, index) => {
+      const score = setScore(candidate, page);
+      if (score > bestScore) {
+        best = index;
+        bestScore = score;
+      }
+    });
+    if (best < 0) return { kind: 'none' };
+    const chosen = page.candidates[best];
+    // A fixed field is never this sheet's number, however it scores.
+    if (chosen && isFixedField(chosen, page)) return { kind: 'none' };
+    return { kind: 'candidate', index: best };
+  });
+  return inferFromRuns(pages, choices);
+};
+
+/** Sheets without a convincing number between two sheets of an unbroken run take their place in it. */
+const inferFromRuns = (pages: readonly NumberingPage[], choices: NumberChoice[]): NumberChoice[] => {
+  const convincing = pages.map((page, i) => {
+    const choice = choices[i];
+    const candidate = choice?.kind === 'candidate' ? page.candidates[choice.index] : undefined;
+    return candidate && isConvincing(candidate) ? sequenceForm(candidate.printed) : null;
+  });
+  return choices.map((choice, i) => {
+    if (convincing[i]) return choice;
+    const page = pages[i];
+    if (!page) return choice;
+    let before = i - 1;
+    while (before >= 0 && !convincing[before]) before--;
+    let after = i + 1;
+    while (after < pages.length && !convincing[after]) after++;
+    const first = convincing[before];
+    const last = convincing[after];
+    const firstPage = pages[before];
+    const lastPage = pages[after];
+    if (!first || !last || !firstPage || !lastPage) return choice;
+    if (first.prefix !== last.prefix || first.separator !== last.separator) return choice;
+    if (last.value - first.value !== lastPage.pageNumber - firstPage.pageNumber) return choice;
+    const value = first.value + (page.pageNumber - firstPage.pageNumber);
+    return { kind: 'inferred', printed: formatInRun(first, value), prefix: first.prefix };
+  });
+};

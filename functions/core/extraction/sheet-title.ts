@@ -1,0 +1,188 @@
+/**
+ * Sheet titles: the lines of the title block that could be (part of) the title, and their ranking. The title is
+ * the largest non-label text next to the sheet number (under a DRAWING TITLE / SHEET TITLE label when there
+ * is one); field labels, dates, scales, addresses and organisation names are not titles.
+ */
+import { type Box, boxOf, centerX, centerY, type Line } from './geometry.ts';
+import { NUMBER_LABEL_RE, type NumberCandidate } from './number-candidates.ts';
+
+export interface TitleCandidate {
+  text: string;
+  lines: string[];
+  box: Box;
+  size: number;
+  score: number;
+}
+
+const TITLE_LABEL_RE = /^(?:SHEET|DRAWING|DWG\.?)?\s*TITLE:?$|^(?:SHEET|DRAWING)\s+(?:TITLE|NAME):?$/i;
+/** Title-block field labels and boilerplate that are never the sheet title. */
+const NOT_TITLE_RE =
+  /^(?:PROJECT|PROJECT\s+(?:NO|NUMBER|TITLE|NAME)|JOB|DATE|SCALE|DRAWN|CHECKED|DESIGNED|APPROVED|REVIEWED|SHEET|OF|REV|REVISION|REVISIONS|ISSUE|ISSUED|PHASE|LOCATION|CLIENT|OWNER|BUILDING\s+NUMBER|DRAWING\s+NUMBER|CONSULTANT|ARCHITECT|ENGINEER|STAMP|SEAL|NORTH|KEY\s*PLAN|NO\.?|DESCRIPTION|BY|CHK|APP|DWN|MARK|COPYRIGHT)\b[\s:#.]*$/i;
+const FIELD_LABEL_WORDS = new Set(
+  'DATE ISSUE ISSUED DRAWN CHECKED DESIGNED APPROVED REVIEWED BY PROJECT NUMBER NO NO. SCALE SHEET SHEETS TITLE REV REV. REVISION JOB FILE NAME PLOT CAD DWG DRAWING PHASE OF CHK DWN APP SUBMITTAL SET KEY PLAN CONTRACT ID ID. ID, NO, UNITS MEASUREMENT'.split(
+    ' ',
+  ),
+);
+const isFieldLabelLine = (t: string): boolean =>
+  t
+    .toUpperCase()
+    .replace(/[:#]/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((w) => FIELD_LABEL_WORDS.has(w));
+
+const DATE_RE =
+  /\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?\s+\d{1,2},?\s+\d{4}\b/i;
+export const SCALE_TEXT_RE =
+  /(?:\d+\s+)?\d+(?:\/\d+)?\s*["”″]\s*=\s*\d+\s*['’′]\s*-?\s*\d*(?:\s*\d+\/\d+)?\s*["”″]?|\b1\s*:\s*\d{1,5}\b|\bN\.?T\.?S\.?\b|NOT\s+TO\s+SCALE|\b1"\s*=\s*\d+'/i;
+
+const letters = (t: string): number => t.replace(/[^A-Za-z]/g, '').length;
+
+export interface TitleLine {
+  text: string;
+  box: Box;
+  size: number;
+  /** Bonus for sitting under or right of a DRAWING TITLE / SHEET TITLE label. */
+  labelBonus: number;
+  /** Mean OCR confidence of the line's words; absent for text-layer lines. */
+  ocrConfidence?: number;
+}
+
+/** A numbered field (`PROJECT NO. 1070I`, `CONTRACT NO. WW-684`) is never the title. */
+const NUMBERED_FIELD_RE = /\b(?:PROJECT|CONTRACT|JOB|FILE|DRAWING|DWG|SHEET|REVISION|REV)\.?\s+NO\b/i;
+/** A field label with its `NO.` misread by OCR (`DRAWING Mo`, `SHEET N0`): the label word and one short token. */
+const MISREAD_FIELD_LABEL_RE = /^(?:PROJECT|CONTRACT|JOB|FILE|DRAWING|DWG|SHEET)\s+[A-Z0-9]{1,2}[.:]?$/i;
+/** Lines with fewer letters than this and no drawing word are fragments (`TAR`, `ETC`), not titles. */
+const MIN_TITLE_LETTERS = 4;
+/** Plotter stamps and file locations (`V:\\2977J`, `Path:`, `Time:`) are never the title. */
+const FILE_FIELD_RE = /\b[A-Z]:\\|\b(?:PATH|TIME|PLOT(?:TED)?)\s*:/i;
+/** OCR lines below this mean confidence are mostly misread strokes (hatching, seals, signatures). */
+const RELIABLE_OCR_CONFIDENCE = 60;
+const UNRELIABLE_OCR_PENALTY = 2;
+
+const ORGANIZATION_RE =
+  /\b(?:COMMISSION|DEPARTMENT|DIVISION|BUREAU|AGENCY|AUTHORITY|(?:CITY|COUNTY|STATE|TOWN|VILLAGE)\s+OF|PUBLIC\s+WORKS|ARCHITECTURE|ARCHITECTS?|ENGINEERS|ENGINEERING|CONSULTANTS?|ASSOCIATES|INC\.?|LLC|CORP\.?|L\.?L\.?P\.?|P\.?C\.?)(?=\W|$)/i;
+const DRAWING_WORD_RE =
+  /\b(?:PLANS?|DETAILS?|ELEVATIONS?|SECTIONS?|SCHEDULES?|NOTES|LEGEND|INDEX|PROFILES?|DIAGRAMS?|LAYOUT|SITE|COVER)\b/i;
+
+/** Lines of the title block that could be (part of) the sheet title, with the label evidence for each. */
+export const findTitleLines = (
+  lines: readonly Line[],
+  number: NumberCandidate | null,
+  titleBlock: Box | null,
+  pageWidth: number,
+  pageHeight: number,
+): TitleLine[] => {
+  if (!number) return [];
+  const nb = number.box;
+  const area = titleBlock ?? { x0: pageWidth * 0.6, y0: pageHeight * 0.6, x1: pageWidth, y1: pageHeight };
+  const dir = lines.find((l) => l.words.some((w) => w.x0 === nb.x0 && w.y0 === nb.y0))?.dir ?? 0;
+  const inArea = lines.filter(
+    (l) =>
+      l.dir === dir &&
+      centerX(l) >= area.x0 - 2 &&
+      centerX(l) <= area.x1 + 2 &&
+      centerY(l) >= area.y0 - 2 &&
+      centerY(l) <= area.y1 + 2,
+  );
+  const titleLabels = inArea.filter((l) => TITLE_LABEL_RE.test(l.text.trim()));
+  const out: TitleLine[] = [];
+  for (const l of inArea) {
+    const t = l.text.trim();
+    if (letters(t) < 3) continue;
+    if (l.words.some((w) => w.x0 === nb.x0 && w.y0 === nb.y0)) continue;
+    if (NOT_TITLE_RE.test(t) || TITLE_LABEL_RE.test(t) || NUMBER_LABEL_RE.test(t) || isFieldLabelLine(t))
+      continue;
+    if (DATE_RE.test(t) && letters(t) < 12) continue;
+    if (SCALE_TEXT_RE.test(t) && letters(t) < 12) continue;
+    if (
+      /\b(?:STREET|AVE(?:NUE)?|SUITE|BLVD|TEL|FAX|PHONE)\b|WWW\.|@|\d{3}[.-]\d{3}[.-]\d{4}/i.test(t) &&
+      /\d/.test(t) &&
+      !DRAWING_WORD_RE.test(t)
+    )
+      continue;
+    if (ORGANIZATION_RE.test(t) && !DRAWING_WORD_RE.test(t)) continue;
+    if (/^\d/.test(t) && letters(t) < 6) continue;
+    let labelBonus = 0;
+    for (const label of titleLabels) {
+      const below =
+        l.y0 >= label.y0 - 2 &&
+        l.y0 - label.y1 < 4 * label.size &&
+        l.x0 < label.x1 + 200 &&
+        l.x1 > label.x0 - 20;
+      const right =
+        Math.abs(centerY(label) - centerY(l)) < label.size &&
+        l.x0 > label.x0 &&
+        l.x0 - label.x1 < 12 * label.size;
+      if (below || right) labelBonus = 3;
+    }
+    if (NUMBERED_FIELD_RE.test(t) || MISREAD_FIELD_LABEL_RE.test(t) || FILE_FIELD_RE.test(t)) continue;
+    const ocrWords = l.words.filter((w) => w.source === 'ocr');
+    const ocrConfidence = ocrWords.length
+      ? ocrWords.reduce((sum, w) => sum + (w.confidence ?? 0), 0) / ocrWords.length
+      : undefined;
+    out.push({
+      text: t,
+      box: { x0: l.x0, y0: l.y0, x1: l.x1, y1: l.y1 },
+      size: l.size,
+      labelBonus,
+      ...(ocrConfidence === undefined ? {} : { ocrConfidence }),
+    });
+  }
+  return out;
+};
+
+/**
+ * Ranks title candidates: vertically adjacent lines of the same size and alignment are joined (multi-line
+ * titles), then scored by size, nearness to the number and label evidence. `withoutBoilerplate` removes what
+ * the rest of the set shows is not a title (null drops the line) before joining.
+ */
+export const rankTitleCandidates = (
+  lines: readonly TitleLine[],
+  number: NumberCandidate,
+  withoutBoilerplate: (text: string) => string | null = (text) => text,
+): TitleCandidate[] => {
+  const nb = number.box;
+  const usable = lines.flatMap((l) => {
+    const text = withoutBoilerplate(l.text);
+    return text === null ? [] : [{ ...l, text }];
+  });
+  const sorted = [...usable].sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
+  const groups: TitleLine[][] = [];
+  for (const l of sorted) {
+    const g = groups.find((grp) => {
+      const last = grp[grp.length - 1]!;
+      const gap = l.box.y0 - last.box.y1;
+      const sameSize = Math.abs(l.size - last.size) <= 0.15 * Math.max(l.size, last.size);
+      const overlap = Math.min(l.box.x1, last.box.x1) - Math.max(l.box.x0, last.box.x0) > -l.size;
+      return sameSize && overlap && gap > -0.3 * l.size && gap < 0.9 * l.size;
+    });
+    if (g) g.push(l);
+    else groups.push([l]);
+  }
+  const maxSize = Math.max(1, ...usable.map((l) => l.size));
+  return groups
+    .filter((g) => g.length <= 4)
+    .map((g) => {
+      const box = boxOf(g.map((l) => l.box));
+      const size = Math.max(...g.map((l) => l.size));
+      const text = g.map((l) => l.text).join(' ');
+      const dx = Math.max(0, Math.max(box.x0 - nb.x1, nb.x0 - box.x1));
+      const dy = Math.max(0, Math.max(box.y0 - nb.y1, nb.y0 - box.y1));
+      const dist = Math.hypot(dx, dy) / Math.max(number.size, 8);
+      let score = (size / maxSize) * 3 - Math.min(6, dist * 0.35) + Math.max(...g.map((l) => l.labelBonus));
+      if (letters(text) >= 6) score += 0.5;
+      if (text === text.toUpperCase()) score += 0.3;
+      if (DRAWING_WORD_RE.test(text)) score += 0.8;
+      const confidences = g.flatMap((l) => (l.ocrConfidence === undefined ? [] : [l.ocrConfidence]));
+      const meanConfidence = confidences.length
+        ? confidences.reduce((sum, c) => sum + c, 0) / confidences.length
+        : null;
+      if (meanConfidence !== null && meanConfidence < RELIABLE_OCR_CONFIDENCE)
+        score -= Math.min(UNRELIABLE_OCR_PENALTY, (RELIABLE_OCR_CONFIDENCE - meanConfidence) / 10);
+      if (letters(text) < MIN_TITLE_LETTERS && !DRAWING_WORD_RE.test(text)) score -= 1.5;
+      return { text, lines: g.map((l) => l.text), box, size, score };
+    })
+    .sort((a, b) => b.score - a.score)
+    .slice(0, 8);
+};

@@ -1,0 +1,182 @@
+/**
+ * OCR of a sheet's title block (outlined or scanned sheets): first the small ruled cells where the sheet number
+ * is printed, each on its own; then the ruled title block cell by cell; then, when no convincing number was
+ * read, the bottom-right band and the right-hand strip (upright and turned for vertical title strips).
+ */
+import {
+  type Box,
+  boxOf,
+  centerInside,
+  centerX,
+  centerY,
+  clampBox,
+  contains,
+  expand,
+  intersection,
+  type Word,
+} from './geometry.ts';
+import { buildLines } from './layout.ts';
+import { findNumberCandidates, GOOD_NUMBER_SCORE } from './number-candidates.ts';
+import {
+  cellAt,
+  keepRender,
+  type OcrRequest,
+  type OcrResult,
+  ocrArea,
+  ocrCells,
+  ocrSmallCells,
+  titleBlockDpi,
+} from './ocr.ts';
+import type { PageGeometry } from './pdf.ts';
+import type { Ruling } from './rulings.ts';
+import { findTitleBlock } from './title-block.ts';
+
+/** Adds OCR words that do not duplicate text-layer words. */
+export const mergeOcrWords = (base: Word[], ocr: readonly Word[]): Word[] => {
+  const out = [...base];
+  for (const w of ocr) {
+    const area = (w.x1 - w.x0) * (w.y1 - w.y0);
+    if (base.some((b) => b.source === 'textLayer' && intersection(b, w) > 0.3 * area)) continue;
+    out.push(w);
+  }
+  return out;
+};
+
+const NUMBER_LABEL_WORD_RE = /^(?:SHEET|SHT|DRAWING|DWG|DRG)$/i;
+
+const sameBox = (a: Box, b: Box): boolean =>
+  Math.abs(a.x0 - b.x0) < 1 &&
+  Math.abs(a.y0 - b.y0) < 1 &&
+  Math.abs(a.x1 - b.x1) < 1 &&
+  Math.abs(a.y1 - b.y1) < 1;
+
+/**
+ * Ruled cells where the sheet number may be printed: cells holding a sheet-number label (SHEET, DRAWING NO.,
+ * DWG) in the right or bottom part of the sheet, then the cells nearest the bottom-right corner (title blocks
+ * put the number there). Cells must be small (a field, not a drawing area).
+ */
+export const numberCellsOf = (
+  words: readonly Word[],
+  rulings: readonly Ruling[],
+  W: number,
+  H: number,
+  max = 8,
+): Box[] => {
+  const near = rulings.filter((r) =>
+    r.axis === 'h' ? r.at > H * 0.4 && r.to > W * 0.5 : r.at > W * 0.4 && r.to > H * 0.5,
+  );
+  if (near.length < 4) return [];
+  const fits = (c: Box): boolean => {
+    const w = c.x1 - c.x0;
+    const h = c.y1 - c.y0;
+    return w >= 14 && h >= 12 && w <= W * 0.2 && h <= H * 0.12 && w * h <= W * H * 0.006;
+  };
+  const out: Box[] = [];
+  const add = (c: Box | null, into: Box[]): void => {
+    if (c && fits(c) && !out.some((o) => sameBox(o, c)) && !into.some((o) => sameBox(o, c))) into.push(c);
+  };
+  for (const w of words) {
+    if (w.dir !== 0 || !NUMBER_LABEL_WORD_RE.test(w.text.replace(/[.:#]+$/, ''))) continue;
+    if (centerX(w) < W * 0.5 && centerY(w) < H * 0.5) continue;
+    add(cellAt(centerX(w), centerY(w), near), out);
+  }
+  const corner: Box[] = [];
+  for (let x = W - 4; x > W * 0.75; x -= 16) {
+    for (let y = H - 4; y > H * 0.75; y -= 10) add(cellAt(x, y, near), corner);
+  }
+  const dist = (c: Box): number => Math.hypot(W - centerX(c), H - centerY(c));
+  corner.sort((a, b) => dist(a) - dist(b));
+  return [...out, ...corner].slice(0, max);
+};
+
+/**
+ * Reads the small cells where the sheet number may be printed (see numberCellsOf) and puts their words in
+ * place of any OCR words read there before (a cell read on its own is the more reliable reading).
+ */
+export const ocrNumberCells = async (
+  words: Word[],
+  geometry: PageGeometry,
+  request: OcrRequest,
+  /** Called with the cells' common box before they are read (to render a larger area around them once). */
+  beforeReading: (cellsBox: Box) => Promise<void> = async () => undefined,
+): Promise<{ words: Word[]; result: OcrResult | null }> => {
+  if (!request.cellRulings) return { words, result: null };
+  const rulings = await request.cellRulings().catch(() => [] as Ruling[]);
+  const cells = numberCellsOf(words, rulings, geometry.width, geometry.height);
+  if (cells.length === 0) return { words, result: null };
+  await beforeReading(boxOf(cells));
+  const result = await ocrSmallCells(request, cells);
+  const kept = words.filter((w) => w.source !== 'ocr' || !cells.some((c) => centerInside(c, w)));
+  return { words: mergeOcrWords(kept, result.words), result };
+};
+
+/**
+ * Title-block OCR: the title block found from the drawing's rulings (or the bottom-right band), with its
+ * ruling lines masked; then, if no sheet number was read, the right-hand strip, upright and turned 90
+ * degrees (vertical title strips).
+ */
+export const ocrTitleBlock = async (
+  words: Word[],
+  geometry: PageGeometry,
+  request: OcrRequest,
+  rulings: readonly Ruling[],
+): Promise<{ words: Word[]; seconds: number; confidences: number[] }> => {
+  const { width: W, height: H } = geometry;
+  const ruled = findTitleBlock(
+    [],
+    null,
+    W,
+    H,
+    rulings.filter((r) => r.to - r.from >= Math.min(W, H) * 0.15),
+  );
+  const first = ruled ? expand(ruled, 4) : { x0: W * 0.45, y0: H * 0.82, x1: W, y1: H };
+  const areas: Array<{ box: Box; turn: 0 | 90 | 270 }> = [{ box: first, turn: 0 }];
+  if (!ruled || ruled.y1 - ruled.y0 > H * 0.5)
+    areas.push({ box: { x0: W * 0.84, y0: 0, x1: W, y1: H }, turn: 90 });
+  if (ruled && ruled.y1 - ruled.y0 > H * 0.5)
+    areas.push({ box: { x0: W * 0.45, y0: H * 0.82, x1: W, y1: H }, turn: 0 });
+  let merged = words;
+  let seconds = 0;
+  const confidences: number[] = [];
+  const deadline = Date.now() + request.limits.ocrPageTimeoutMs;
+  const good = (): boolean => {
+    const best = findNumberCandidates(merged, buildLines(merged, { gapFactor: 1.5 }), W, H)[0];
+    return best !== undefined && best.score >= GOOD_NUMBER_SCORE;
+  };
+  const add = (result: OcrResult): void => {
+    seconds += result.seconds;
+    if (result.words.length) confidences.push(result.meanConfidence);
+    merged = mergeOcrWords(merged, result.words);
+  };
+  // The reads below lie inside the title block (or the bottom band): one render serves them. Its pixel grid
+  // is laid on the number cells' own, as if they were rendered alone: tesseract's reading of thin lettering
+  // changes with sub-pixel shifts.
+  const keepBlockRender = async (cellsBox: Box): Promise<void> => {
+    const block = clampBox(first, W, H);
+    if (!contains(block, cellsBox)) return;
+    const dpi = titleBlockDpi(request);
+    const scale = dpi / 72;
+    const x0 = cellsBox.x0 - Math.ceil((cellsBox.x0 - block.x0) * scale) / scale;
+    const y0 = cellsBox.y0 - Math.ceil((cellsBox.y0 - block.y0) * scale) / scale;
+    const renderStarted = Date.now();
+    await keepRender(request, { x0, y0, x1: block.x1, y1: block.y1 }, dpi);
+    seconds += (Date.now() - renderStarted) / 1000;
+  };
+  // The small cells where the number is printed, each on its own.
+  const cellPass = await ocrNumberCells(merged, geometry, request, keepBlockRender);
+  if (cellPass.result) {
+    seconds += cellPass.result.seconds;
+    if (cellPass.result.words.length) confidences.push(cellPass.result.meanConfidence);
+    merged = cellPass.words;
+  }
+  // A ruled title block is read cell by cell (far more reliable than one pass over the whole block).
+  if (ruled) add(await ocrCells(request, clampBox(expand(ruled, 1), W, H), rulings));
+  if (!ruled || !good()) {
+    for (const area of areas) {
+      if (Date.now() > deadline) break;
+      add(await ocrArea(request, clampBox(area.box, W, H), titleBlockDpi(request), area.turn, rulings));
+      if (good()) break;
+    }
+  }
+  return { words: merged, seconds, confidences };
+};

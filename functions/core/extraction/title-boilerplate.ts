@@ -1,0 +1,87 @@
+/**
+ * Title-block lines that a set repeats on most of its sheets (the project name, the client, the firm) are not
+ * sheet titles. OCR reads them differently from sheet to sheet (split at other places, a letter more or less),
+ * so a line counts as repeated when it or a longer line holding it recurs, and a line that only differs from a
+ * repeated one by an OCR slip is repeated too. A repeated line glued in front of or after a title is cut off.
+ */
+
+/** Letters and digits, upper case: how lines are compared. */
+export const foldLine = (text: string): string => text.toUpperCase().replace(/[^A-Z0-9]/g, '');
+
+/** Folded lines this long or longer also match inside longer lines (shorter ones are too generic). */
+const MIN_PART_LENGTH = 10;
+/** File paths and addresses of the drawing file printed by the plotter are never titles. */
+const FILE_PATH_RE = /[A-Z]:\\|\\[\w.-]+\\|\.dwg\b|https?:\/\/|www\./i;
+
+/** Edit distance of two strings, or `limit + 1` as soon as it exceeds `limit`. */
+const editDistance = (a: string, b: string, limit: number): number => {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let rowBest = i;
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      const value = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution);
+      current.push(value);
+      rowBest = Math.min(rowBest, value);
+    }
+    if (rowBest > limit) return limit + 1;
+    previous = current;
+  }
+  return previous[b.length] ?? limit + 1;
+};
+
+const nearlyEqual = (a: string, b: string): boolean => {
+  const limit = Math.max(1, Math.floor(0.1 * Math.max(a.length, b.length)));
+  return editDistance(a, b, limit) <= limit;
+};
+
+/** The text with `key` (folded) cut from its start or end by whole words; null when it does not start or end so. */
+const cutWords = (text: string, key: string): string | null => {
+  const words = text.trim().split(/\s+/);
+  for (let i = 1; i < words.length; i++) {
+    if (foldLine(words.slice(0, i).join(' ')) === key) return words.slice(i).join(' ');
+    if (foldLine(words.slice(words.length - i).join(' ')) === key)
+      return words.slice(0, words.length - i).join(' ');
+  }
+  return null;
+};
+
+/**
+ * A cleaner for the title lines of a set, from the lines of each sheet: it returns the line without the set's
+ * repeated text, or null when nothing of the line is a title.
+ */
+export const boilerplateCleaner = (
+  linesPerSheet: ReadonlyArray<readonly string[]>,
+): ((text: string) => string | null) => {
+  const sheets = linesPerSheet.length;
+  const folded = linesPerSheet.map((lines) => [...new Set(lines.map(foldLine).filter(Boolean))]);
+  const threshold = Math.max(3, 0.5 * sheets);
+  const repeated = new Set<string>();
+  if (sheets >= 3) {
+    const keys = new Set(folded.flat());
+    for (const key of keys) {
+      const holders = folded.filter((lines) =>
+        lines.some((line) => line === key || (key.length >= MIN_PART_LENGTH && line.includes(key))),
+      ).length;
+      if (holders >= threshold) repeated.add(key);
+    }
+  }
+  const longest = [...repeated]
+    .filter((key) => key.length >= MIN_PART_LENGTH)
+    .sort((a, b) => b.length - a.length);
+  return (text) => {
+    if (FILE_PATH_RE.test(text)) return null;
+    const key = foldLine(text);
+    if (!key || repeated.has(key)) return null;
+    for (const other of longest) {
+      if (key.length >= MIN_PART_LENGTH && (other.includes(key) || nearlyEqual(key, other))) return null;
+    }
+    for (const other of longest) {
+      const rest = cutWords(text, other);
+      if (rest !== null && foldLine(rest).length >= 3) return rest;
+    }
+    return text;
+  };
+};

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import type { NumberCandidate } from '../../../functions/core/extraction/number-candidates.ts';
+import { parseSheetNumber } from '../../../functions/core/extraction/sheet-number.ts';
+import {
+  chooseSheetNumbers,
+  type NumberingPage,
+} from '../../../functions/core/extraction/sheet-numbering.ts';
+
+/** A candidate read by OCR at (x, y) on a 1224 x 792 sheet. */
+const candidate = (text: string, x: number, y: number, score: number, confidence = 90): NumberCandidate => {
+  const parsed = parseSheetNumber(text);
+  if (!parsed) throw new Error(`not a sheet number: ${text}`);
+  return {
+    ...parsed,
+    box: { x0: x, y0: y, x1: x + 30, y1: y + 10 },
+    size: 10,
+    score,
+    source: 'ocr',
+    confidence,
+  };
+};
+
+const page = (pageNumber: number, ...candidates: NumberCandidate[]): NumberingPage => ({
+  pageNumber,
+  width: 1224,
+  height: 792,
+  candidates,
+});
+
+const printedOf = (pages: NumberingPage[]): Array<string | null> =>
+  chooseSheetNumbers(pages).map((choice, i) => {
+    if (choice.kind === 'inferred') return `~${choice.printed}`;
+    if (choice.kind === 'candidate') return pages[i]?.candidates[choice.index]?.printed ?? null;
+    return null;
+  });
+
+describe('set-level sheet numbers', () => {
+  it('fills sheets without a convincing number from an unbroken run around them', () => {
+    // Prepare: A4 was misread (low confidence), A5 read with a stray letter; A3 and A6 frame the run.
+    const pages = [
+      page(3, candidate('A3', 1130, 723, 8.5)),
+      page(4, candidate('SNY1d', 1128, 676, 6.6, 31)),
+      page(5, candidate('AS5', 1129, 723, 9.3, 56)),
+      page(6, candidate('A6', 1130, 723, 8.4)),
+    ];
+    // Act / Assess
+    expect(printedOf(pages)).toEqual(['A3', '~A4', '~A5', 'A6']);
+  });
+
+  it('does not infer across a run that skips or repeats numbers', () => {
+    const pages = [
+      page(1, candidate('SW-1', 1064, 744, 6)),
+      page(2),
+      page(3, candidate('SW-1', 1064, 744, 6)),
+    ];
+    expect(printedOf(pages)).toEqual(['SW-1', null, 'SW-1']);
+  });
+
+  it('drops a value printed in the same place on three sheets (a contract number)', () => {
+    const pages = [
+      page(1, candidate('SW-1', 1064, 744, 6), candidate('WW-684', 1109, 604, 3)),
+      page(2, candidate('WW-684', 1109, 604, 8.8)),
+      page(3, candidate('SW-7', 1065, 747, 5.4), candidate('WW-684', 1110, 606, 2)),
+    ];
+    expect(printedOf(pages)).toEqual(['SW-1', null, 'SW-7']);
+  });
+
+  it('keeps a sheet number that other sheets reference from one place', () => {
+    // Each sheet prints its own number in the title block and a callout to A-301 in the same spot.
+    const pages = [6, 7, 8].map((n) =>
+      page(n, candidate(`A-30${n - 5}`, 986, 716, 7.8), candidate('A-301', 744, 54, 1.2)),
+    );
+    expect(printedOf(pages)).toEqual(['A-301', 'A-302', 'A-303']);
+  });
+
+  it('prefers, of two readings in one place, the prefix other sheets carry', () => {
+    const pages = [
+      page(1, candidate('PR-5', 700, 546, 6)),
+      page(2, candidate('R-1', 1088, 767, 8.26, 90), candidate('PR-1', 1082, 767, 8.26, 92)),
+    ];
+    expect(printedOf(pages)).toEqual(['PR-5', 'PR-1']);
+  });
+});

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { Line, Word } from '../../../functions/core/extraction/geometry.ts';
+import type { NumberCandidate } from '../../../functions/core/extraction/number-candidates.ts';
+import { findTitleLines, rankTitleCandidates } from '../../../functions/core/extraction/sheet-title.ts';
+
+/** One OCR line at (x, y) on a 2448 x 1584 sheet. */
+const line = (text: string, x: number, y: number, size: number, confidence: number): Line => {
+  const word: Word = {
+    text,
+    x0: x,
+    y0: y,
+    x1: x + text.length * size * 0.6,
+    y1: y + size,
+    size,
+    dir: 0,
+    font: 'ocr',
+    source: 'ocr',
+    confidence,
+  };
+  return { ...word, words: [word], text, size, dir: 0 };
+};
+
+const number: NumberCandidate = {
+  printed: 'CR-10',
+  prefix: 'CR',
+  normalized: 'CR-10',
+  box: { x0: 2300, y0: 1440, x1: 2380, y1: 1455 },
+  size: 14,
+  score: 8,
+  source: 'ocr',
+  confidence: 90,
+};
+
+describe('sheet title lines', () => {
+  it('leaves out misread field labels, numbered fields and plotter paths', () => {
+    const lines = [
+      line('DRAWING Mo', 2200, 1420, 8, 78),
+      line('HYD PROJECT NO. 10701', 2200, 1400, 8, 90),
+      line('wo. V:\\2977J', 2100, 1380, 12, 56),
+      line('CURB RAMP DETAILS', 2000, 1450, 14, 95),
+    ];
+    const texts = findTitleLines(lines, number, null, 2448, 1584).map((l) => l.text);
+    expect(texts).toEqual(['CURB RAMP DETAILS']);
+  });
+
+  it('ranks a large fragment read with low confidence below a clear title', () => {
+    const lines = [line('TAR', 2250, 1380, 28, 30), line('LEGEND AND ABBREVIATIONS', 2000, 1450, 14, 96)];
+    const titleLines = findTitleLines(lines, number, null, 2448, 1584);
+    expect(rankTitleCandidates(titleLines, number)[0]?.text).toBe('LEGEND AND ABBREVIATIONS');
+  });
+});
