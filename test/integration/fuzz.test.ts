@@ -111,42 +111,52 @@ describe('fuzzing every route', () => {
     console.log(`fuzz (seed ${SEED}, ${RUNS} per route): ${summary.join(', ')}`);
   });
 
-  it.each([...ROUTES, STREAM_ROUTE] as RouteDefinition[])('$id never answers 5xx', async (route) => {
-    const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] as string);
-    const request = fc.record({
-      pathValues: fc.dictionary(fc.constantFrom(...(names.length ? names : ['none'])), junk, { maxKeys: 2 }),
-      query: fc.array(fc.tuple(queryName, queryValue), { maxLength: 4 }),
-      body,
-      contentType: fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', ''),
-      accept: fc.constantFrom('text/event-stream', 'application/x-ndjson', '*/*', 'application/json', ''),
-      auth,
-    });
-    await fc.assert(
-      fc.asyncProperty(request, async (input) => {
-        const path = pathFor(route, ids, input.pathValues);
-        const query = new URLSearchParams(input.query).toString();
-        const headers: Record<string, string> = {};
-        if (input.contentType) headers['content-type'] = input.contentType;
-        if (input.accept) headers.accept = input.accept;
-        // `valid`: the credential the route takes; `otherKind`: the other one (a key on a session route).
-        const session = (input.auth === 'valid') === (route.auth === 'session');
-        if (input.auth === 'garbage')
-          headers.authorization = `Bearer psk_${'a'.repeat(16)}_${'b'.repeat(43)}`;
-        else if (input.auth !== 'none' && !session) headers.authorization = `Bearer ${key}`;
-        const reply = await api(`${path}${query ? `?${query}` : ''}`, {
-          method: route.method,
-          headers,
-          ...(input.auth !== 'none' && input.auth !== 'garbage' && session
-            ? { cookie: org.sessionToken }
-            : {}),
-          ...(route.method === 'GET' ? {} : { rawBody: input.body }),
-        });
-        counts.set(reply.status, (counts.get(reply.status) ?? 0) + 1);
-        expect(reply.status, `${route.method} ${path}?${query}`).toBeLessThan(500);
-      }),
-      { seed: SEED, numRuns: RUNS, endOnFailure: true },
-    );
-  });
+  it.concurrent.each([...ROUTES, STREAM_ROUTE] as RouteDefinition[])(
+    '$id never answers 5xx',
+    async (route) => {
+      const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] as string);
+      const request = fc.record({
+        pathValues: fc.dictionary(fc.constantFrom(...(names.length ? names : ['none'])), junk, {
+          maxKeys: 2,
+        }),
+        query: fc.array(fc.tuple(queryName, queryValue), { maxLength: 4 }),
+        body,
+        contentType: fc.constantFrom(
+          'application/json',
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          '',
+        ),
+        accept: fc.constantFrom('text/event-stream', 'application/x-ndjson', '*/*', 'application/json', ''),
+        auth,
+      });
+      await fc.assert(
+        fc.asyncProperty(request, async (input) => {
+          const path = pathFor(route, ids, input.pathValues);
+          const query = new URLSearchParams(input.query).toString();
+          const headers: Record<string, string> = {};
+          if (input.contentType) headers['content-type'] = input.contentType;
+          if (input.accept) headers.accept = input.accept;
+          // `valid`: the credential the route takes; `otherKind`: the other one (a key on a session route).
+          const session = (input.auth === 'valid') === (route.auth === 'session');
+          if (input.auth === 'garbage')
+            headers.authorization = `Bearer psk_${'a'.repeat(16)}_${'b'.repeat(43)}`;
+          else if (input.auth !== 'none' && !session) headers.authorization = `Bearer ${key}`;
+          const reply = await api(`${path}${query ? `?${query}` : ''}`, {
+            method: route.method,
+            headers,
+            ...(input.auth !== 'none' && input.auth !== 'garbage' && session
+              ? { cookie: org.sessionToken }
+              : {}),
+            ...(route.method === 'GET' ? {} : { rawBody: input.body }),
+          });
+          counts.set(reply.status, (counts.get(reply.status) ?? 0) + 1);
+          expect(reply.status, `${route.method} ${path}?${query}`).toBeLessThan(500);
+        }),
+        { seed: SEED, numRuns: RUNS, endOnFailure: true },
+      );
+    },
+  );
 
   it('leaves the server up', async () => {
     expect(
