@@ -124,3 +124,18 @@ export function uniqueName(prefix: string): string {
 export function provisioningRecord(orgId: string, name: string): ProjectRecord {
   return newProjectRecord({ orgId, name, price: 100 });
 }
+
+/** A new organization with a ready project and an empty job in it. */
+export async function createOrgWithJob(
+  projectName: string,
+): Promise<{ org: TestOrg; projectId: string; jobId: string }> {
+  const org = await createOrg();
+  const projectId = String((await createProject(org.apiKey, projectName)).body.project.id);
+  await waitForProject(org.apiKey, projectId);
+  const job = await api(`/api/open/v1/projects/${projectId}/jobs`, {
+    method: 'POST',
+    key: org.apiKey,
+    body: {},
+  });
+  return { org, projectId, jobId: String(job.body.job.id) };
+}

@@ -3,19 +3,14 @@ import type { JobStore } from '../../functions/core/jobs/ports.ts';
 import { registerUploads } from '../../functions/core/jobs/uploads.ts';
 import { jobStore, uploadStorage, uploadTokens } from '../../functions/shared/container.ts';
 import { largePdf, sha256Hex } from '../fixtures/pdfs.ts';
-import { api, createOrg, createProject, waitForProject } from './helpers.ts';
+import { api, createOrgWithJob } from './helpers.ts';
 
 const MIB = 1024 * 1024;
 
 describe('registration races', () => {
   it('answers what a retry would (400), and leaves no multipart session behind', async () => {
     // Prepare: a job, and a job store whose addFiles lets a concurrent registration fill the job first.
-    const org = await createOrg();
-    const projectId = (await createProject(org.apiKey, 'Race')).body.project.id;
-    await waitForProject(org.apiKey, projectId);
-    const jobId = (
-      await api(`/api/open/v1/projects/${projectId}/jobs`, { method: 'POST', key: org.apiKey, body: {} })
-    ).body.job.id;
+    const { org, jobId } = await createOrgWithJob('Race');
     const file = (fileName: string, fileSize: number) => ({
       fileName,
       contentType: 'application/pdf',
@@ -60,12 +55,7 @@ describe('registration races', () => {
 
   it('lets storage refuse a multipart completion with a made-up ETag, as S3 does', async () => {
     // Prepare
-    const org = await createOrg();
-    const projectId = (await createProject(org.apiKey, 'ETags')).body.project.id;
-    await waitForProject(org.apiKey, projectId);
-    const jobId = (
-      await api(`/api/open/v1/projects/${projectId}/jobs`, { method: 'POST', key: org.apiKey, body: {} })
-    ).body.job.id;
+    const { org, jobId } = await createOrgWithJob('ETags');
     const bytes = await largePdf(7 * MIB);
     const registered = await api(`/api/open/v1/jobs/${jobId}/uploads`, {
       method: 'POST',

@@ -7,17 +7,12 @@ import {
   uploadTokens,
 } from '../../functions/shared/container.ts';
 import { sha256Hex, specificationPdf } from '../fixtures/pdfs.ts';
-import { api, createOrg, createProject, waitForProject } from './helpers.ts';
+import { api, createOrgWithJob } from './helpers.ts';
 
 describe('upload tokens', () => {
   it('expire with their registration, and a new registration issues a new one', async () => {
     // Prepare
-    const org = await createOrg();
-    const projectId = (await createProject(org.apiKey, 'Tokens')).body.project.id;
-    await waitForProject(org.apiKey, projectId);
-    const jobId = (
-      await api(`/api/open/v1/projects/${projectId}/jobs`, { method: 'POST', key: org.apiKey, body: {} })
-    ).body.job.id;
+    const { org, jobId } = await createOrgWithJob('Tokens');
     const bytes = await specificationPdf();
     const declaration = {
       files: [
