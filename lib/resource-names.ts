@@ -20,6 +20,9 @@ export function physicalName(stage: string, definition: ResourceDefinition): str
       return `project-source/${stage}/${definition.name}`;
     case 'stateMachine':
       return `project-source-${stage}-${definition.name}`;
+    case 'model':
+      // A foundation model is AWS's, named by its id in every account and stage.
+      return definition.modelId;
   }
 }
 

@@ -1,7 +1,7 @@
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Architecture, type ILayerVersion, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
@@ -12,7 +12,7 @@ import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js'
 import { Construct } from 'constructs';
 import { TABLE_DESIGN } from '../functions/adapters/dynamodb/table.ts';
 import { type Access, accessEntries, type KindOf, type ResourceName } from '../functions/shared/resources.ts';
-import { ENGINE_MODULES } from './engine-layer.ts';
+import type { NativeLayer } from './native-layers.ts';
 
 const TABLE_READ = [
   'dynamodb:GetItem',
@@ -38,6 +38,7 @@ interface ConstructOfKind {
   bucket: IBucket;
   queue: IQueue;
   stateMachine: IStateMachine;
+  model: { modelId: string };
   secret: ISecret;
 }
 
@@ -52,8 +53,8 @@ export interface ServiceFunctionProps {
   timeout?: Duration;
   memorySize?: number;
   environment?: Record<string, string>;
-  /** The extraction engine's packages come from this layer instead of the bundle (x86_64). */
-  engineLayer?: ILayerVersion;
+  /** Packages that come from these layers instead of the bundle (the function then runs on x86_64). */
+  layers?: NativeLayer[];
 }
 
 /**
@@ -67,12 +68,13 @@ export class ServiceFunction extends Construct {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
+    const layers = props.layers ?? [];
     this.fn = new NodejsFunction(this, 'Function', {
       entry: props.entry,
       handler: 'handler',
       runtime: Runtime.NODEJS_24_X,
-      architecture: props.engineLayer ? Architecture.X86_64 : Architecture.ARM_64,
-      ...(props.engineLayer ? { layers: [props.engineLayer] } : {}),
+      architecture: layers.length > 0 ? Architecture.X86_64 : Architecture.ARM_64,
+      ...(layers.length > 0 ? { layers: layers.map((native) => native.layer) } : {}),
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(29),
       logGroup,
@@ -90,7 +92,7 @@ export class ServiceFunction extends Construct {
         mainFields: ['module', 'main'],
         banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
         logLevel: LogLevel.WARNING,
-        externalModules: ['@aws-sdk/*', ...(props.engineLayer ? ENGINE_MODULES : [])],
+        externalModules: ['@aws-sdk/*', ...layers.flatMap((native) => native.modules)],
       },
     });
     this.bind(props.access, props.resources);
@@ -136,9 +138,14 @@ export class ServiceFunction extends Construct {
           fn.addEnvironment(definition.env, bucket.bucketName);
           allow(['s3:ListBucket'], [bucket.bucketArn]);
           allow(
-            mode === 'readwrite'
-              ? ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload']
-              : ['s3:GetObject'],
+            mode === 'read'
+              ? ['s3:GetObject']
+              : [
+                  's3:GetObject',
+                  's3:PutObject',
+                  's3:AbortMultipartUpload',
+                  ...(mode === 'manage' ? ['s3:DeleteObject'] : []),
+                ],
             [bucket.arnForObjects('*')],
           );
           Validations.of(fn).acknowledge({
@@ -161,6 +168,22 @@ export class ServiceFunction extends Construct {
                   'sqs:GetQueueAttributes',
                 ],
             [queue.queueArn],
+          );
+          break;
+        }
+        case 'model': {
+          const { modelId } = target as { modelId: string };
+          fn.addEnvironment(definition.env, modelId);
+          allow(
+            ['bedrock:InvokeModel'],
+            [
+              Stack.of(this).formatArn({
+                service: 'bedrock',
+                account: '',
+                resource: 'foundation-model',
+                resourceName: modelId,
+              }),
+            ],
           );
           break;
         }

@@ -13,14 +13,15 @@ import { DefinitionBody, LogLevel, StateMachine } from 'aws-cdk-lib/aws-stepfunc
 import type { Construct } from 'constructs';
 import { CONSUMERS } from '../functions/shared/consumers.ts';
 import {
+  type ModelDefinition,
   RESOURCES,
   type ResourceDefinition,
   type ResourceName,
   type ResourceNameOfKind,
 } from '../functions/shared/resources.ts';
-import { FALLBACK_HANDLER, ROUTES, STREAM_ROUTE } from '../functions/shared/routes.ts';
+import { FALLBACK_HANDLER, ROUTES, type RouteDefinition, STREAM_ROUTE } from '../functions/shared/routes.ts';
 import { STATE_MACHINES } from '../functions/shared/state-machines.ts';
-import { engineLayer } from './engine-layer.ts';
+import { nativeLayer } from './native-layers.ts';
 import { pascal, physicalName } from './resource-names.ts';
 import { ServiceFunction, type ServiceResources } from './service-function.ts';
 
@@ -53,11 +54,17 @@ export class StatelessStack extends Stack {
         queue: () => Queue.fromQueueArn(this, id, Arn.format({ service: 'sqs', resource: physical }, this)),
         secret: () => Secret.fromSecretNameV2(this, id, physical),
         stateMachine: () => undefined,
+        model: () => ({ modelId: (definition as ModelDefinition).modelId }),
       }[definition.kind]();
       if (imported) (resources as Record<string, unknown>)[name] = imported;
     }
 
-    const engine = engineLayer(this, 'EngineLayer');
+    const engine = nativeLayer(this, 'EngineLayer', 'engine');
+    const index = nativeLayer(this, 'IndexLayer', 'index');
+    const layersOf = (uses: { usesEngine?: boolean; usesIndex?: boolean }) => [
+      ...(uses.usesEngine ? [engine] : []),
+      ...(uses.usesIndex ? [index] : []),
+    ];
 
     // State machines first: routes start them.
     for (const definition of STATE_MACHINES) {
@@ -70,7 +77,7 @@ export class StatelessStack extends Stack {
           resources,
           timeout: Duration.seconds(task.timeoutSeconds),
           memorySize: task.memoryMb,
-          ...(task.usesEngine ? { engineLayer: engine } : {}),
+          layers: layersOf(task),
         });
         substitutions[placeholder] = fn.fn.functionArn;
         taskFunctions.push(fn);
@@ -118,6 +125,7 @@ export class StatelessStack extends Stack {
         entry: route.handler,
         access: route.access,
         resources,
+        layers: layersOf(route as RouteDefinition),
       });
       this.functions.set(route.id, fn);
       this.api.addRoutes({

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { buildWordVectorCache } from '../functions/adapters/embeddings/word-vector-embedder.ts';
 import { CONSUMERS } from '../functions/shared/consumers.ts';
 import { RESOURCES, type ResourceDefinition, resourcesOfKind } from '../functions/shared/resources.ts';
 import { startApiServer } from './api-server.ts';
@@ -44,6 +45,8 @@ export function localName(definition: ResourceDefinition): string {
       return localStateMachineArn(definition.name);
     case 'secret':
       return `local/${definition.name}`;
+    case 'model':
+      return definition.modelId;
   }
 }
 
@@ -54,6 +57,8 @@ const LOCAL_TABLE = localName(RESOURCES.table);
  * and serves the real handlers over HTTP. Call before any handler module is imported.
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  // The local embedder's word vectors, converted once per install before any worker needs them.
+  buildWordVectorCache();
   const [dynamo, s3, sqs] = await Promise.all([
     startDynamo({ dataDir: options.persistDynamo ? join(options.dataDir, 'dynamodb') : undefined }),
     startS3({
@@ -85,6 +90,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     POWERTOOLS_SERVICE_NAME: 'project-source-api',
     // Local receivers listen on localhost; on AWS private targets are refused.
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    // Bedrock does not run here: passages and queries are embedded by GloVe word vectors on the CPU,
+    // and each project's index (an s3:// location on AWS) is a folder of the local data directory.
+    EMBEDDER: 'local',
+    LANCE_LOG: 'error',
+    LOCAL_INDEX_ROOT: join(options.dataDir, 'index'),
     ...options.extraEnv,
   };
   Object.assign(process.env, env);

@@ -28,6 +28,8 @@ export const objectKeys = {
   /** Artifacts bucket: the PDF of one specification section. */
   sectionPdf: (owner: FileOwner, sectionId: string) =>
     `${project(owner)}files/${owner.fileId}/sections/${sectionId}.pdf`,
+  /** Artifacts bucket: the searchable passages of one assembled file, read by indexing and reconcile. */
+  fileSources: (owner: FileOwner) => `${project(owner)}files/${owner.fileId}/sources.json`,
   /** Artifacts bucket: the immutable result of a finished job. */
   jobResult: (owner: ProjectOwner, jobId: string) => `${project(owner)}jobs/${jobId}/result.json`,
   /** Index bucket: the project's source index. */

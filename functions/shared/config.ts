@@ -50,6 +50,12 @@ const ConfigSchema = z.object({
     .min(60)
     .max(7 * 24 * 3600)
     .default(3600),
+  /** `bedrock` on AWS; `local` runs GloVe word vectors on the CPU (the local stack's default). */
+  EMBEDDER: z.enum(['bedrock', 'local']).default('bedrock'),
+  /** Dimension asked of the Bedrock model (Titan Text Embeddings V2 accepts 256, 512 or 1024). */
+  EMBEDDING_DIMENSION: z.coerce.number().int().min(8).max(4096).default(512),
+  /** Locally only: the folder that holds project indexes (`s3://bucket/key` -> `{root}/bucket/key`). */
+  LOCAL_INDEX_ROOT: z.string().min(1).optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
   MAX_JSON_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
 });

@@ -12,10 +12,12 @@
 /** The access modes a function can hold on each kind of resource; `bind` turns them into IAM actions. */
 export interface AccessModes {
   table: 'read' | 'readwrite';
-  bucket: 'read' | 'readwrite';
+  /** `manage` = `readwrite` and deleting objects (an index writer that compacts its files). */
+  bucket: 'read' | 'readwrite' | 'manage';
   queue: 'send' | 'consume';
   stateMachine: 'start';
   secret: 'read';
+  model: 'invoke';
 }
 export type ResourceKind = keyof AccessModes;
 
@@ -50,7 +52,13 @@ export interface StateMachineDefinition extends ResourceDefinitionBase {
 export interface SecretDefinition extends ResourceDefinitionBase {
   kind: 'secret';
 }
+/** A Bedrock foundation model: its id is the variable's value; `invoke` grants exactly its ARN. */
+export interface ModelDefinition extends ResourceDefinitionBase {
+  kind: 'model';
+  modelId: string;
+}
 export type ResourceDefinition =
+  | ModelDefinition
   | TableDefinition
   | BucketDefinition
   | QueueDefinition
@@ -88,6 +96,13 @@ export const RESOURCES = {
     env: 'INDEX_BUCKET',
     name: 'index',
     description: "Each project's source index",
+  },
+  embeddingModel: {
+    kind: 'model',
+    env: 'EMBEDDING_MODEL_ID',
+    name: 'embedding-model',
+    description: 'Bedrock model that embeds passages and queries (Titan Text Embeddings V2)',
+    modelId: 'amazon.titan-embed-text-v2:0',
   },
   webhookQueue: {
     kind: 'queue',

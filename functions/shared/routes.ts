@@ -22,6 +22,8 @@ export interface RouteDefinition {
   /** Resources the handler touches, by name in `resources.ts`. */
   access: Access;
   summary: string;
+  /** Opens the project's source index (LanceDB's native library): deployed with the index layer, on x86_64. */
+  usesIndex?: boolean;
 }
 
 const http = (file: string) => `functions/handlers/http/${file}.ts`;
@@ -151,6 +153,17 @@ export const ROUTES = [
     scope: 'jobs:read',
     access: { table: 'read', signingKey: 'read' },
     summary: 'List the regions extracted from drawing sheets, with filters',
+  },
+  {
+    id: 'searchSources',
+    method: 'POST',
+    path: '/api/open/v1/projects/{projectId}/source-search',
+    handler: http('search-sources'),
+    auth: 'apiKey',
+    scope: 'jobs:read',
+    access: { table: 'read', indexBucket: 'read', embeddingModel: 'invoke' },
+    usesIndex: true,
+    summary: 'Search the sources of a project (exact, semantic or hybrid), with filters',
   },
   {
     id: 'listSheetRegions',

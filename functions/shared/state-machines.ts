@@ -20,6 +20,8 @@ export interface StateMachineTask {
   isolated?: boolean;
   /** Loads the extraction engine (native canvas, pdf.js, tesseract): deployed with the engine layer. */
   usesEngine?: boolean;
+  /** Opens project indexes (LanceDB's native library): deployed with the index layer, on x86_64. */
+  usesIndex?: boolean;
 }
 
 type StateMachineName = ResourceNameOfKind<'stateMachine'>;
@@ -69,6 +71,19 @@ const TASKS = {
       memoryMb: 3008,
       usesEngine: true,
       isolated: true,
+    },
+    IndexFileFunctionArn: {
+      handler: 'functions/handlers/sfn/index-file.ts',
+      access: {
+        table: 'readwrite',
+        artifactsBucket: 'read',
+        indexBucket: 'manage',
+        embeddingModel: 'invoke',
+      },
+      timeoutSeconds: 900,
+      memoryMb: 2048,
+      isolated: true,
+      usesIndex: true,
     },
     FailFileFunctionArn: {
       handler: 'functions/handlers/sfn/fail-file.ts',

@@ -1,3 +1,5 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -14,6 +16,7 @@ describe('CDK stacks', () => {
   let stateful: Template;
   let stateless: Template;
   let statelessStack: StatelessStack;
+  let outdir: string;
 
   beforeAll(() => {
     const app = new App();
@@ -23,7 +26,7 @@ describe('CDK stacks', () => {
     statelessStack.addStackDependency(statefulStack);
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
     // Throws when cdk-nag reports an unacknowledged finding.
-    app.synth();
+    outdir = app.synth().directory;
     stateful = Template.fromStack(statefulStack);
     stateless = Template.fromStack(statelessStack);
   });
@@ -155,11 +158,21 @@ describe('CDK stacks', () => {
       }
     });
 
-    it('gives the index bucket only to the provisioning task that creates indexes', () => {
+    it('gives the index bucket to the functions that create, write and search indexes, and deletes only to the writer', () => {
       const holders = [...statelessStack.functions.keys()].filter((id) =>
         policyOf(id).includes('psa-test-index-'),
       );
-      expect(holders).toEqual(['SetUpProjectResourcesFunctionArn']);
+      expect(holders.sort()).toEqual([
+        'IndexFileFunctionArn',
+        'SetUpProjectResourcesFunctionArn',
+        'searchSources',
+      ]);
+      // LanceDB removes superseded files when it compacts: only the index writer may delete.
+      const deleters = [...statelessStack.functions.keys()].filter((id) =>
+        policyOf(id).includes('s3:DeleteObject'),
+      );
+      expect(deleters).toEqual(['IndexFileFunctionArn']);
+      expect(policyOf('searchSources')).not.toContain('s3:PutObject');
     });
 
     it("sets each bound resource's variable, and grants the signing secret by name with its random suffix", () => {
@@ -192,14 +205,89 @@ describe('CDK stacks', () => {
       }
     });
 
-    it('runs the engine tasks with the engine layer on x86_64, and nothing else', () => {
+    it('runs the functions that need a native layer with exactly that layer, on x86_64, and nothing else', () => {
       const functions = stateless.findResources('AWS::Lambda::Function');
-      const withLayer = Object.values(functions).filter((fn) => (fn.Properties.Layers ?? []).length > 0);
-      const engineTasks = STATE_MACHINES.flatMap((machine) => Object.values(machine.tasks)).filter(
-        (task) => task.usesEngine,
-      );
-      expect(withLayer).toHaveLength(engineTasks.length);
-      for (const fn of withLayer) expect(fn.Properties.Architectures).toEqual(['x86_64']);
+      const layers = stateless.findResources('AWS::Lambda::LayerVersion');
+      const layerId = (description: string) =>
+        Object.entries(layers).find(([, layer]) =>
+          String(layer.Properties.Description).startsWith(description),
+        )?.[0];
+      const engine = layerId('Extraction engine runtime');
+      const index = layerId('Source index runtime');
+      expect(engine).toBeDefined();
+      expect(index).toBeDefined();
+      const users = [
+        ...STATE_MACHINES.flatMap((machine) => Object.entries(machine.tasks)).map(([placeholder, task]) => ({
+          id: placeholder,
+          uses: task as { usesEngine?: boolean; usesIndex?: boolean },
+        })),
+        ...ROUTES.map((route) => ({
+          id: route.id,
+          uses: route as { usesEngine?: boolean; usesIndex?: boolean },
+        })),
+      ];
+      for (const { id, uses } of users) {
+        const fn = statelessStack.functions.get(id);
+        if (!fn) throw new Error(`no function ${id}`);
+        const logicalId = statelessStack.resolve(
+          (fn.fn.node.defaultChild as unknown as { logicalId: string }).logicalId,
+        );
+        const properties = functions[logicalId]?.Properties;
+        const expected = [...(uses.usesEngine ? [engine] : []), ...(uses.usesIndex ? [index] : [])];
+        expect(
+          (properties?.Layers ?? []).map((layer: { Ref: string }) => layer.Ref),
+          id,
+        ).toEqual(expected);
+        expect(properties?.Architectures, id).toEqual(expected.length > 0 ? ['x86_64'] : ['arm64']);
+      }
+      expect(
+        users
+          .filter(({ uses }) => uses.usesIndex)
+          .map(({ id }) => id)
+          .sort(),
+      ).toEqual(['IndexFileFunctionArn', 'searchSources']);
+    });
+
+    it("fits every function with its layers in Lambda's 250 MB unzipped limit", () => {
+      const sizeOf = (path: string): number =>
+        statSync(path).isDirectory()
+          ? readdirSync(path).reduce((sum, entry) => sum + sizeOf(join(path, entry)), 0)
+          : statSync(path).size;
+      // Assets are staged as `asset.<hash>` folders; the template names each by `<hash>.zip`.
+      // biome-ignore lint/suspicious/noExplicitAny: template resources are untyped JSON
+      const assetSize = (resource: { [key: string]: any }) =>
+        sizeOf(
+          join(
+            outdir,
+            `asset.${(resource.Properties.Code ?? resource.Properties.Content)?.S3Key.replace(/\.zip$/, '')}`,
+          ),
+        );
+      const layers = stateless.findResources('AWS::Lambda::LayerVersion');
+      const layerSizes = new Map(Object.entries(layers).map(([id, layer]) => [id, assetSize(layer)]));
+      const limit = 250 * 1024 * 1024;
+      for (const [id, fn] of Object.entries(stateless.findResources('AWS::Lambda::Function'))) {
+        const layerTotal = (fn.Properties.Layers ?? []).reduce(
+          (sum: number, layer: { Ref: string }) =>
+            sum + (layerSizes.get(layer.Ref) ?? Number.POSITIVE_INFINITY),
+          0,
+        );
+        expect(assetSize(fn) + layerTotal, id).toBeLessThan(limit);
+      }
+      // The index layer holds LanceDB's stripped native binary: large, but within the limit.
+      const index = Object.entries(layers).find(([, layer]) =>
+        String(layer.Properties.Description).startsWith('Source index runtime'),
+      )?.[0] as string;
+      expect(layerSizes.get(index)).toBeGreaterThan(50 * 1024 * 1024);
+    });
+
+    it('lets only indexing and search invoke the embedding model, by its exact ARN', () => {
+      const modelArn = /arn:.*:bedrock:.*::foundation-model\/amazon\.titan-embed-text-v2:0/;
+      for (const id of statelessStack.functions.keys()) {
+        const policy = policyOf(id);
+        const invokes = policy.includes('bedrock:InvokeModel');
+        expect(invokes, id).toBe(['IndexFileFunctionArn', 'searchSources'].includes(id));
+        if (invokes) expect(policy).toMatch(modelArn);
+      }
     });
 
     it('grants no action wildcards to any function', () => {

@@ -156,6 +156,8 @@ describe('fuzzing every route', () => {
         { seed: SEED, numRuns: RUNS, endOnFailure: true },
       );
     },
+    // Routes run side by side, so each may take as long as the whole run (about 0.3 s per request).
+    Math.max(120_000, RUNS * 300),
   );
 
   it('leaves the server up', async () => {

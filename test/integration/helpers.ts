@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { inject } from 'vitest';
 import type { Scope } from '../../functions/core/auth/scopes.ts';
 import { newProjectRecord } from '../../functions/core/projects/create-project.ts';
@@ -138,4 +139,65 @@ export async function createOrgWithJob(
     body: {},
   });
   return { org, projectId, jobId: String(job.body.job.id) };
+}
+
+export interface FileToIngest {
+  fileName: string;
+  bytes: Uint8Array;
+  classification?: string;
+}
+
+/** Creates a job, registers and PUTs small files (direct uploads), completes them and returns the job id. */
+export async function startIngest(key: string, projectId: string, files: FileToIngest[]): Promise<string> {
+  const created = await api(`/api/open/v1/projects/${projectId}/jobs`, { method: 'POST', key, body: {} });
+  const jobId = String(created.body.job.id);
+  const registered = await api(`/api/open/v1/jobs/${jobId}/uploads`, {
+    method: 'POST',
+    key,
+    body: {
+      files: files.map((file) => ({
+        fileName: file.fileName,
+        contentType: 'application/pdf',
+        fileSize: file.bytes.length,
+        sha256: createHash('sha256').update(file.bytes).digest('hex'),
+        ...(file.classification ? { classification: file.classification } : {}),
+      })),
+    },
+  });
+  const uploads = registered.body.uploads as {
+    documentId: string;
+    uploadUrl: string;
+    uploadHeaders: Record<string, string>;
+    uploadToken: string;
+  }[];
+  for (const [index, upload] of uploads.entries()) {
+    const response = await fetch(upload.uploadUrl, {
+      method: 'PUT',
+      headers: upload.uploadHeaders,
+      body: files[index]?.bytes,
+    });
+    if (response.status !== 200) throw new Error(`PUT answered ${response.status}`);
+  }
+  await api(`/api/open/v1/jobs/${jobId}/uploads/complete`, {
+    method: 'POST',
+    key,
+    body: {
+      directUploads: uploads.map((upload) => ({
+        documentId: upload.documentId,
+        uploadToken: upload.uploadToken,
+      })),
+    },
+  });
+  return jobId;
+}
+
+/** Polls a job until it completes or fails. */
+export async function waitForJobEnd(key: string, jobId: string, timeoutMs = 240_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = (await api(`/api/open/v1/jobs/${jobId}`, { key })).body.job;
+    if (job.status === 'completed' || job.status === 'failed') return job;
+    if (Date.now() > deadline) throw new Error(`job still ${job.status} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }

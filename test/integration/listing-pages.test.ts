@@ -60,6 +60,13 @@ function bigSpecification(projectId: string, orgId: string) {
     sheetCount: 0,
     specificationCount: 10,
     status: 'ready' as const,
+    searchIndex: {
+      status: 'pending' as const,
+      sourceCount: 0,
+      passageCount: 0,
+      indexedAt: null,
+      error: null,
+    },
     createdAt: new Date().toISOString(),
   };
   return { fileId, content: { document, sheets: [], regions: [], sections, facets } };

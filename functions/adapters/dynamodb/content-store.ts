@@ -5,6 +5,7 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import type { SearchIndexState } from '../../core/content/model.ts';
 import type {
   ContentStore,
   CreditLedger,
@@ -171,6 +172,21 @@ export class DynamoContentStore implements ContentStore {
       }),
       count(keys.specPrefix, sectionFilter),
     ]);
+    const documentRows = await queryAll(this.client, {
+      ...prefixQuery(this.tableName, pk, keys.documentPrefix),
+      ProjectionExpression: 'searchIndex',
+    });
+    let searchableSources = 0;
+    let indexedSources = 0;
+    let indexedPassages = 0;
+    for (const item of documentRows) {
+      const state = item.searchIndex as SearchIndexState | undefined;
+      if (!state) continue;
+      searchableSources += state.sourceCount;
+      if (state.status !== 'indexed') continue;
+      indexedSources += state.sourceCount;
+      indexedPassages += state.passageCount;
+    }
     const disciplines = new Map<string, { code: string; label: string; count: number }>();
     const sheetRows = await queryAll(this.client, {
       ...prefixQuery(this.tableName, pk, keys.sheetPrefix),
@@ -191,15 +207,17 @@ export class DynamoContentStore implements ContentStore {
       files,
       sheets,
       regions,
-      // The semantic index is built by a later stage; until then nothing is chunked or embedded.
-      vectors: 0,
-      vectorChunks: 0,
+      // Sources and passages of indexed documents: each passage is one embedded vector.
+      vectors: indexedSources,
+      vectorChunks: indexedPassages,
       normalizedRegions,
       specifications,
       docs,
     };
     return {
       counts,
+      searchableSources,
+      indexedSources,
       disciplines: [...disciplines.values()].sort(
         (a, b) => b.count - a.count || a.code.localeCompare(b.code),
       ),
@@ -225,11 +243,14 @@ export class DynamoProjectTotalsWriter implements ProjectTotalsWriter {
       new UpdateCommand({
         TableName: this.tableName,
         Key: keys.project(orgId, projectId),
-        UpdateExpression: 'SET counts = :counts, disciplineCounts = :disciplines, updatedAt = :now',
+        UpdateExpression:
+          'SET counts = :counts, disciplineCounts = :disciplines, indexedSources = :indexed, searchableSources = :searchable, updatedAt = :now',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: {
           ':counts': totals.counts,
           ':disciplines': totals.disciplines,
+          ':indexed': totals.indexedSources,
+          ':searchable': totals.searchableSources,
           ':now': new Date().toISOString(),
         },
       }),

@@ -23,6 +23,7 @@ const PROJECT_FIELDS = [
   'counts',
   'disciplineCounts',
   'indexedSources',
+  'searchableSources',
   'settings',
   'indexLocation',
   'charge',

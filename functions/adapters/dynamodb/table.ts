@@ -62,6 +62,8 @@ export const keys = {
     pk: `PROJECT#${projectId}`,
     sk: `DOC#${documentId}`,
   }),
+  /** The lease of the one writer of a project's source index. */
+  indexLock: (projectId: string): Key => ({ pk: `PROJECT#${projectId}`, sk: 'INDEXLOCK' }),
   /** Documents by content digest, for deduplication of uploads within a project. */
   documentByDigest: (projectId: string, sha256: string, documentId: string) => ({
     gsi1pk: `PROJECT#${projectId}#SHA#${sha256}`,

@@ -122,6 +122,22 @@ export const SectionEntitySchema = z
   .meta({ id: 'ProjectSpecificationSectionEntity' });
 export type SectionEntity = z.infer<typeof SectionEntitySchema>;
 
+export const SearchIndexStateSchema = z
+  .object({
+    status: z
+      .enum(['pending', 'indexed', 'failed'])
+      .describe('pending until the pipeline (or reconcile) has written the passages to the project index.'),
+    sourceCount: z
+      .number()
+      .int()
+      .describe('Searchable sources of the document (regions, sections, facets, pages).'),
+    passageCount: z.number().int().describe('Passages those sources were split into.'),
+    indexedAt: z.string().nullable(),
+    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  })
+  .meta({ id: 'DocumentSearchIndexState' });
+export type SearchIndexState = z.infer<typeof SearchIndexStateSchema>;
+
 export const DocumentEntitySchema = z
   .object({
     documentId: z.string(),
@@ -138,6 +154,7 @@ export const DocumentEntitySchema = z
     sheetCount: z.number().int(),
     specificationCount: z.number().int(),
     status: z.enum(['ready', 'error']),
+    searchIndex: SearchIndexStateSchema,
     createdAt: z.string(),
   })
   .meta({ id: 'ProjectDocumentEntity' });

@@ -79,7 +79,25 @@ export async function assembleFile(
     bytes,
     result.specifications.filter((section) => !section.isTableOfContents),
   );
-  const content = contentRows({ ctx, file, result, successfulPages, cropKeys, sections });
+  const documentPages = result.pages
+    .filter((page) => page.classification === 'documents')
+    .map((page) => ({
+      pageNumber: page.pageNumber,
+      lines: (pages.find((candidate) => candidate.pageNumber === page.pageNumber)?.lines ?? []).map(
+        ({ text, x0, y0, x1, y1 }) => ({ text, x0, y0, x1, y1 }),
+      ),
+    }));
+  const { content, passages } = contentRows({
+    ctx,
+    file,
+    result,
+    successfulPages,
+    cropKeys,
+    sections,
+    documentPages,
+  });
+  // The passages first: once the document row says ready, indexing (and reconcile) can read them.
+  await deps.artifacts.putJson(objectKeys.fileSources(ctx), passages);
   await deps.content.writeFileContent(job.projectId, file.id, content);
   await deps.jobs.updateFile(file, {
     status: 'ready',

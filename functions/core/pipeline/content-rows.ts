@@ -9,6 +9,7 @@ import {
 } from '../content/model.ts';
 import type { ExtractionResult } from '../extraction/index.ts';
 import type { JobFileRecord } from '../jobs/model.ts';
+import { type DocumentPageText, fileSources, type Passage } from '../search/sources.ts';
 import { objectKeys } from '../storage-keys.ts';
 import { now } from './model.ts';
 import type { FileContent } from './ports.ts';
@@ -23,7 +24,9 @@ export function contentRows(args: {
   cropKeys: ReadonlySet<string>;
   /** The real sections (table of contents excluded), in order, with their PDF's key if one was stored. */
   sections: { section: ExtractionResult['specifications'][number]; pdfKey: string | null }[];
-}): FileContent {
+  /** Pages of the file that are neither sheets nor sections, with their text lines (indexed as `doc` sources). */
+  documentPages: DocumentPageText[];
+}): { content: FileContent; passages: Passage[] } {
   const { ctx, file, result, successfulPages, cropKeys } = args;
   const fileFields = {
     fileId: ctx.fileId,
@@ -128,7 +131,22 @@ export function contentRows(args: {
     sheetCount: sheets.length,
     specificationCount: sections.length,
     status: 'ready',
+    searchIndex: { status: 'pending', sourceCount: 0, passageCount: 0, indexedAt: null, error: null },
     createdAt: now(),
   };
-  return { document, sheets, regions, sections, facets };
+  const passages = fileSources({
+    projectId: ctx.projectId,
+    documentId: ctx.documentId,
+    fileId: ctx.fileId,
+    fileName: ctx.fileName,
+    classification: result.classification,
+    sheetTitles: new Map(sheets.map((sheet) => [sheet.pageNumber, sheet.sheetTitle])),
+    regions,
+    sections,
+    facets,
+    documentPages: args.documentPages,
+  });
+  document.searchIndex.sourceCount = new Set(passages.map((passage) => passage.sourceUri)).size;
+  document.searchIndex.passageCount = passages.length;
+  return { content: { document, sheets, regions, sections, facets }, passages };
 }

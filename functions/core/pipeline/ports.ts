@@ -38,6 +38,9 @@ export interface ContentStore {
   /** Counts and disciplines of everything stored in the project. */
   projectTotals(projectId: string): Promise<{
     counts: OverviewCounts;
+    /** Sources of every document, and of the indexed ones. */
+    searchableSources: number;
+    indexedSources: number;
     disciplines: { code: string; label: string; count: number }[];
   }>;
 }

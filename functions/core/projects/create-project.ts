@@ -79,6 +79,7 @@ export function newProjectRecord(input: {
     counts: { ...EMPTY_COUNTS },
     disciplineCounts: [],
     indexedSources: 0,
+    searchableSources: 0,
     settings: null,
     indexLocation: null,
     charge: { ledgerEntryId: newId('led'), credits: input.price },

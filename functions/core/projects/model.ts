@@ -111,8 +111,10 @@ export interface ProjectRecord {
   error: ErrorInfo | null;
   counts: OverviewCounts;
   disciplineCounts: { code: string; label: string; count: number }[];
-  /** Number of sources (sheets' regions, spec facets, docs) written to the source index. */
+  /** Sources (regions, sections, facets, document pages) of indexed documents, as of the last totals. */
   indexedSources: number;
+  /** Sources of every ready document (indexed or not), as of the last totals; null on older rows. */
+  searchableSources: number | null;
   settings: ProjectSettings | null;
   indexLocation: string | null;
   charge: { ledgerEntryId: string; credits: number };
@@ -166,10 +168,13 @@ export function computeOverview(record: ProjectRecord, latest: LatestJobSummary 
   const ready = record.status === 'ready';
   const jobActive = latest?.active ?? false;
   const counts = record.counts;
-  const sources = counts.regions + counts.specifications + counts.docs;
-  const canSearch = ready && record.indexedSources >= sources;
+  const indexed = record.indexedSources ?? 0;
+  const searchable = record.searchableSources ?? 0;
+  // Search answers once a document is indexed; sources of documents not indexed (pending, failed, or
+  // indexed with another embedder) make reconciliation ("vectorize") useful.
+  const canSearch = ready && indexed > 0;
   const canNormalize = ready && !jobActive && counts.regions > counts.normalizedRegions;
-  const canVectorize = ready && !jobActive && counts.vectorChunks > counts.vectors;
+  const canVectorize = ready && !jobActive && searchable > indexed;
 
   let status: ProjectOverview['status'];
   if (record.status === 'failed') status = 'error';

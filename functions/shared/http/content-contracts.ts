@@ -9,6 +9,7 @@ import {
   SpecificationEntitySchema,
 } from '../../core/content/model.ts';
 import { ClassificationSchema } from '../../core/jobs/model.ts';
+import { SourceSearchBodySchema, SourceSearchResponseSchema } from '../../core/search/model.ts';
 import type { Contract } from './contracts.ts';
 import {
   booleanParam,
@@ -167,6 +168,21 @@ export const CONTENT_CONTRACTS = {
       302: { description: 'Artifacts over 4 MiB: a redirect to a signed storage URL valid for 5 minutes.' },
       404: { description: "`artifact_not_found`: the path is not in this job's result." },
       409: { description: '`job_result_not_ready`.' },
+    },
+  },
+  searchSources: {
+    path: projectIdPath,
+    body: SourceSearchBodySchema,
+    responses: {
+      200: { description: 'Hits, one per source, in descending score.', schema: SourceSearchResponseSchema },
+      400: {
+        description: '`invalid_request`: empty or missing query, maxHits outside 1 to 50, unknown field.',
+      },
+      404: { description: '`project_not_found`; `open_api_review_not_found` for an unknown reviewId.' },
+      409: {
+        description:
+          '`source_index_not_ready`: the project has searchable sources but none is indexed yet; retry after the `Retry-After` seconds (5).',
+      },
     },
   },
 } as const satisfies Record<string, Contract>;

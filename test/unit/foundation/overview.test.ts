@@ -12,6 +12,7 @@ function project(overrides: Partial<ProjectRecord> = {}): ProjectRecord {
     counts: { ...EMPTY_COUNTS },
     disciplineCounts: [],
     indexedSources: 0,
+    searchableSources: 0,
     settings: null,
     indexLocation: 's3://x/',
     charge: { ledgerEntryId: 'led_a', credits: 100 },
@@ -50,10 +51,22 @@ describe('computeOverview', () => {
     expect(overview.capabilities.canNormalize).toBe(true);
   });
 
-  it('cannot search while indexed sources lag behind the source rows', () => {
-    const counts = { ...EMPTY_COUNTS, files: 1, regions: 10, normalizedRegions: 10 };
-    expect(computeOverview(project({ counts, indexedSources: 3 }), null).capabilities.canSearch).toBe(false);
-    expect(computeOverview(project({ counts, indexedSources: 10 }), null).capabilities.canSearch).toBe(true);
+  it('searches once a document is indexed, and suggests vectorizing while sources are not indexed', () => {
+    // Prepare
+    const counts = { ...EMPTY_COUNTS, files: 2, regions: 10, normalizedRegions: 10 };
+    // Act
+    const nothingIndexed = computeOverview(
+      project({ counts, indexedSources: 0, searchableSources: 10 }),
+      null,
+    );
+    const partly = computeOverview(project({ counts, indexedSources: 3, searchableSources: 10 }), null);
+    const all = computeOverview(project({ counts, indexedSources: 10, searchableSources: 10 }), null);
+    // Assess
+    expect(nothingIndexed.capabilities).toMatchObject({ canSearch: false, canVectorize: true });
+    expect(nothingIndexed.nextAction).toBe('vectorize');
+    expect(partly.capabilities).toMatchObject({ canSearch: true, canVectorize: true });
+    expect(all.capabilities).toMatchObject({ canSearch: true, canVectorize: false });
+    expect(all.nextAction).toBeNull();
   });
 
   it('reports a failed project as error', () => {

@@ -1,0 +1,92 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { SearchIndexState } from '../../core/content/model.ts';
+import type { IndexLock, SearchIndexStateStore } from '../../core/search/ports.ts';
+import { prefixQuery, queryAll } from './query-page.ts';
+import { keys } from './table.ts';
+
+/** The search index state of documents, on their rows. */
+export class DynamoSearchIndexStates implements SearchIndexStateStore {
+  private readonly client: DynamoDBDocumentClient;
+  private readonly tableName: string;
+
+  constructor(client: DynamoDBDocumentClient, tableName: string) {
+    this.client = client;
+    this.tableName = tableName;
+  }
+
+  async setSearchIndexState(projectId: string, documentId: string, state: SearchIndexState) {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.document(projectId, documentId),
+        UpdateExpression: 'SET searchIndex = :state',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':state': state },
+      }),
+    );
+  }
+
+  async documentIndexStates(projectId: string) {
+    const items = await queryAll(this.client, {
+      ...prefixQuery(this.tableName, `PROJECT#${projectId}`, keys.documentPrefix),
+      ProjectionExpression: 'documentId, fileId, jobId, searchIndex',
+    });
+    return items.map((item) => ({
+      documentId: String(item.documentId),
+      fileId: String(item.fileId),
+      jobId: String(item.jobId),
+      state: (item.searchIndex as SearchIndexState | undefined) ?? {
+        status: 'pending' as const,
+        sourceCount: 0,
+        passageCount: 0,
+        indexedAt: null,
+        error: null,
+      },
+    }));
+  }
+}
+
+/** A lease in the table: a conditional put that succeeds when the lock is free or expired. */
+export class DynamoIndexLock implements IndexLock {
+  private readonly client: DynamoDBDocumentClient;
+  private readonly tableName: string;
+
+  constructor(client: DynamoDBDocumentClient, tableName: string) {
+    this.client = client;
+    this.tableName = tableName;
+  }
+
+  async acquire(projectId: string, holder: string, leaseMs: number) {
+    const now = Date.now();
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...keys.indexLock(projectId), entity: 'indexLock', holder, expiresAtMs: now + leaseMs },
+          ConditionExpression: 'attribute_not_exists(pk) OR expiresAtMs < :now OR holder = :holder',
+          ExpressionAttributeValues: { ':now': now, ':holder': holder },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  async release(projectId: string, holder: string) {
+    try {
+      await this.client.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: keys.indexLock(projectId),
+          ConditionExpression: 'holder = :holder',
+          ExpressionAttributeValues: { ':holder': holder },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+}

@@ -1,0 +1,317 @@
+import { join } from 'node:path';
+import * as lancedb from '@lancedb/lancedb';
+import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow';
+import type {
+  IndexBuild,
+  IndexedPassage,
+  IndexHit,
+  SearchFilter,
+  SourceIndex,
+} from '../../core/search/ports.ts';
+import type { Passage } from '../../core/search/sources.ts';
+
+const PASSAGES = 'passages';
+const BUILD = 'build';
+
+type Row = Record<string, unknown>;
+
+const COLUMNS = [
+  'passage_id',
+  'source_uri',
+  'entity_type',
+  'source_kind',
+  'source_id',
+  'label',
+  'document_id',
+  'file_id',
+  'file_name',
+  'file_name_lower',
+  'page_number',
+  'page_end',
+  'box',
+  'sheet_number',
+  'sheet_key',
+  'region_type',
+  'drawing_type',
+  'layout_type',
+  'classification',
+  'head',
+  'text',
+  'body_tokens',
+];
+
+function passagesSchema(dimension: number): Schema {
+  const text = (name: string) => new Field(name, new Utf8(), false);
+  return new Schema([
+    ...COLUMNS.filter((name) => !['page_number', 'page_end', 'box'].includes(name)).map(text),
+    new Field('box', new Utf8(), true),
+    new Field('page_number', new Int32(), false),
+    new Field('page_end', new Int32(), false),
+    text('head_tokens'),
+    new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), false),
+  ]);
+}
+
+const quote = (value: string) => `'${value.replaceAll("'", "''")}'`;
+
+/** The SQL filter of a search (every value quoted; column names are ours). */
+export function whereClause(filter: SearchFilter): string | null {
+  const parts: string[] = [];
+  if (filter.entityTypes?.length) parts.push(`entity_type IN (${filter.entityTypes.map(quote).join(', ')})`);
+  if (filter.regionType) parts.push(`region_type = ${quote(filter.regionType)}`);
+  if (filter.layoutType) parts.push(`layout_type = ${quote(filter.layoutType)}`);
+  if (filter.drawingType) parts.push(`drawing_type = ${quote(filter.drawingType)}`);
+  if (filter.sheetKey) parts.push(`sheet_key = ${quote(filter.sheetKey)}`);
+  if (filter.classification) parts.push(`classification = ${quote(filter.classification)}`);
+  if (filter.pageNumber !== undefined)
+    parts.push(
+      `page_number <= ${Math.trunc(filter.pageNumber)} AND page_end >= ${Math.trunc(filter.pageNumber)}`,
+    );
+  if (filter.fileName) parts.push(`strpos(file_name_lower, ${quote(filter.fileName.toLowerCase())}) > 0`);
+  if (filter.fileIds)
+    parts.push(filter.fileIds.length ? `file_id IN (${filter.fileIds.map(quote).join(', ')})` : 'false');
+  return parts.length > 0 ? parts.join(' AND ') : null;
+}
+
+function toRow(passage: IndexedPassage, sheetKey: string): Row {
+  return {
+    passage_id: passage.passageId,
+    source_uri: passage.sourceUri,
+    entity_type: passage.entityType,
+    source_kind: passage.sourceKind,
+    source_id: passage.sourceId,
+    label: passage.label,
+    document_id: passage.documentId,
+    file_id: passage.fileId,
+    file_name: passage.fileName,
+    file_name_lower: passage.fileName.toLowerCase(),
+    page_number: passage.pageNumber,
+    page_end: passage.pageEnd,
+    box: passage.box ? JSON.stringify(passage.box) : null,
+    sheet_number: passage.sheetNumber,
+    sheet_key: sheetKey,
+    region_type: passage.regionType,
+    drawing_type: passage.drawingType,
+    layout_type: passage.layoutType,
+    classification: passage.classification,
+    head: passage.head,
+    text: passage.text,
+    head_tokens: passage.headTokens,
+    body_tokens: passage.bodyTokens,
+    vector: passage.vector,
+  };
+}
+
+function fromRow(row: Row): Passage & { bodyTokens: string } {
+  return {
+    passageId: String(row.passage_id),
+    sourceUri: String(row.source_uri),
+    entityType: row.entity_type as Passage['entityType'],
+    sourceKind: row.source_kind as Passage['sourceKind'],
+    sourceId: String(row.source_id),
+    label: String(row.label),
+    documentId: String(row.document_id),
+    fileId: String(row.file_id),
+    fileName: String(row.file_name),
+    pageNumber: Number(row.page_number),
+    pageEnd: Number(row.page_end),
+    box: typeof row.box === 'string' ? (JSON.parse(row.box) as Passage['box']) : null,
+    sheetNumber: String(row.sheet_number),
+    regionType: String(row.region_type),
+    drawingType: String(row.drawing_type),
+    layoutType: String(row.layout_type),
+    classification: String(row.classification),
+    head: String(row.head),
+    text: String(row.text),
+    bodyTokens: String(row.body_tokens),
+  };
+}
+
+const SELECTED = [...COLUMNS];
+
+export interface LanceOptions {
+  /** Locally: index locations `s3://bucket/key` are folders `{localRoot}/bucket/key`. */
+  localRoot?: string;
+  /** Options of the object store (region, endpoint) on AWS. */
+  storageOptions?: Record<string, string>;
+  /** Canonical form of a printed sheet number (the analyzer's), stored for the sheetNumber filter. */
+  sheetKey: (sheetNumber: string) => string;
+}
+
+/**
+ * The project source index on LanceDB: one database per project (a folder locally, an S3 prefix on
+ * AWS), a `passages` table with two BM25 indexes (head and body tokens, with positions for phrase
+ * queries) and the embedding column, and a one-row `build` table recording the embedder.
+ */
+export class LanceSourceIndex implements SourceIndex {
+  private readonly options: LanceOptions;
+  private readonly connections = new Map<string, Promise<lancedb.Connection>>();
+
+  constructor(options: LanceOptions) {
+    this.options = options;
+  }
+
+  private uri(location: string): string {
+    const root = this.options.localRoot;
+    if (!root) return location;
+    const match = /^s3:\/\/([^/]+)\/(.*)$/.exec(location);
+    if (!match) throw new Error('Index location is not an s3:// URI');
+    return join(root, match[1] as string, match[2] as string);
+  }
+
+  private connect(location: string): Promise<lancedb.Connection> {
+    let connection = this.connections.get(location);
+    if (!connection) {
+      connection = lancedb.connect(this.uri(location), {
+        readConsistencyInterval: 0,
+        ...(this.options.storageOptions ? { storageOptions: this.options.storageOptions } : {}),
+      });
+      connection.catch(() => this.connections.delete(location));
+      this.connections.set(location, connection);
+    }
+    return connection;
+  }
+
+  private async openPassages(location: string): Promise<lancedb.Table | null> {
+    const db = await this.connect(location);
+    const names = await db.tableNames();
+    return names.includes(PASSAGES) ? db.openTable(PASSAGES) : null;
+  }
+
+  async readBuild(location: string): Promise<IndexBuild | null> {
+    const db = await this.connect(location);
+    if (!(await db.tableNames()).includes(BUILD)) return null;
+    const rows = await (await db.openTable(BUILD)).query().limit(1).toArray();
+    const row = rows[0] as Row | undefined;
+    return row
+      ? { embedder: String(row.embedder), dimension: Number(row.dimension), analyzer: String(row.analyzer) }
+      : null;
+  }
+
+  async replaceFile(location: string, build: IndexBuild, fileId: string, passages: IndexedPassage[]) {
+    const db = await this.connect(location);
+    const existing = await this.readBuild(location);
+    if (existing && (existing.embedder !== build.embedder || existing.dimension !== build.dimension))
+      throw new IndexBuildMismatchError(existing, build);
+    if (!existing) await db.createTable(BUILD, [{ ...build }], { mode: 'overwrite' });
+    else if (existing.analyzer !== build.analyzer)
+      await db.createTable(BUILD, [{ ...build }], { mode: 'overwrite' });
+
+    let table = await this.openPassages(location);
+    if (!table)
+      table = await db.createEmptyTable(PASSAGES, passagesSchema(build.dimension), { existOk: true });
+    await table.delete(`file_id = ${quote(fileId)}`);
+    if (passages.length > 0)
+      await table.add(passages.map((passage) => toRow(passage, this.options.sheetKey(passage.sheetNumber))));
+    const indices = new Set((await table.listIndices()).map((index) => index.columns.join(',')));
+    for (const column of ['head_tokens', 'body_tokens'])
+      if (!indices.has(column))
+        await table.createIndex(column, {
+          config: lancedb.Index.fts({
+            baseTokenizer: 'whitespace',
+            lowercase: false,
+            stem: false,
+            removeStopWords: false,
+            asciiFolding: false,
+            withPosition: true,
+            maxTokenLength: 64,
+          }),
+        });
+    await table.optimize({ cleanupOlderThan: new Date(Date.now() - 10 * 60_000) });
+  }
+
+  async removeFile(location: string, fileId: string) {
+    const table = await this.openPassages(location);
+    if (table) await table.delete(`file_id = ${quote(fileId)}`);
+  }
+
+  async lexical(
+    location: string,
+    query: { terms: string[]; phrases: string[][] },
+    filter: SearchFilter,
+    limit: number,
+  ): Promise<IndexHit[]> {
+    const table = await this.openPassages(location);
+    if (!table || query.terms.length === 0) return [];
+    const terms = query.terms.join(' ');
+    const match = new lancedb.MultiMatchQuery(terms, ['head_tokens', 'body_tokens'], { boosts: [2, 1] });
+    const fts: lancedb.FullTextQuery =
+      query.phrases.length > 0
+        ? new lancedb.BooleanQuery([
+            [lancedb.Occur.Should, match],
+            ...query.phrases.map(
+              (phrase) =>
+                [lancedb.Occur.Must, new lancedb.PhraseQuery(phrase.join(' '), 'body_tokens')] as [
+                  lancedb.Occur,
+                  lancedb.FullTextQuery,
+                ],
+            ),
+          ])
+        : match;
+    let search = table
+      .query()
+      .fullTextSearch(fts)
+      .select([...SELECTED, '_score'])
+      .limit(limit);
+    const where = whereClause(filter);
+    if (where) search = search.where(where);
+    const rows = (await search.toArray()) as Row[];
+    return rows.map((row) => ({ passage: fromRow(row), score: Number(row._score) }));
+  }
+
+  async nearest(
+    location: string,
+    vector: number[],
+    filter: SearchFilter,
+    limit: number,
+  ): Promise<IndexHit[]> {
+    const table = await this.openPassages(location);
+    if (!table) return [];
+    let search = table
+      .query()
+      .nearestTo(vector)
+      .distanceType('cosine')
+      .select([...SELECTED, '_distance'])
+      .limit(limit);
+    const where = whereClause(filter);
+    if (where) search = search.where(where);
+    const rows = (await search.toArray()) as Row[];
+    return rows.map((row) => ({ passage: fromRow(row), score: 1 - Number(row._distance) }));
+  }
+
+  async inventory(location: string) {
+    const build = await this.readBuild(location);
+    const files = new Map<string, { passages: number; sources: number }>();
+    const table = await this.openPassages(location);
+    if (!table) return { build, files };
+    const sources = new Map<string, Set<string>>();
+    for await (const batch of table.query().select(['file_id', 'source_uri'])) {
+      for (const row of batch.toArray() as Row[]) {
+        const fileId = String(row.file_id);
+        const entry = files.get(fileId) ?? { passages: 0, sources: 0 };
+        entry.passages++;
+        files.set(fileId, entry);
+        const set = sources.get(fileId) ?? new Set<string>();
+        set.add(String(row.source_uri));
+        sources.set(fileId, set);
+      }
+    }
+    for (const [fileId, set] of sources) (files.get(fileId) as { sources: number }).sources = set.size;
+    return { build, files };
+  }
+
+  async size(location: string) {
+    const table = await this.openPassages(location);
+    return table ? table.countRows() : 0;
+  }
+}
+
+export class IndexBuildMismatchError extends Error {
+  constructor(existing: IndexBuild, wanted: IndexBuild) {
+    super(
+      `The index was built with ${existing.embedder} (${existing.dimension} dimensions); ` +
+        `passages from ${wanted.embedder} (${wanted.dimension}) cannot be mixed into it`,
+    );
+    this.name = 'IndexBuildMismatchError';
+  }
+}

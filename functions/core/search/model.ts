@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { DisplayBoxSchema } from '../extraction/model.ts';
+import { ClassificationSchema } from '../jobs/model.ts';
+import { ENTITY_TYPES } from './sources.ts';
+
+export const SEARCH_MODES = ['hybrid', 'exact', 'semantic'] as const;
+export const DEFAULT_MAX_HITS = 10;
+/** Reciprocal rank fusion constant: a hit at rank r in one mode adds 1 / (RRF_K + r). */
+export const RRF_K = 60;
+
+const filterText = (max: number) => z.string().trim().min(1).max(max);
+
+export const SourceSearchBodySchema = z
+  .object({
+    query: z.string().trim().min(1).max(1000).describe('What to find; at least 1 character.'),
+    mode: z
+      .enum(SEARCH_MODES)
+      .default('hybrid')
+      .describe(
+        '`exact`: BM25 over construction-aware tokens (identifiers, abbreviations, stems); `semantic`: embedding similarity; `hybrid` (default): both, fused by reciprocal rank.',
+      ),
+    reviewId: filterText(64).optional().describe("Scopes the search to a review's sources."),
+    entityTypes: z
+      .array(z.enum(ENTITY_TYPES))
+      .min(1)
+      .max(ENTITY_TYPES.length)
+      .optional()
+      .describe(
+        '`region` (drawing sheets), `specification` (sections and facets), `doc` (pages of other documents).',
+      ),
+    maxHits: z.number().int().min(1).max(50).default(DEFAULT_MAX_HITS),
+    regionType: filterText(100).optional(),
+    layoutType: filterText(100).optional(),
+    drawingType: filterText(100).optional(),
+    sheetNumber: filterText(100).optional().describe('Matched in canonical form: A-101 = A101 = A 101.'),
+    fileName: filterText(255).optional().describe('Case-insensitive substring of the file name.'),
+    pageNumber: z.number().int().min(1).max(100_000).optional(),
+    classification: ClassificationSchema.optional(),
+  })
+  .strict();
+export type SourceSearchBody = z.infer<typeof SourceSearchBodySchema>;
+
+export const SourceSearchHitSchema = z
+  .object({
+    score: z.number().describe('Higher is more relevant; comparable within one response only.'),
+    snippet: z.string().describe('The best passage of the source, matched query words wrapped in ** **.'),
+    sourceCatalogUri: z.string(),
+    source: z.object({
+      type: z.enum(ENTITY_TYPES),
+      id: z.string(),
+      label: z.string(),
+    }),
+    location: z.object({
+      documentId: z.string(),
+      fileId: z.string(),
+      fileName: z.string(),
+      pageNumber: z.number().int(),
+      pageEnd: z.number().int(),
+      sheetNumber: z.string().nullable(),
+      box: DisplayBoxSchema.nullable().describe(
+        'Box of the best passage on its page (PDF points), when known.',
+      ),
+    }),
+    matchedModes: z.array(z.enum(['lexical', 'semantic'])),
+  })
+  .meta({ id: 'SourceSearchHit' });
+export type SourceSearchHit = z.infer<typeof SourceSearchHitSchema>;
+
+export const SourceSearchResponseSchema = z.object({
+  status: z
+    .enum(['success', 'partial'])
+    .describe('`partial` when some documents of the project are not indexed yet (or failed to index).'),
+  query: z.string(),
+  modes: z.array(z.enum(['lexical', 'semantic'])).describe('Retrieval modes this response used.'),
+  hitCount: z.number().int(),
+  searchedChunkCount: z.number().int().describe('Passages in the searched index.'),
+  hits: z.array(SourceSearchHitSchema),
+});
+export type SourceSearchResponse = z.infer<typeof SourceSearchResponseSchema>;

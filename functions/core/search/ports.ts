@@ -1,0 +1,99 @@
+import type { EntityType, Passage } from './sources.ts';
+
+/** A passage as the index stores it: analyzed tokens and the embedding beside the text. */
+export interface IndexedPassage extends Passage {
+  headTokens: string;
+  bodyTokens: string;
+  vector: number[];
+}
+
+/** What every index records of how it was built; an index refuses passages built another way. */
+export interface IndexBuild {
+  embedder: string;
+  dimension: number;
+  analyzer: string;
+}
+
+export interface SearchFilter {
+  entityTypes?: EntityType[];
+  regionType?: string;
+  layoutType?: string;
+  drawingType?: string;
+  /** Canonical sheet number (the analyzer's identifier form). */
+  sheetKey?: string;
+  /** Lower-cased substring of the file name. */
+  fileName?: string;
+  pageNumber?: number;
+  classification?: string;
+  /** Only these files (a review's scope, or the files of ready documents). */
+  fileIds?: string[];
+}
+
+export interface IndexHit {
+  passage: Passage & { bodyTokens: string };
+  /** Engine score: BM25 for lexical hits, cosine similarity (1 - distance) for vector hits. */
+  score: number;
+}
+
+/**
+ * One index per project, at the location made at provisioning. Writes for one project must be
+ * serialized by the caller (see IndexLock).
+ */
+export interface SourceIndex {
+  /** Replaces every passage of one file (a retry rewrites, never duplicates). */
+  replaceFile(location: string, build: IndexBuild, fileId: string, passages: IndexedPassage[]): Promise<void>;
+  removeFile(location: string, fileId: string): Promise<void>;
+  lexical(
+    location: string,
+    query: { terms: string[]; phrases: string[][] },
+    filter: SearchFilter,
+    limit: number,
+  ): Promise<IndexHit[]>;
+  nearest(location: string, vector: number[], filter: SearchFilter, limit: number): Promise<IndexHit[]>;
+  /** Passages per file, and how the index was built (null when nothing was ever written). */
+  inventory(
+    location: string,
+  ): Promise<{ build: IndexBuild | null; files: Map<string, { passages: number; sources: number }> }>;
+  /** Total passages in the index. */
+  size(location: string): Promise<number>;
+}
+
+export interface Embedder {
+  /** Model id and dimension, recorded in every index built with it. */
+  readonly id: string;
+  readonly dimension: number;
+  embed(texts: string[], purpose: 'passage' | 'query'): Promise<number[][]>;
+}
+
+/** One writer per project index at a time, across every process (a lease that expires). */
+export interface IndexLock {
+  acquire(projectId: string, holder: string, leaseMs: number): Promise<boolean>;
+  release(projectId: string, holder: string): Promise<void>;
+}
+
+/** The search index state of each document, kept on its row. */
+export interface SearchIndexStateStore {
+  setSearchIndexState(
+    projectId: string,
+    documentId: string,
+    state: import('../content/model.ts').SearchIndexState,
+  ): Promise<void>;
+  /** Every document of the project with its index state (documents per project are few). */
+  documentIndexStates(projectId: string): Promise<
+    {
+      documentId: string;
+      fileId: string;
+      jobId: string;
+      state: import('../content/model.ts').SearchIndexState;
+    }[]
+  >;
+}
+
+export interface JsonReader {
+  getJson<T>(key: string): Promise<T | null>;
+}
+
+export interface SearchLog {
+  info(message: string, attributes?: Record<string, unknown>): void;
+  error(message: string, attributes?: Record<string, unknown>): void;
+}

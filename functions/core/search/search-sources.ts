@@ -1,0 +1,171 @@
+import { ConflictError, NotFoundError } from '../errors.ts';
+import type { ProjectStore } from '../projects/ports.ts';
+import { requireProject } from '../projects/queries.ts';
+import { analyzeQuery } from './analyzer.ts';
+import { RRF_K, type SourceSearchBody, type SourceSearchHit, type SourceSearchResponse } from './model.ts';
+import type { Embedder, IndexHit, SearchFilter, SearchIndexStateStore, SourceIndex } from './ports.ts';
+
+export class SourceIndexNotReadyError extends ConflictError {
+  readonly retryAfterSeconds = 5;
+  constructor() {
+    super(
+      'source_index_not_ready',
+      'The source index of this project is being built; retry in 5 to 10 seconds.',
+      { retryAfterSeconds: 5 },
+    );
+  }
+}
+
+export class ReviewNotFoundError extends NotFoundError {
+  constructor() {
+    super('open_api_review_not_found', 'No review with this id in the project.');
+  }
+}
+
+export interface SearchDeps {
+  projects: ProjectStore;
+  states: SearchIndexStateStore;
+  index: SourceIndex;
+  embedder: Embedder;
+  sheetKey: (sheetNumber: string) => string;
+}
+
+interface Candidate {
+  hit: IndexHit;
+  fused: number;
+  modes: Set<'lexical' | 'semantic'>;
+}
+
+/** Matched words of the best window of a passage, wrapped in ** **. */
+export function snippetOf(text: string, queryWords: string[], width = 240): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const words = queryWords.filter((word) => word.length > 1).map((word) => word.toLowerCase());
+  if (flat.length === 0) return '';
+  const isMatch = (token: string) => {
+    const lower = token.toLowerCase().replace(/[^a-z0-9]/g, '');
+    return lower.length > 1 && words.some((word) => lower.startsWith(word) || word.startsWith(lower));
+  };
+  const tokens = flat.split(' ');
+  let best = 0;
+  let bestScore = -1;
+  for (let start = 0; start < tokens.length; start += 4) {
+    let length = 0;
+    let score = 0;
+    for (let i = start; i < tokens.length && length < width; i++) {
+      length += (tokens[i] as string).length + 1;
+      if (isMatch(tokens[i] as string)) score++;
+    }
+    if (score > bestScore) {
+      bestScore = score;
+      best = start;
+    }
+  }
+  const out: string[] = [];
+  let length = 0;
+  for (let i = best; i < tokens.length && length < width; i++) {
+    const token = tokens[i] as string;
+    length += token.length + 1;
+    out.push(isMatch(token) ? `**${token}**` : token);
+  }
+  return `${best > 0 ? '… ' : ''}${out.join(' ')}${best + out.length < tokens.length ? ' …' : ''}`;
+}
+
+/**
+ * Search the sources of one project.
+ * Input: the caller's organization, the project id, the search body.
+ * Output: hits (one per source, best passage as snippet) in descending score.
+ * Steps: ownership first (404); a review scope must exist (404, reviews come with their issue);
+ * index readiness from the documents' states (409 with Retry-After while nothing is indexed yet);
+ * run the modes the body asks for over the indexed documents only; keep each source's best passage;
+ * fuse modes by reciprocal rank (k = RRF_K).
+ */
+export async function searchSources(
+  deps: SearchDeps,
+  input: { orgId: string; projectId: string; body: SourceSearchBody },
+): Promise<SourceSearchResponse> {
+  const project = await requireProject(deps.projects, input.orgId, input.projectId);
+  const { body } = input;
+  if (body.reviewId !== undefined) throw new ReviewNotFoundError();
+
+  const documents = await deps.states.documentIndexStates(project.id);
+  const searchable = documents.filter((document) => document.state.sourceCount > 0);
+  const indexed = searchable.filter((document) => document.state.status === 'indexed');
+  if (searchable.length > 0 && indexed.length === 0) throw new SourceIndexNotReadyError();
+  const status = indexed.length === searchable.length ? 'success' : 'partial';
+  const modes: ('lexical' | 'semantic')[] =
+    body.mode === 'exact' ? ['lexical'] : body.mode === 'semantic' ? ['semantic'] : ['lexical', 'semantic'];
+  if (indexed.length === 0 || !project.indexLocation)
+    return { status, query: body.query, modes, hitCount: 0, searchedChunkCount: 0, hits: [] };
+
+  const filter: SearchFilter = {
+    fileIds: indexed.map((document) => document.fileId),
+    ...(body.entityTypes ? { entityTypes: body.entityTypes } : {}),
+    ...(body.regionType ? { regionType: body.regionType } : {}),
+    ...(body.layoutType ? { layoutType: body.layoutType } : {}),
+    ...(body.drawingType ? { drawingType: body.drawingType } : {}),
+    ...(body.sheetNumber ? { sheetKey: deps.sheetKey(body.sheetNumber) } : {}),
+    ...(body.fileName ? { fileName: body.fileName } : {}),
+    ...(body.pageNumber !== undefined ? { pageNumber: body.pageNumber } : {}),
+    ...(body.classification ? { classification: body.classification } : {}),
+  };
+  const analyzed = analyzeQuery(body.query);
+  // Passages, not sources, come back: ask for enough to fill maxHits distinct sources.
+  const depth = Math.min(200, Math.max(30, body.maxHits * 4));
+  const location = project.indexLocation;
+  const [lexical, semantic, searchedChunkCount] = await Promise.all([
+    modes.includes('lexical') ? deps.index.lexical(location, analyzed, filter, depth) : Promise.resolve([]),
+    modes.includes('semantic')
+      ? deps.embedder
+          .embed([body.query], 'query')
+          .then(([vector]) => deps.index.nearest(location, vector as number[], filter, depth))
+      : Promise.resolve([]),
+    deps.index.size(location),
+  ]);
+
+  const candidates = new Map<string, Candidate>();
+  const fuse = (hits: IndexHit[], mode: 'lexical' | 'semantic') => {
+    const seen = new Set<string>();
+    let rank = 0;
+    for (const hit of hits) {
+      const uri = hit.passage.sourceUri;
+      if (seen.has(uri)) continue; // a source's rank is its best passage's
+      seen.add(uri);
+      rank++;
+      const candidate = candidates.get(uri);
+      const contribution = 1 / (RRF_K + rank);
+      if (!candidate) candidates.set(uri, { hit, fused: contribution, modes: new Set([mode]) });
+      else {
+        candidate.fused += contribution;
+        candidate.modes.add(mode);
+        if (mode === 'lexical') candidate.hit = hit; // the lexical best passage shows the matched words
+      }
+    }
+  };
+  fuse(lexical, 'lexical');
+  fuse(semantic, 'semantic');
+
+  const queryWords = body.query.match(/[A-Za-z0-9]+/g) ?? [];
+  const hits: SourceSearchHit[] = [...candidates.values()]
+    .sort((a, b) => b.fused - a.fused || a.hit.passage.sourceUri.localeCompare(b.hit.passage.sourceUri))
+    .slice(0, body.maxHits)
+    .map(({ hit, fused, modes: matched }) => {
+      const passage = hit.passage;
+      return {
+        score: Math.round(fused * 1e6) / 1e6,
+        snippet: snippetOf(passage.text || passage.head, queryWords),
+        sourceCatalogUri: passage.sourceUri,
+        source: { type: passage.entityType, id: passage.sourceId, label: passage.label },
+        location: {
+          documentId: passage.documentId,
+          fileId: passage.fileId,
+          fileName: passage.fileName,
+          pageNumber: passage.pageNumber,
+          pageEnd: passage.pageEnd,
+          sheetNumber: passage.sheetNumber || null,
+          box: passage.box,
+        },
+        matchedModes: [...matched].sort(),
+      };
+    });
+  return { status, query: body.query, modes, hitCount: hits.length, searchedChunkCount, hits };
+}

@@ -1,0 +1,283 @@
+import type { FacetRecord, RegionRecord, SpecSectionRecord } from '../content/model.ts';
+import type { DisplayBox } from '../extraction/index.ts';
+
+/**
+ * Sources are the searchable units of a project; passages are the pieces of a source that the index
+ * holds. Every passage keeps its page (and, for regions and document pages, its box), so a hit
+ * always points to a page and a place.
+ *
+ * `sourceCatalogUri` grammar (stable, parsed strictly by `parseSourceUri`):
+ *   service://projects/{projectId}/regions/{regionId}
+ *   service://projects/{projectId}/specifications/{specificationId}
+ *   service://projects/{projectId}/specifications/{specificationId}/facets/{facetId}
+ *   service://projects/{projectId}/documents/{documentId}/pages/{pageNumber}
+ */
+
+/** `entityTypes` values: region = regions of drawing sheets, specification = sections and their facets, doc = pages of other documents. */
+export const ENTITY_TYPES = ['region', 'specification', 'doc'] as const;
+export type EntityType = (typeof ENTITY_TYPES)[number];
+
+export type SourceKind = 'region' | 'section' | 'facet' | 'page';
+
+export interface SourceRef {
+  projectId: string;
+  kind: SourceKind;
+  /** regionId, specificationId, facetId (with specificationId), or documentId (with page). */
+  id: string;
+  specificationId?: string;
+  documentId?: string;
+  pageNumber?: number;
+}
+
+const ID = '[a-z]{3}_[0-9a-z_]{1,80}';
+const URI_PATTERNS: [RegExp, (m: RegExpExecArray) => SourceRef][] = [
+  [
+    new RegExp(`^service://projects/(${ID})/regions/(${ID})$`),
+    (m) => ({ projectId: m[1] as string, kind: 'region', id: m[2] as string }),
+  ],
+  [
+    new RegExp(`^service://projects/(${ID})/specifications/(${ID})$`),
+    (m) => ({
+      projectId: m[1] as string,
+      kind: 'section',
+      id: m[2] as string,
+      specificationId: m[2] as string,
+    }),
+  ],
+  [
+    new RegExp(`^service://projects/(${ID})/specifications/(${ID})/facets/(${ID})$`),
+    (m) => ({
+      projectId: m[1] as string,
+      kind: 'facet',
+      id: m[3] as string,
+      specificationId: m[2] as string,
+    }),
+  ],
+  [
+    new RegExp(`^service://projects/(${ID})/documents/(${ID})/pages/([1-9][0-9]{0,5})$`),
+    (m) => ({
+      projectId: m[1] as string,
+      kind: 'page',
+      id: `${m[2]}/${m[3]}`,
+      documentId: m[2] as string,
+      pageNumber: Number(m[3]),
+    }),
+  ],
+];
+
+/** The source a URI names, or null when it is not one of the grammar's forms. */
+export function parseSourceUri(uri: string): SourceRef | null {
+  if (uri.length > 400) return null;
+  for (const [pattern, build] of URI_PATTERNS) {
+    const match = pattern.exec(uri);
+    if (match) return build(match);
+  }
+  return null;
+}
+
+export const sourceUris = {
+  region: (projectId: string, regionId: string) => `service://projects/${projectId}/regions/${regionId}`,
+  section: (projectId: string, specificationId: string) =>
+    `service://projects/${projectId}/specifications/${specificationId}`,
+  facet: (projectId: string, specificationId: string, facetId: string) =>
+    `service://projects/${projectId}/specifications/${specificationId}/facets/${facetId}`,
+  page: (projectId: string, documentId: string, pageNumber: number) =>
+    `service://projects/${projectId}/documents/${documentId}/pages/${pageNumber}`,
+};
+
+/** One passage of a source, as the index stores it (before analysis and embedding). */
+export interface Passage {
+  passageId: string;
+  sourceUri: string;
+  entityType: EntityType;
+  sourceKind: SourceKind;
+  sourceId: string;
+  label: string;
+  documentId: string;
+  fileId: string;
+  fileName: string;
+  pageNumber: number;
+  pageEnd: number;
+  box: DisplayBox | null;
+  sheetNumber: string;
+  regionType: string;
+  drawingType: string;
+  layoutType: string;
+  classification: string;
+  /** What names the source (sheet number and title, section number and title, labels): weighted above the text. */
+  head: string;
+  text: string;
+}
+
+/** Text of one page of a document that is neither a drawing sheet nor a specification section. */
+export interface DocumentPageText {
+  pageNumber: number;
+  lines: { text: string; x0: number; y0: number; x1: number; y1: number }[];
+}
+
+export interface FileSourceInput {
+  projectId: string;
+  documentId: string;
+  fileId: string;
+  fileName: string;
+  classification: string;
+  sheetTitles: Map<number, string | null>;
+  regions: RegionRecord[];
+  sections: SpecSectionRecord[];
+  facets: FacetRecord[];
+  documentPages: DocumentPageText[];
+}
+
+/** Longest passage, in characters; longer sources are split at line breaks. */
+export const PASSAGE_CHARS = 1200;
+
+export function splitPassages(text: string, max = PASSAGE_CHARS): string[] {
+  const lines = text.split(/\n+/).filter((line) => line.trim().length > 0);
+  const out: string[] = [];
+  let current = '';
+  for (const line of lines) {
+    const pieces = line.length > max ? (line.match(new RegExp(`[\\s\\S]{1,${max}}`, 'g')) ?? []) : [line];
+    for (const piece of pieces) {
+      if (current && current.length + piece.length + 1 > max) {
+        out.push(current);
+        current = '';
+      }
+      current = current ? `${current}\n${piece}` : piece;
+    }
+  }
+  if (current) out.push(current);
+  return out;
+}
+
+const joinLabel = (...parts: (string | null | undefined)[]) =>
+  parts.filter((part): part is string => Boolean(part?.trim())).join(' · ');
+
+/** Every passage of one file: its regions, its specification sections and facets, its document pages. */
+export function fileSources(input: FileSourceInput): Passage[] {
+  const file = {
+    documentId: input.documentId,
+    fileId: input.fileId,
+    fileName: input.fileName,
+    classification: input.classification,
+  };
+  const passages: Passage[] = [];
+  for (const region of input.regions) {
+    const sheetTitle = input.sheetTitles.get(region.pageNumber) ?? null;
+    const label = joinLabel(region.sheetNumber, region.label);
+    const sourceUri = sourceUris.region(input.projectId, region.regionId);
+    const chunks = splitPassages(region.text);
+    (chunks.length > 0 ? chunks : ['']).forEach((text, index) => {
+      passages.push({
+        ...file,
+        passageId: `${region.regionId}#${index}`,
+        sourceUri,
+        entityType: region.layoutType === 'drawing_sheet' ? 'region' : 'doc',
+        sourceKind: 'region',
+        sourceId: region.regionId,
+        label,
+        pageNumber: region.pageNumber,
+        pageEnd: region.pageNumber,
+        box: region.displayBox,
+        sheetNumber: region.sheetNumber,
+        regionType: region.regionType,
+        drawingType: region.drawingType ?? '',
+        layoutType: region.layoutType,
+        head: joinLabel(region.sheetNumber, sheetTitle, region.label),
+        text,
+      });
+    });
+  }
+  const facetsBySection = new Map<string, FacetRecord[]>();
+  for (const facet of input.facets)
+    facetsBySection.set(facet.specificationId, [
+      ...(facetsBySection.get(facet.specificationId) ?? []),
+      facet,
+    ]);
+  for (const section of input.sections) {
+    const sectionLabel = joinLabel(section.sectionNumber, section.sectionTitle);
+    const sectionFields = {
+      ...file,
+      entityType: 'specification' as const,
+      box: null,
+      sheetNumber: '',
+      regionType: '',
+      drawingType: '',
+      layoutType: 'specification_page',
+    };
+    const facets = facetsBySection.get(section.specificationId) ?? [];
+    passages.push({
+      ...sectionFields,
+      passageId: `${section.specificationId}#0`,
+      sourceUri: sourceUris.section(input.projectId, section.specificationId),
+      sourceKind: 'section',
+      sourceId: section.specificationId,
+      label: sectionLabel,
+      pageNumber: section.pageStart,
+      pageEnd: section.pageEnd,
+      head: `Section ${sectionLabel}`,
+      text: facets.map((facet) => facet.facetLabel).join('\n'),
+    });
+    for (const facet of facets) {
+      const label = joinLabel(section.sectionNumber, facet.facetLabel);
+      splitPassages(facet.facetText).forEach((text, index) => {
+        passages.push({
+          ...sectionFields,
+          passageId: `${facet.facetId}#${index}`,
+          sourceUri: sourceUris.facet(input.projectId, section.specificationId, facet.facetId),
+          sourceKind: 'facet',
+          sourceId: facet.facetId,
+          label,
+          pageNumber: facet.pageStart,
+          pageEnd: facet.pageEnd,
+          head: `Section ${section.sectionNumber} ${section.sectionTitle} · ${facet.facetLabel}`,
+          text,
+        });
+      });
+    }
+  }
+  for (const page of input.documentPages) {
+    const sourceUri = sourceUris.page(input.projectId, input.documentId, page.pageNumber);
+    const label = joinLabel(input.fileName, `p. ${page.pageNumber}`);
+    let index = 0;
+    let group: DocumentPageText['lines'] = [];
+    const flush = () => {
+      if (group.length === 0) return;
+      passages.push({
+        ...file,
+        passageId: `${input.documentId}_${page.pageNumber}#${index++}`,
+        sourceUri,
+        entityType: 'doc',
+        sourceKind: 'page',
+        sourceId: `${input.documentId}/${page.pageNumber}`,
+        label,
+        pageNumber: page.pageNumber,
+        pageEnd: page.pageNumber,
+        box: {
+          left: Math.min(...group.map((line) => line.x0)),
+          top: Math.min(...group.map((line) => line.y0)),
+          right: Math.max(...group.map((line) => line.x1)),
+          bottom: Math.max(...group.map((line) => line.y1)),
+        },
+        sheetNumber: '',
+        regionType: '',
+        drawingType: '',
+        layoutType: 'document_page',
+        head: label,
+        text: group.map((line) => line.text).join('\n'),
+      });
+      group = [];
+    };
+    let length = 0;
+    for (const line of page.lines) {
+      if (!line.text.trim()) continue;
+      if (length + line.text.length > PASSAGE_CHARS) {
+        flush();
+        length = 0;
+      }
+      group.push(line);
+      length += line.text.length + 1;
+    }
+    flush();
+  }
+  return passages;
+}

@@ -1,0 +1,228 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DynamoIndexLock } from '../../functions/adapters/dynamodb/search-index-store.ts';
+import { dynamo } from '../../functions/shared/clients.ts';
+import { addendumPdf, drawingSheetPdf, specificationPdf } from '../fixtures/pdfs.ts';
+import {
+  type ApiReply,
+  api,
+  createOrg,
+  createProject,
+  startIngest,
+  type TestOrg,
+  waitForJobEnd,
+  waitForProject,
+} from './helpers.ts';
+
+interface Hit {
+  score: number;
+  snippet: string;
+  sourceCatalogUri: string;
+  source: { type: string; id: string; label: string };
+  location: { fileName: string; pageNumber: number; pageEnd: number; sheetNumber: string | null };
+  matchedModes: string[];
+}
+
+const HOLDER = 'search-test-hold';
+
+describe('source search', () => {
+  let org: TestOrg;
+  let projectId: string;
+  const flow = {} as {
+    whileBuilding: ApiReply;
+    documentsWhileBuilding: ApiReply;
+    overviewBefore: ApiReply;
+    job: { status: string };
+  };
+  const search = (body: Record<string, unknown>, key = org.apiKey, project = projectId) =>
+    api(`/api/open/v1/projects/${project}/source-search`, { method: 'POST', key, body });
+  const hitsOf = (reply: ApiReply) => reply.body.hits as Hit[];
+
+  beforeAll(async () => {
+    org = await createOrg();
+    projectId = String((await createProject(org.apiKey, 'Search')).body.project.id);
+    await waitForProject(org.apiKey, projectId);
+    // Another writer holds the project's index: the pipeline's indexing waits for it, as it would
+    // behind another job's indexing.
+    const lock = new DynamoIndexLock(dynamo, process.env.TABLE_NAME ?? '');
+    expect(await lock.acquire(projectId, HOLDER, 10 * 60_000)).toBe(true);
+    const jobId = await startIngest(org.apiKey, projectId, [
+      { fileName: 'spec-09-29-00.pdf', bytes: await specificationPdf() },
+      {
+        fileName: 'A-101.pdf',
+        bytes: await drawingSheetPdf('A-101', 'FIRST FLOOR PLAN'),
+        classification: 'plans',
+      },
+      {
+        fileName: 'A-501.pdf',
+        bytes: await drawingSheetPdf('A-501', 'ROOF DETAILS'),
+        classification: 'plans',
+      },
+      { fileName: 'addendum-02.pdf', bytes: await addendumPdf() },
+    ]);
+    // Assembled documents appear (with their index pending) while indexing waits.
+    const deadline = Date.now() + 400_000;
+    for (;;) {
+      flow.documentsWhileBuilding = await api(`/api/open/v1/projects/${projectId}/documents`, {
+        key: org.apiKey,
+      });
+      if (flow.documentsWhileBuilding.body.documents.length > 0) break;
+      if (Date.now() > deadline) throw new Error('documents were not assembled in time');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    flow.whileBuilding = await search({ query: 'gypsum board' });
+    flow.overviewBefore = await api(`/api/open/v1/projects/${projectId}/overview`, { key: org.apiKey });
+    await lock.release(projectId, HOLDER);
+    flow.job = await waitForJobEnd(org.apiKey, jobId);
+  }, 600_000);
+
+  it('answers 409 source_index_not_ready with Retry-After while the index is being built', () => {
+    // Files wait in the pipeline's indexing step (two at a time), so later files are not assembled yet.
+    const states = flow.documentsWhileBuilding.body.documents.map(
+      (document: { searchIndex: { status: string } }) => document.searchIndex.status,
+    );
+    expect(states.length).toBeGreaterThan(0);
+    expect(new Set(states)).toEqual(new Set(['pending']));
+    expect(flow.whileBuilding.status).toBe(409);
+    expect(flow.whileBuilding.body.error.code).toBe('source_index_not_ready');
+    expect(flow.whileBuilding.headers.get('retry-after')).toBe('5');
+    expect(flow.overviewBefore.body.overview.capabilities.canSearch).toBe(false);
+  });
+
+  it('indexes every document once the writer is free, and the overview counts what was indexed', async () => {
+    // Act
+    const documents = await api(`/api/open/v1/projects/${projectId}/documents`, { key: org.apiKey });
+    const overview = await api(`/api/open/v1/projects/${projectId}/overview`, { key: org.apiKey });
+    // Assess
+    expect(flow.job.status).toBe('completed');
+    const states = documents.body.documents.map((d: { searchIndex: unknown }) => d.searchIndex);
+    expect(states.every((state: { status: string }) => state.status === 'indexed')).toBe(true);
+    const sources = states.reduce(
+      (sum: number, state: { sourceCount: number }) => sum + state.sourceCount,
+      0,
+    );
+    const passages = states.reduce(
+      (sum: number, state: { passageCount: number }) => sum + state.passageCount,
+      0,
+    );
+    expect(sources).toBeGreaterThan(4);
+    expect(overview.body.overview.counts).toMatchObject({ vectors: sources, vectorChunks: passages });
+    expect(overview.body.overview.capabilities).toMatchObject({ canSearch: true, canVectorize: false });
+  });
+
+  it('finds a sheet by every way its number is written', async () => {
+    // Act
+    const replies = await Promise.all(
+      ['A-101', 'A101', 'A 101', 'A.101', 'sheet a-101'].map((query) => search({ query, mode: 'exact' })),
+    );
+    // Assess
+    for (const reply of replies) {
+      expect(reply.status).toBe(200);
+      expect(hitsOf(reply)[0]?.location.sheetNumber).toBe('A-101');
+    }
+  });
+
+  it('finds a specification section by every way its number is written', async () => {
+    const replies = await Promise.all(
+      ['09 29 00', '092900', '09-29-00', 'Section 09 29 00'].map((query) => search({ query, mode: 'exact' })),
+    );
+    for (const reply of replies) {
+      const top = hitsOf(reply)[0];
+      expect(top?.source.type).toBe('specification');
+      expect(top?.source.label).toContain('09 29 00');
+    }
+  });
+
+  it('finds a detail by its reference and an abbreviation by its meaning', async () => {
+    // Act
+    const detail = await search({ query: '3/A-501', mode: 'exact' });
+    const abbreviation = await search({ query: 'GWB', mode: 'exact', entityTypes: ['specification'] });
+    // Assess
+    expect(hitsOf(detail).map((hit) => hit.location.sheetNumber)).toContain('A-101');
+    expect(hitsOf(abbreviation).length).toBeGreaterThan(0);
+    expect(hitsOf(abbreviation)[0]?.source.label).toContain('09 29 00');
+  });
+
+  it('answers a paraphrase semantically and hybrid, with the modes it used and scores descending', async () => {
+    // Act
+    const semantic = await search({ query: 'who pays for the building permit', mode: 'semantic' });
+    const hybrid = await search({ query: 'who pays for the building permit' });
+    // Assess
+    expect(semantic.body.modes).toEqual(['semantic']);
+    expect(hybrid.body.modes).toEqual(['lexical', 'semantic']);
+    for (const reply of [semantic, hybrid]) {
+      const hits = hitsOf(reply);
+      expect(
+        hits
+          .slice(0, 3)
+          .some((hit) => hit.location.fileName === 'addendum-02.pdf' && hit.location.pageNumber === 1),
+      ).toBe(true);
+      const scores = hits.map((hit) => hit.score);
+      expect(scores).toEqual([...scores].sort((a, b) => b - a));
+      expect(reply.body.hitCount).toBe(hits.length);
+      expect(reply.body.searchedChunkCount).toBeGreaterThan(0);
+    }
+  });
+
+  it('shows the matched words in the snippet and points every hit at a page', async () => {
+    const reply = await search({ query: 'baby changing stations', mode: 'exact' });
+    const top = hitsOf(reply)[0];
+    expect(top?.snippet).toContain('**changing**');
+    expect(top?.location).toMatchObject({ fileName: 'addendum-02.pdf', pageNumber: 2 });
+    expect(top?.source.type).toBe('doc');
+    expect(top?.sourceCatalogUri).toMatch(
+      /^service:\/\/projects\/prj_[0-9a-z]+\/documents\/doc_[0-9a-z]+\/pages\/2$/,
+    );
+  });
+
+  it('applies every filter', async () => {
+    // Act
+    const query = 'gypsum board';
+    const [docs, specs, byName, byPage, bySheet, byClass, byLayout, few] = await Promise.all([
+      search({ query: 'permit fees gypsum board', entityTypes: ['doc'] }),
+      search({ query, entityTypes: ['specification'] }),
+      search({ query, fileName: 'A-1' }),
+      search({ query: 'permit fees baby changing', pageNumber: 2 }),
+      search({ query, sheetNumber: 'a101' }),
+      search({ query, classification: 'plans' }),
+      search({ query, layoutType: 'drawing_sheet' }),
+      search({ query, maxHits: 1 }),
+    ]);
+    // Assess
+    expect(hitsOf(docs).length).toBeGreaterThan(0);
+    expect(hitsOf(docs).every((hit) => hit.source.type === 'doc')).toBe(true);
+    expect(hitsOf(specs).every((hit) => hit.source.type === 'specification')).toBe(true);
+    expect(hitsOf(byName).length).toBeGreaterThan(0);
+    expect(hitsOf(byName).every((hit) => hit.location.fileName === 'A-101.pdf')).toBe(true);
+    // A source that covers the page (a section on pages 1 to 2) matches it.
+    expect(hitsOf(byPage).length).toBeGreaterThan(0);
+    expect(hitsOf(byPage).every((hit) => hit.location.pageNumber <= 2 && hit.location.pageEnd >= 2)).toBe(
+      true,
+    );
+    expect(hitsOf(bySheet).length).toBeGreaterThan(0);
+    expect(hitsOf(bySheet).every((hit) => hit.location.sheetNumber === 'A-101')).toBe(true);
+    expect(hitsOf(byClass).every((hit) => hit.location.fileName.startsWith('A-'))).toBe(true);
+    expect(hitsOf(byLayout).every((hit) => hit.source.type === 'region')).toBe(true);
+    expect(hitsOf(few)).toHaveLength(1);
+  });
+
+  it('refuses bad input with 400 and hides other organizations behind 404', async () => {
+    // Prepare
+    const other = await createOrg();
+    // Act
+    const replies = await Promise.all([
+      search({ query: '' }),
+      search({}),
+      search({ query: 'x', maxHits: 0 }),
+      search({ query: 'x', maxHits: 51 }),
+      search({ query: 'x', entityTypes: ['sheet'] }),
+      search({ query: 'x', unknown: true }),
+    ]);
+    const foreign = await search({ query: 'gypsum' }, other.apiKey);
+    const review = await search({ query: 'gypsum', reviewId: 'rev_00000000000000000000000000' });
+    // Assess
+    expect(replies.map((reply) => reply.status)).toEqual([400, 400, 400, 400, 400, 400]);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error.code).toBe('project_not_found');
+    expect(review.status).toBe(404);
+  });
+});

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { ANALYZER_VERSION, analyzeQuery, analyzeText } from '../../../functions/core/search/analyzer.ts';
+import terms from '../../../functions/core/search/construction-terms.json' with { type: 'json' };
+
+const tokens = (text: string) => analyzeText(text).split(' ');
+
+describe('the construction-aware analyzer', () => {
+  it('writes every form of a sheet number as one token', () => {
+    for (const form of ['A-101', 'A101', 'A 101', 'A.101', 'a-101']) expect(tokens(form)).toContain('a101');
+    // Leading zeros of the number do not matter: CR-05 = CR-5.
+    expect(tokens('CR-05')).toContain('cr5');
+    expect(analyzeQuery('sheet CR-5').terms).toContain('cr5');
+    // Letter-number-letter forms: SW-G1 = SW G1, P1.02A.
+    expect(tokens('SW-G1')).toContain('swg1');
+    expect(analyzeQuery('SW G1').terms).toContain('swg1');
+    expect(tokens('P1.02A')).toContain('p1.02a');
+  });
+
+  it('emits prefix tokens of identifiers, so A-5 finds the A-5xx sheets', () => {
+    expect(tokens('A-501')).toEqual(expect.arrayContaining(['a5*', 'a50*']));
+    expect(analyzeQuery('A-5*').terms).toContain('a5*');
+  });
+
+  it('writes every form of a section number as one token', () => {
+    for (const form of ['07 55 00', '075500', '07-55-00', 'Section 07 55 00', '07.55.00'])
+      expect(tokens(form)).toContain('075500');
+    expect(tokens('33 01 30.73')).toEqual(expect.arrayContaining(['33013073', '330130']));
+    // 1995 five-digit numbers stay as they are.
+    expect(tokens('Section 13210')).toContain('13210');
+  });
+
+  it('reads detail references, bar sizes, dimensions and dotted abbreviations', () => {
+    expect(tokens('SEE DETAIL 5/A-501')).toEqual(expect.arrayContaining(['5/a501', 'a501']));
+    expect(tokens('#4 @ 12" O.C.')).toEqual(expect.arrayContaining(['#4', '12in', 'oc', '=oc']));
+    expect(tokens("5' WIDE")).toContain('5ft');
+    expect(tokens('N.T.S.')).toContain('nts');
+  });
+
+  it('meets abbreviations and their meanings on one concept token', () => {
+    for (const form of ['GWB', 'gypsum board', 'GYPSUM WALLBOARD', 'drywall'])
+      expect(tokens(form)).toContain('=gwb');
+    expect(tokens('VCT-1 VINYL COMPOSITION TILE')).toContain('=vct');
+    expect(tokens('rooftop unit')).toContain('=rtu');
+  });
+
+  it('maps a MasterFormat title to its number in queries only', () => {
+    expect(analyzeQuery('grouting').terms).toContain('036000');
+    expect(tokens('grouting')).not.toContain('036000');
+  });
+
+  it('stems words, folds accents and drops stop words', () => {
+    expect(tokens('The walls of these rooms')).toEqual(['wall', 'room', '=rm']);
+    expect(tokens('Café')).toEqual(['cafe']);
+  });
+
+  it('keeps quoted phrases as phrases and quotes that are inch marks as units', () => {
+    const query = analyzeQuery('"roof edge" flashing 12" wide');
+    expect(query.phrases).toEqual([['roof', 'edg']]);
+    expect(query.terms).toEqual(expect.arrayContaining(['roof', 'edg', 'flash', '12in']));
+  });
+
+  it('lists identifiers found in a query', () => {
+    expect(analyzeQuery('sheet E-301 and section 09 29 00').identifiers).toEqual(
+      expect.arrayContaining(['e301', '092900']),
+    );
+  });
+
+  it('versions itself with its data file, which holds several hundred terms', () => {
+    expect(ANALYZER_VERSION).toContain(`terms-${terms.version}`);
+    expect(terms.abbreviations.length + terms.masterformat.length).toBeGreaterThan(400);
+    for (const row of terms.abbreviations) expect(row.length).toBeGreaterThanOrEqual(2);
+  });
+});
