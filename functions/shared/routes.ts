@@ -166,6 +166,17 @@ export const ROUTES = [
     summary: 'Search the sources of a project (exact, semantic or hybrid), with filters',
   },
   {
+    id: 'readSource',
+    method: 'GET',
+    path: '/api/open/v1/projects/{projectId}/sources',
+    handler: http('read-source'),
+    auth: 'apiKey',
+    scope: 'jobs:read',
+    access: { table: 'read', indexBucket: 'read', signingKey: 'read' },
+    usesIndex: true,
+    summary: 'Read the full text of a source (by its sourceCatalogUri), with its pages, box and artifacts',
+  },
+  {
     id: 'listSheetRegions',
     method: 'GET',
     path: '/api/open/v1/projects/{projectId}/sheets/{sheetId}/regions',

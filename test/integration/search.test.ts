@@ -5,6 +5,7 @@ import { addendumPdf, drawingSheetPdf, specificationPdf } from '../fixtures/pdfs
 import {
   type ApiReply,
   api,
+  apiUrl,
   createOrg,
   createProject,
   startIngest,
@@ -203,6 +204,79 @@ describe('source search', () => {
     expect(hitsOf(byClass).every((hit) => hit.location.fileName.startsWith('A-'))).toBe(true);
     expect(hitsOf(byLayout).every((hit) => hit.source.type === 'region')).toBe(true);
     expect(hitsOf(few)).toHaveLength(1);
+  });
+
+  it('reads the whole text of a source found by a search, with its pages, box and artifact', async () => {
+    // Prepare
+    const section = hitsOf(await search({ query: 'Section 09 29 00', entityTypes: ['specification'] })).find(
+      (hit) => !hit.sourceCatalogUri.includes('/facets/'),
+    );
+    const [region] = hitsOf(
+      await search({ query: 'general notes gypsum', entityTypes: ['region'], sheetNumber: 'A-101' }),
+    );
+    const read = (uri: string, query = '') =>
+      api(`/api/open/v1/projects/${projectId}/sources?uri=${encodeURIComponent(uri)}${query}`, {
+        key: org.apiKey,
+      });
+    // Act
+    const sectionText = await read(section?.sourceCatalogUri ?? '');
+    const regionText = await read(region?.sourceCatalogUri ?? '');
+    const window = await read(region?.sourceCatalogUri ?? '', '&offset=5&limit=10');
+    // Assess
+    expect(sectionText.status).toBe(200);
+    expect(sectionText.body).toMatchObject({
+      pageStart: 1,
+      pageEnd: 2,
+      document: { fileName: 'spec-09-29-00.pdf' },
+    });
+    expect(sectionText.body.artifacts.map((artifact: { type: string }) => artifact.type)).toEqual([
+      'specification_file',
+    ]);
+    expect(regionText.body.text).toContain('GYPSUM BOARD');
+    expect(regionText.body.box).not.toBeNull();
+    expect(regionText.body.sheetNumber).toBe('A-101');
+    expect(regionText.body.artifacts.map((artifact: { type: string }) => artifact.type)).toEqual([
+      'region_crop',
+    ]);
+    expect(window.body).toMatchObject({ offset: 5, text: regionText.body.text.slice(5, 15), nextOffset: 15 });
+    const crop = await fetch(`${apiUrl}${regionText.body.artifacts[0].url}`, {
+      headers: { authorization: `Bearer ${org.apiKey}` },
+    });
+    expect(crop.status).toBe(200);
+  });
+
+  it('answers 404 for a source of another project or organization, and 400 without a uri', async () => {
+    // Prepare
+    const other = await createOrg();
+    const otherProject = String((await createProject(other.apiKey, 'Other')).body.project.id);
+    const [hit] = hitsOf(await search({ query: 'gypsum board' }));
+    const uri = hit?.sourceCatalogUri ?? '';
+    // Act
+    const foreignKey = await api(
+      `/api/open/v1/projects/${projectId}/sources?uri=${encodeURIComponent(uri)}`,
+      {
+        key: other.apiKey,
+      },
+    );
+    const foreignProject = await api(
+      `/api/open/v1/projects/${otherProject}/sources?uri=${encodeURIComponent(uri)}`,
+      {
+        key: other.apiKey,
+      },
+    );
+    const made = await api(
+      `/api/open/v1/projects/${projectId}/sources?uri=${encodeURIComponent(uri.replace(projectId, otherProject))}`,
+      { key: org.apiKey },
+    );
+    const garbage = await api(`/api/open/v1/projects/${projectId}/sources?uri=service%3A%2F%2Fx`, {
+      key: org.apiKey,
+    });
+    const missing = await api(`/api/open/v1/projects/${projectId}/sources`, { key: org.apiKey });
+    // Assess
+    expect(foreignKey.body.error.code).toBe('project_not_found');
+    expect([foreignProject.status, made.status, garbage.status]).toEqual([404, 404, 404]);
+    expect(made.body.error.code).toBe('source_not_found');
+    expect(missing.status).toBe(400);
   });
 
   it('refuses bad input with 400 and hides other organizations behind 404', async () => {

@@ -38,13 +38,15 @@ const COLUMNS = [
   'head',
   'text',
   'body_tokens',
+  'artifact',
 ];
 
 function passagesSchema(dimension: number): Schema {
   const text = (name: string) => new Field(name, new Utf8(), false);
   return new Schema([
-    ...COLUMNS.filter((name) => !['page_number', 'page_end', 'box'].includes(name)).map(text),
+    ...COLUMNS.filter((name) => !['page_number', 'page_end', 'box', 'artifact'].includes(name)).map(text),
     new Field('box', new Utf8(), true),
+    new Field('artifact', new Utf8(), true),
     new Field('page_number', new Int32(), false),
     new Field('page_end', new Int32(), false),
     text('head_tokens'),
@@ -98,6 +100,7 @@ function toRow(passage: IndexedPassage, sheetKey: string): Row {
     text: passage.text,
     head_tokens: passage.headTokens,
     body_tokens: passage.bodyTokens,
+    artifact: passage.artifact ? JSON.stringify(passage.artifact) : null,
     vector: passage.vector,
   };
 }
@@ -124,6 +127,7 @@ function fromRow(row: Row): Passage & { bodyTokens: string } {
     head: String(row.head),
     text: String(row.text),
     bodyTokens: String(row.body_tokens),
+    artifact: typeof row.artifact === 'string' ? (JSON.parse(row.artifact) as Passage['artifact']) : null,
   };
 }
 
@@ -277,6 +281,19 @@ export class LanceSourceIndex implements SourceIndex {
     if (where) search = search.where(where);
     const rows = (await search.toArray()) as Row[];
     return rows.map((row) => ({ passage: fromRow(row), score: 1 - Number(row._distance) }));
+  }
+
+  async passagesOf(location: string, sourceUri: string) {
+    const table = await this.openPassages(location);
+    if (!table) return [];
+    const rows = (await table
+      .query()
+      .where(`source_uri = ${quote(sourceUri)}`)
+      .select(SELECTED)
+      .limit(10_000)
+      .toArray()) as Row[];
+    const order = (row: Row) => Number(String(row.passage_id).split('#').pop());
+    return rows.sort((a, b) => order(a) - order(b)).map(fromRow);
   }
 
   async inventory(location: string) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ArtifactReferenceSchema } from '../content/model.ts';
 import { DisplayBoxSchema } from '../extraction/model.ts';
 import { ClassificationSchema } from '../jobs/model.ts';
 import { ENTITY_TYPES } from './sources.ts';
@@ -77,3 +78,32 @@ export const SourceSearchResponseSchema = z.object({
   hits: z.array(SourceSearchHitSchema),
 });
 export type SourceSearchResponse = z.infer<typeof SourceSearchResponseSchema>;
+
+export const ReadSourceQuerySchema = z
+  .object({
+    uri: z.string().min(1).max(400).describe('A `sourceCatalogUri` from a search hit.'),
+    offset: z.coerce.number().int().min(0).max(100_000_000).default(0).describe('First character to return.'),
+    limit: z.coerce.number().int().min(1).max(100_000).default(20_000).describe('Characters to return.'),
+  })
+  .strict();
+
+export const SourceTextSchema = z
+  .object({
+    sourceCatalogUri: z.string(),
+    source: z.object({ type: z.enum(ENTITY_TYPES), id: z.string(), label: z.string() }),
+    document: z.object({ documentId: z.string(), fileId: z.string(), fileName: z.string() }),
+    pageStart: z.number().int(),
+    pageEnd: z.number().int(),
+    sheetNumber: z.string().nullable(),
+    box: DisplayBoxSchema.nullable().describe(
+      'Union of the boxes of the source on its page (PDF points), when known.',
+    ),
+    textLength: z.number().int().describe('Characters of the whole text.'),
+    offset: z.number().int(),
+    text: z.string().describe('The text from `offset`, at most `limit` characters.'),
+    nextOffset: z.number().int().nullable().describe('Where the next window starts; null at the end.'),
+    passageCount: z.number().int(),
+    artifacts: z.array(ArtifactReferenceSchema).describe('The crop of a region, the PDF of a section.'),
+  })
+  .meta({ id: 'SourceText' });
+export type SourceText = z.infer<typeof SourceTextSchema>;

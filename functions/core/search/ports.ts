@@ -50,6 +50,8 @@ export interface SourceIndex {
     limit: number,
   ): Promise<IndexHit[]>;
   nearest(location: string, vector: number[], filter: SearchFilter, limit: number): Promise<IndexHit[]>;
+  /** Every passage of one source, in order (empty when the index has none). */
+  passagesOf(location: string, sourceUri: string): Promise<(Passage & { bodyTokens: string })[]>;
   /** Passages per file, and how the index was built (null when nothing was ever written). */
   inventory(
     location: string,

@@ -107,6 +107,8 @@ export interface Passage {
   /** What names the source (sheet number and title, section number and title, labels): weighted above the text. */
   head: string;
   text: string;
+  /** The source's artifact in storage (a region's crop, a section's PDF), served through an artifact path. */
+  artifact: { type: 'region_crop' | 'specification_file'; key: string } | null;
 }
 
 /** Text of one page of a document that is neither a drawing sheet nor a specification section. */
@@ -184,6 +186,7 @@ export function fileSources(input: FileSourceInput): Passage[] {
         layoutType: region.layoutType,
         head: joinLabel(region.sheetNumber, sheetTitle, region.label),
         text,
+        artifact: region.cropPath ? { type: 'region_crop', key: region.cropPath } : null,
       });
     });
   }
@@ -197,6 +200,7 @@ export function fileSources(input: FileSourceInput): Passage[] {
     const sectionLabel = joinLabel(section.sectionNumber, section.sectionTitle);
     const sectionFields = {
       ...file,
+      artifact: section.pdfPath ? { type: 'specification_file' as const, key: section.pdfPath } : null,
       entityType: 'specification' as const,
       box: null,
       sheetNumber: '',
@@ -264,6 +268,7 @@ export function fileSources(input: FileSourceInput): Passage[] {
         layoutType: 'document_page',
         head: label,
         text: group.map((line) => line.text).join('\n'),
+        artifact: null,
       });
       group = [];
     };

@@ -9,7 +9,12 @@ import {
   SpecificationEntitySchema,
 } from '../../core/content/model.ts';
 import { ClassificationSchema } from '../../core/jobs/model.ts';
-import { SourceSearchBodySchema, SourceSearchResponseSchema } from '../../core/search/model.ts';
+import {
+  ReadSourceQuerySchema,
+  SourceSearchBodySchema,
+  SourceSearchResponseSchema,
+  SourceTextSchema,
+} from '../../core/search/model.ts';
 import type { Contract } from './contracts.ts';
 import {
   booleanParam,
@@ -182,6 +187,21 @@ export const CONTENT_CONTRACTS = {
       409: {
         description:
           '`source_index_not_ready`: the project has searchable sources but none is indexed yet; retry after the `Retry-After` seconds (5).',
+      },
+    },
+  },
+  readSource: {
+    path: projectIdPath,
+    query: ReadSourceQuerySchema,
+    responses: {
+      200: {
+        description:
+          'The text of the source (a window of it: `offset`, `limit`, `nextOffset`), with its page range, box, document and artifacts.',
+        schema: SourceTextSchema,
+      },
+      400: { description: '`invalid_request`: missing `uri`, `offset` or `limit` out of range.' },
+      404: {
+        description: '`project_not_found`; `source_not_found` for a URI of another project or of nothing.',
       },
     },
   },
