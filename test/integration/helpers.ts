@@ -81,8 +81,11 @@ export interface TestOrg {
   keyWith(scopes: Scope[]): Promise<string>;
 }
 
-export async function createOrg(credits = 10_000): Promise<TestOrg> {
-  const orgId = await seedOrganization({ name: 'Test org', credits });
+export async function createOrg(
+  credits = 10_000,
+  plan: 'standard' | 'enterprise' = 'standard',
+): Promise<TestOrg> {
+  const orgId = await seedOrganization({ name: 'Test org', credits, plan });
   const credentials = await issueCredentials({ orgId });
   return {
     orgId,
