@@ -54,6 +54,10 @@ const ConfigSchema = z.object({
   EMBEDDER: z.enum(['bedrock', 'local']).default('bedrock'),
   /** Dimension asked of the Bedrock model (Titan Text Embeddings V2 accepts 256, 512 or 1024). */
   EMBEDDING_DIMENSION: z.coerce.number().int().min(8).max(4096).default(512),
+  /** Hybrid search's reciprocal rank fusion: k of the lexical and the semantic ranking, and the semantic weight. */
+  SEARCH_LEXICAL_RRF_K: z.coerce.number().min(0).max(1000).default(5),
+  SEARCH_SEMANTIC_RRF_K: z.coerce.number().min(0).max(1000).default(60),
+  SEARCH_SEMANTIC_WEIGHT: z.coerce.number().min(0).max(10).default(1),
   /** Locally only: the folder that holds project indexes (`s3://bucket/key` -> `{root}/bucket/key`). */
   LOCAL_INDEX_ROOT: z.string().min(1).optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),

@@ -6,8 +6,6 @@ import { ENTITY_TYPES } from './sources.ts';
 
 export const SEARCH_MODES = ['hybrid', 'exact', 'semantic'] as const;
 export const DEFAULT_MAX_HITS = 10;
-/** Reciprocal rank fusion constant: a hit at rank r in one mode adds 1 / (RRF_K + r). */
-export const RRF_K = 60;
 
 const filterText = (max: number) => z.string().trim().min(1).max(max);
 

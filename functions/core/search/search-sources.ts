@@ -2,7 +2,7 @@ import { ConflictError, NotFoundError } from '../errors.ts';
 import type { ProjectStore } from '../projects/ports.ts';
 import { requireProject } from '../projects/queries.ts';
 import { analyzeQuery } from './analyzer.ts';
-import { RRF_K, type SourceSearchBody, type SourceSearchHit, type SourceSearchResponse } from './model.ts';
+import type { SourceSearchBody, SourceSearchHit, SourceSearchResponse } from './model.ts';
 import type { Embedder, IndexHit, SearchFilter, SearchIndexStateStore, SourceIndex } from './ports.ts';
 
 export class SourceIndexNotReadyError extends ConflictError {
@@ -28,6 +28,8 @@ export interface SearchDeps {
   index: SourceIndex;
   embedder: Embedder;
   sheetKey: (sheetNumber: string) => string;
+  /** Reciprocal rank fusion: a source at rank r of a mode adds weight / (k + r). */
+  fusion: { lexicalK: number; semanticK: number; semanticWeight: number };
 }
 
 interface Candidate {
@@ -77,7 +79,7 @@ export function snippetOf(text: string, queryWords: string[], width = 240): stri
  * Steps: ownership first (404); a review scope must exist (404, reviews come with their issue);
  * index readiness from the documents' states (409 with Retry-After while nothing is indexed yet);
  * run the modes the body asks for over the indexed documents only; keep each source's best passage;
- * fuse modes by reciprocal rank (k = RRF_K).
+ * fuse modes by reciprocal rank (per-mode k and weight, `deps.fusion`).
  */
 export async function searchSources(
   deps: SearchDeps,
@@ -132,7 +134,8 @@ export async function searchSources(
       seen.add(uri);
       rank++;
       const candidate = candidates.get(uri);
-      const contribution = 1 / (RRF_K + rank);
+      const { lexicalK, semanticK, semanticWeight } = deps.fusion;
+      const contribution = mode === 'semantic' ? semanticWeight / (semanticK + rank) : 1 / (lexicalK + rank);
       if (!candidate) candidates.set(uri, { hit, fused: contribution, modes: new Set([mode]) });
       else {
         candidate.fused += contribution;

@@ -1,4 +1,5 @@
 import { searchSources } from '../../core/search/search-sources.ts';
+import { config } from '../../shared/config.ts';
 import { projectStore } from '../../shared/container.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
 import { embedder, searchIndexStates, sheetKey, sourceIndex } from '../../shared/search-container.ts';
@@ -12,6 +13,11 @@ export const handler = apiHandler('searchSources', async ({ path, body, principa
       index: sourceIndex(),
       embedder: embedder(),
       sheetKey,
+      fusion: {
+        lexicalK: config.SEARCH_LEXICAL_RRF_K,
+        semanticK: config.SEARCH_SEMANTIC_RRF_K,
+        semanticWeight: config.SEARCH_SEMANTIC_WEIGHT,
+      },
     },
     { orgId: principal.orgId, projectId: path.projectId, body },
   ),
