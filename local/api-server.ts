@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type Server, ServerResponse } from 
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { FALLBACK_HANDLER, matchPath, STREAM_ROUTE } from '../functions/shared/routes.ts';
+import { matchPath } from '../functions/shared/route-matching.ts';
+import { FALLBACK_HANDLER, STREAM_ROUTE } from '../functions/shared/routes.ts';
 import { functionNameOf, lambdaContext, loadHandler } from './lambda.ts';
 import { createResponseStream, installStreamingShim } from './streaming-shim.ts';
 

@@ -166,6 +166,17 @@ export const ROUTES = [
     summary: 'Search the sources of a project (exact, semantic or hybrid), with filters',
   },
   {
+    id: 'reconcileSourceIndex',
+    method: 'POST',
+    path: '/api/open/v1/projects/{projectId}/source-index/reconcile',
+    handler: http('reconcile-source-index'),
+    auth: 'apiKey',
+    scope: 'jobs:write',
+    access: { table: 'readwrite', artifactsBucket: 'read', indexBucket: 'manage', embeddingModel: 'invoke' },
+    usesIndex: true,
+    summary: "Compare a project's documents with its source index and repair up to `limit` differences",
+  },
+  {
     id: 'readSource',
     method: 'GET',
     path: '/api/open/v1/projects/{projectId}/sources',
@@ -322,63 +333,6 @@ export function routeById(id: RouteId): RouteDefinition {
 
 /** Handler that answers every request no route matched: 404 or 405 in the error envelope. */
 export const FALLBACK_HANDLER = http('route-not-found');
-
-export interface RouteMatch {
-  route: RouteDefinition;
-  pathParameters: Record<string, string>;
-}
-
-function compile(path: string): RegExp {
-  const pattern = path
-    .split('/')
-    .map((segment) => (segment.startsWith('{') ? '([^/]+)' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('/');
-  return new RegExp(`^${pattern}$`);
-}
-
-const compiled = ROUTES.map((route) => ({
-  route: route as RouteDefinition,
-  regex: compile(route.path),
-  names: [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string),
-}));
-
-function safeDecode(segment: string): string | null {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return null;
-  }
-}
-
-/** The path parameters of `path` when it matches `route`'s path, else null. */
-export function matchRoute(route: RouteDefinition, path: string): Record<string, string> | null {
-  const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
-  const found = compile(route.path).exec(path);
-  if (!found) return null;
-  const parameters: Record<string, string> = {};
-  for (const [index, name] of names.entries()) {
-    const decoded = safeDecode(found[index + 1] ?? '');
-    if (decoded === null) return null;
-    parameters[name] = decoded;
-  }
-  return parameters;
-}
-
-/** Routes whose path matches, whatever their method (405 needs them). */
-export function matchPath(path: string): RouteMatch[] {
-  const matches: RouteMatch[] = [];
-  for (const { route, regex, names } of compiled) {
-    const found = regex.exec(path);
-    if (!found) continue;
-    const pathParameters: Record<string, string> = {};
-    const decoded = names.map((name, index) => [name, safeDecode(found[index + 1] ?? '')] as const);
-    // A segment that is not valid percent-encoding matches no route (404), never throws.
-    if (decoded.some(([, value]) => value === null)) continue;
-    for (const [name, value] of decoded) pathParameters[name] = value ?? '';
-    matches.push({ route, pathParameters });
-  }
-  return matches;
-}
 
 /**
  * The review stream is not an API Gateway route (API Gateway cannot stream): a Lambda function URL

@@ -1,5 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
+import { DynamoContentStore, DynamoProjectTotalsWriter } from '../adapters/dynamodb/content-store.ts';
 import { DynamoIndexLock, DynamoSearchIndexStates } from '../adapters/dynamodb/search-index-store.ts';
 import { BedrockEmbedder } from '../adapters/embeddings/bedrock-embedder.ts';
 import { WordVectorEmbedder } from '../adapters/embeddings/word-vector-embedder.ts';
@@ -8,6 +9,7 @@ import { S3ObjectStore } from '../adapters/s3/object-store.ts';
 import { analyzeQuery } from '../core/search/analyzer.ts';
 import type { IndexingDeps } from '../core/search/index-file.ts';
 import type { Embedder } from '../core/search/ports.ts';
+import type { ReconcileDeps } from '../core/search/reconcile.ts';
 import { dynamo, s3 } from './clients.ts';
 import { config, resource } from './config.ts';
 import { jobStore, projectStore } from './container.ts';
@@ -40,6 +42,24 @@ export const embedder = lazy<Embedder>(() =>
 export const searchIndexStates = lazy(() => new DynamoSearchIndexStates(dynamo, resource('table')));
 const indexLock = lazy(() => new DynamoIndexLock(dynamo, resource('table')));
 const artifacts = lazy(() => new S3ObjectStore(s3, resource('artifactsBucket')));
+
+export function reconcileDeps(log: Logger = logger): ReconcileDeps {
+  const content = new DynamoContentStore(dynamo, resource('table'));
+  const totals = new DynamoProjectTotalsWriter(dynamo, resource('table'));
+  const indexing = indexingDeps(log);
+  return {
+    projects: projectStore(),
+    jobs: jobStore(),
+    states: searchIndexStates(),
+    index: sourceIndex(),
+    embedder: embedder(),
+    lock: indexLock(),
+    artifacts: artifacts(),
+    refreshTotals: async (orgId, projectId) =>
+      totals.saveTotals(orgId, projectId, await content.projectTotals(projectId)),
+    log: indexing.log,
+  };
+}
 
 export function indexingDeps(log: Logger = logger): IndexingDeps {
   return {

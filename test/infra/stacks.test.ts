@@ -151,7 +151,7 @@ describe('CDK stacks', () => {
         const policy = policyOf(route.id);
         const starts = Object.keys(route.access).some((name) => kindOf(name) === 'stateMachine');
         const writesObjects = Object.entries(route.access).some(
-          ([name, mode]) => kindOf(name) === 'bucket' && mode === 'readwrite',
+          ([name, mode]) => kindOf(name) === 'bucket' && (mode === 'readwrite' || mode === 'manage'),
         );
         expect(policy.includes('states:StartExecution'), route.id).toBe(starts);
         expect(policy.includes('s3:PutObject'), route.id).toBe(writesObjects);
@@ -165,13 +165,15 @@ describe('CDK stacks', () => {
       expect(holders.sort()).toEqual([
         'IndexFileFunctionArn',
         'SetUpProjectResourcesFunctionArn',
+        'readSource',
+        'reconcileSourceIndex',
         'searchSources',
       ]);
       // LanceDB removes superseded files when it compacts: only the index writer may delete.
       const deleters = [...statelessStack.functions.keys()].filter((id) =>
         policyOf(id).includes('s3:DeleteObject'),
       );
-      expect(deleters).toEqual(['IndexFileFunctionArn']);
+      expect(deleters.sort()).toEqual(['IndexFileFunctionArn', 'reconcileSourceIndex']);
       expect(policyOf('searchSources')).not.toContain('s3:PutObject');
     });
 
@@ -245,7 +247,7 @@ describe('CDK stacks', () => {
           .filter(({ uses }) => uses.usesIndex)
           .map(({ id }) => id)
           .sort(),
-      ).toEqual(['IndexFileFunctionArn', 'searchSources']);
+      ).toEqual(['IndexFileFunctionArn', 'readSource', 'reconcileSourceIndex', 'searchSources']);
     });
 
     it("fits every function with its layers in Lambda's 250 MB unzipped limit", () => {
@@ -285,7 +287,9 @@ describe('CDK stacks', () => {
       for (const id of statelessStack.functions.keys()) {
         const policy = policyOf(id);
         const invokes = policy.includes('bedrock:InvokeModel');
-        expect(invokes, id).toBe(['IndexFileFunctionArn', 'searchSources'].includes(id));
+        expect(invokes, id).toBe(
+          ['IndexFileFunctionArn', 'reconcileSourceIndex', 'searchSources'].includes(id),
+        );
         if (invokes) expect(policy).toMatch(modelArn);
       }
     });

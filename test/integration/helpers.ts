@@ -4,7 +4,7 @@ import type { Scope } from '../../functions/core/auth/scopes.ts';
 import { newProjectRecord } from '../../functions/core/projects/create-project.ts';
 import type { ProjectRecord } from '../../functions/core/projects/model.ts';
 import { CONTRACTS, type Contract, ErrorEnvelopeSchema } from '../../functions/shared/http/contracts.ts';
-import { matchPath } from '../../functions/shared/routes.ts';
+import { matchPath } from '../../functions/shared/route-matching.ts';
 import { issueCredentials, seedOrganization } from '../../local/seed.ts';
 
 export const apiUrl = inject('apiUrl');

@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DynamoIndexLock } from '../../functions/adapters/dynamodb/search-index-store.ts';
 import { dynamo } from '../../functions/shared/clients.ts';
+import { projectStore } from '../../functions/shared/container.ts';
+import { searchIndexStates, sourceIndex } from '../../functions/shared/search-container.ts';
 import { addendumPdf, drawingSheetPdf, specificationPdf } from '../fixtures/pdfs.ts';
 import {
   type ApiReply,
@@ -298,5 +300,54 @@ describe('source search', () => {
     expect(foreign.status).toBe(404);
     expect(foreign.body.error.code).toBe('project_not_found');
     expect(review.status).toBe(404);
+  });
+
+  it('reconciles: repairs a file whose passages were deleted from the index and a document whose indexing failed', async () => {
+    // Prepare
+    const project = await projectStore().get(org.orgId, projectId);
+    const documents = (await api(`/api/open/v1/projects/${projectId}/documents`, { key: org.apiKey })).body
+      .documents;
+    const addendum = documents.find(
+      (document: { fileName: string }) => document.fileName === 'addendum-02.pdf',
+    );
+    const sheet = documents.find((document: { fileName: string }) => document.fileName === 'A-501.pdf');
+    await sourceIndex().removeFile(project?.indexLocation ?? '', addendum.fileId);
+    await searchIndexStates().setSearchIndexState(projectId, sheet.documentId, {
+      ...sheet.searchIndex,
+      status: 'failed',
+      indexedAt: null,
+      error: { code: 'indexing_failed', message: 'test' },
+    });
+    const reconcile = (body: Record<string, unknown>) =>
+      api(`/api/open/v1/projects/${projectId}/source-index/reconcile`, {
+        method: 'POST',
+        key: org.apiKey,
+        body,
+      });
+    const lost = await search({ query: 'baby changing stations', mode: 'exact' });
+    // Act
+    const first = await reconcile({ limit: 1 });
+    const second = await reconcile({});
+    const found = await search({ query: 'baby changing stations', mode: 'exact' });
+    const refused = await Promise.all([reconcile({ limit: 0 }), reconcile({ limit: 26 })]);
+    // Assess
+    expect(hitsOf(lost).some((hit) => hit.location.fileName === 'addendum-02.pdf')).toBe(false);
+    expect(first.status).toBe(200);
+    expect(first.body.sourceIndex).toMatchObject({
+      status: 'incomplete',
+      repairedTasks: 1,
+      remainingTasks: 1,
+    });
+    expect(second.body.sourceIndex).toMatchObject({
+      status: 'ok',
+      repairedTasks: 1,
+      remainingTasks: 0,
+      missingDocuments: 0,
+      staleDocuments: 0,
+      indexedDocuments: 4,
+    });
+    expect(second.body.overview.capabilities).toMatchObject({ canSearch: true, canVectorize: false });
+    expect(hitsOf(found)[0]?.location.fileName).toBe('addendum-02.pdf');
+    expect(refused.map((reply) => reply.status)).toEqual([400, 400]);
   });
 });

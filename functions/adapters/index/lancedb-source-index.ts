@@ -224,6 +224,12 @@ export class LanceSourceIndex implements SourceIndex {
     await table.optimize({ cleanupOlderThan: new Date(Date.now() - 10 * 60_000) });
   }
 
+  async reset(location: string) {
+    const db = await this.connect(location);
+    const names = await db.tableNames();
+    for (const name of [PASSAGES, BUILD]) if (names.includes(name)) await db.dropTable(name);
+  }
+
   async removeFile(location: string, fileId: string) {
     const table = await this.openPassages(location);
     if (table) await table.delete(`file_id = ${quote(fileId)}`);

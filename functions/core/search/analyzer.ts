@@ -32,6 +32,9 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
+/** Words too common to match on (the analyzer drops them; snippets do not highlight them). */
+export const isStopWord = (word: string) => STOP_WORDS.has(word.toLowerCase());
+
 const normalizeKey = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 /** Stems of a phrase's words, space-joined: the key phrases are matched on. */

@@ -105,3 +105,31 @@ export const SourceTextSchema = z
   })
   .meta({ id: 'SourceText' });
 export type SourceText = z.infer<typeof SourceTextSchema>;
+
+export const ReconcileBodySchema = z
+  .object({
+    limit: z.number().int().min(1).max(25).default(5).describe('Repair tasks processed in this request.'),
+  })
+  .strict();
+
+export const SourceIndexReportSchema = z
+  .object({
+    status: z
+      .enum(['ok', 'incomplete'])
+      .describe('`ok` when nothing is left to repair; call again while `incomplete`.'),
+    indexedDocuments: z.number().int(),
+    missingDocuments: z
+      .number()
+      .int()
+      .describe('Documents with sources of which the index holds nothing (or whose indexing failed).'),
+    staleDocuments: z
+      .number()
+      .int()
+      .describe('Documents indexed from other rows, or by another embedder or analyzer.'),
+    orphanedFiles: z.number().int().describe('Files in the index with no document any more.'),
+    repairedTasks: z.number().int(),
+    remainingTasks: z.number().int(),
+    embedder: z.string(),
+  })
+  .meta({ id: 'SourceIndexReport' });
+export type SourceIndexReport = z.infer<typeof SourceIndexReportSchema>;

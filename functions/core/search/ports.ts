@@ -43,6 +43,8 @@ export interface SourceIndex {
   /** Replaces every passage of one file (a retry rewrites, never duplicates). */
   replaceFile(location: string, build: IndexBuild, fileId: string, passages: IndexedPassage[]): Promise<void>;
   removeFile(location: string, fileId: string): Promise<void>;
+  /** Drops every passage and the build record: the next write starts a new index with its own build. */
+  reset(location: string): Promise<void>;
   lexical(
     location: string,
     query: { terms: string[]; phrases: string[][] },

@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError } from '../errors.ts';
 import type { ProjectStore } from '../projects/ports.ts';
 import { requireProject } from '../projects/queries.ts';
-import { analyzeQuery } from './analyzer.ts';
+import { analyzeQuery, isStopWord } from './analyzer.ts';
 import type { SourceSearchBody, SourceSearchHit, SourceSearchResponse } from './model.ts';
 import type { Embedder, IndexHit, SearchFilter, SearchIndexStateStore, SourceIndex } from './ports.ts';
 
@@ -41,7 +41,9 @@ interface Candidate {
 /** Matched words of the best window of a passage, wrapped in ** **. */
 export function snippetOf(text: string, queryWords: string[], width = 240): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  const words = queryWords.filter((word) => word.length > 1).map((word) => word.toLowerCase());
+  const words = queryWords
+    .filter((word) => word.length > 1 && !isStopWord(word))
+    .map((word) => word.toLowerCase());
   if (flat.length === 0) return '';
   const isMatch = (token: string) => {
     const lower = token.toLowerCase().replace(/[^a-z0-9]/g, '');

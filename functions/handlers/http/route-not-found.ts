@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { errorResponse } from '../../shared/http/api-handler.ts';
 import { MethodNotAllowedError, RouteNotFoundError } from '../../shared/http/errors.ts';
-import { matchPath } from '../../shared/routes.ts';
+import { matchPath } from '../../shared/route-matching.ts';
 
 /** The API's `$default` route: what no route matched is a 405 (path known, method not) or a 404. */
 export async function handler(

@@ -9,8 +9,11 @@ import {
   SpecificationEntitySchema,
 } from '../../core/content/model.ts';
 import { ClassificationSchema } from '../../core/jobs/model.ts';
+import { ProjectOverviewSchema, ProjectSchema } from '../../core/projects/model.ts';
 import {
   ReadSourceQuerySchema,
+  ReconcileBodySchema,
+  SourceIndexReportSchema,
   SourceSearchBodySchema,
   SourceSearchResponseSchema,
   SourceTextSchema,
@@ -187,6 +190,26 @@ export const CONTENT_CONTRACTS = {
       409: {
         description:
           '`source_index_not_ready`: the project has searchable sources but none is indexed yet; retry after the `Retry-After` seconds (5).',
+      },
+    },
+  },
+  reconcileSourceIndex: {
+    path: projectIdPath,
+    body: ReconcileBodySchema,
+    responses: {
+      200: {
+        description: 'The index report after the repairs of this request, and the updated overview.',
+        schema: z.object({
+          project: ProjectSchema,
+          sourceIndex: SourceIndexReportSchema,
+          overview: ProjectOverviewSchema,
+        }),
+      },
+      400: { description: '`invalid_request`: `limit` outside 1 to 25.' },
+      404: { description: '`project_not_found`.' },
+      409: {
+        description:
+          '`project_not_ready`; `source_index_busy` while a job or another reconcile writes the index (retry after `Retry-After` seconds).',
       },
     },
   },

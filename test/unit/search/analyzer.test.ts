@@ -71,3 +71,16 @@ describe('the construction-aware analyzer', () => {
     for (const row of terms.abbreviations) expect(row.length).toBeGreaterThanOrEqual(2);
   });
 });
+
+describe('snippets', () => {
+  it('show the best window of the passage with the query words, not its stop words, highlighted', async () => {
+    const { snippetOf } = await import('../../../functions/core/search/search-sources.ts');
+    const text = `${'filler words here '.repeat(40)}the permit fees are paid by the contractor ${'more filler '.repeat(40)}`;
+    const snippet = snippetOf(text, ['who', 'pays', 'the', 'permit', 'fees']);
+    expect(snippet).toContain('**permit**');
+    expect(snippet).toContain('**fees**');
+    expect(snippet).not.toContain('**the**');
+    expect(snippet.startsWith('… ')).toBe(true);
+    expect(snippet.length).toBeLessThan(300);
+  });
+});
