@@ -54,6 +54,16 @@ function passagesSchema(dimension: number): Schema {
   ]);
 }
 
+/** Rows from which the vector column gets an approximate index (below it, exact search is fast). */
+export const VECTOR_INDEX_MIN_ROWS = 20_000;
+
+/** PQ sub-vectors: a divisor of the dimension, about 4 dimensions each. */
+function subVectorsFor(dimension: number): number {
+  for (let count = Math.max(1, Math.round(dimension / 4)); count > 1; count--)
+    if (dimension % count === 0) return count;
+  return 1;
+}
+
 const quote = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
 /** The SQL filter of a search (every value quoted; column names are ours). */
@@ -221,6 +231,18 @@ export class LanceSourceIndex implements SourceIndex {
             maxTokenLength: 64,
           }),
         });
+    // Past this size an exact vector scan costs tens of milliseconds: build an approximate (IVF-PQ)
+    // index once; `optimize` folds later rows into it, and rows not yet in it are still scanned.
+    if (!indices.has('vector') && (await table.countRows()) >= VECTOR_INDEX_MIN_ROWS) {
+      const rows = await table.countRows();
+      await table.createIndex('vector', {
+        config: lancedb.Index.ivfPq({
+          distanceType: 'cosine',
+          numPartitions: Math.max(1, Math.round(Math.sqrt(rows))),
+          numSubVectors: subVectorsFor(build.dimension),
+        }),
+      });
+    }
     await table.optimize({ cleanupOlderThan: new Date(Date.now() - 10 * 60_000) });
   }
 
