@@ -50,6 +50,17 @@ export const ROUTES = [
     summary: 'List the projects of the organization',
   },
   {
+    id: 'searchProjects',
+    method: 'POST',
+    path: '/api/open/v1/projects/search',
+    handler: http('search-projects'),
+    auth: 'apiKey',
+    scope: 'jobs:read',
+    access: { table: 'read', indexBucket: 'read', embeddingModel: 'invoke', signingKey: 'read' },
+    usesIndex: true,
+    summary: "Search the organization's projects by name and by their sources",
+  },
+  {
     id: 'getProject',
     method: 'GET',
     path: '/api/open/v1/projects/{projectId}',

@@ -10,6 +10,7 @@ import { analyzeQuery } from '../core/search/analyzer.ts';
 import type { IndexingDeps } from '../core/search/index-file.ts';
 import type { Embedder } from '../core/search/ports.ts';
 import type { ReconcileDeps } from '../core/search/reconcile.ts';
+import type { SearchDeps } from '../core/search/search-sources.ts';
 import { dynamo, s3 } from './clients.ts';
 import { config, resource } from './config.ts';
 import { jobStore, projectStore } from './container.ts';
@@ -42,6 +43,21 @@ export const embedder = lazy<Embedder>(() =>
 export const searchIndexStates = lazy(() => new DynamoSearchIndexStates(dynamo, resource('table')));
 const indexLock = lazy(() => new DynamoIndexLock(dynamo, resource('table')));
 const artifacts = lazy(() => new S3ObjectStore(s3, resource('artifactsBucket')));
+
+export function searchDeps(): SearchDeps {
+  return {
+    projects: projectStore(),
+    states: searchIndexStates(),
+    index: sourceIndex(),
+    embedder: embedder(),
+    sheetKey,
+    fusion: {
+      lexicalK: config.SEARCH_LEXICAL_RRF_K,
+      semanticK: config.SEARCH_SEMANTIC_RRF_K,
+      semanticWeight: config.SEARCH_SEMANTIC_WEIGHT,
+    },
+  };
+}
 
 export function reconcileDeps(log: Logger = logger): ReconcileDeps {
   const content = new DynamoContentStore(dynamo, resource('table'));

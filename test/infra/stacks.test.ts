@@ -167,6 +167,7 @@ describe('CDK stacks', () => {
         'SetUpProjectResourcesFunctionArn',
         'readSource',
         'reconcileSourceIndex',
+        'searchProjects',
         'searchSources',
       ]);
       // LanceDB removes superseded files when it compacts: only the index writer may delete.
@@ -247,7 +248,13 @@ describe('CDK stacks', () => {
           .filter(({ uses }) => uses.usesIndex)
           .map(({ id }) => id)
           .sort(),
-      ).toEqual(['IndexFileFunctionArn', 'readSource', 'reconcileSourceIndex', 'searchSources']);
+      ).toEqual([
+        'IndexFileFunctionArn',
+        'readSource',
+        'reconcileSourceIndex',
+        'searchProjects',
+        'searchSources',
+      ]);
     });
 
     it("fits every function with its layers in Lambda's 250 MB unzipped limit", () => {
@@ -288,7 +295,7 @@ describe('CDK stacks', () => {
         const policy = policyOf(id);
         const invokes = policy.includes('bedrock:InvokeModel');
         expect(invokes, id).toBe(
-          ['IndexFileFunctionArn', 'reconcileSourceIndex', 'searchSources'].includes(id),
+          ['IndexFileFunctionArn', 'reconcileSourceIndex', 'searchProjects', 'searchSources'].includes(id),
         );
         if (invokes) expect(policy).toMatch(modelArn);
       }

@@ -13,13 +13,18 @@ function concretePath(path: string, projectId: string, keyId: string): string {
     .replace('{jobId}', ids.jobId)
     .replace('{sheetId}', 'sht_00000000000000000000000000_1')
     .replace('{specId}', 'doc_00000000000000000000000000');
-  return concrete.endsWith('/artifact') ? `${concrete}?path=not-issued` : concrete;
+  // Routes whose query has a required member get a well-formed one: only ownership decides the answer.
+  if (concrete.endsWith('/artifact')) return `${concrete}?path=not-issued`;
+  if (concrete.endsWith('/sources'))
+    return `${concrete}?uri=${encodeURIComponent(`service://projects/${projectId}/regions/reg_00000000000000000000000000_1_0`)}`;
+  return concrete;
 }
 
 function bodyFor(routeId: string): unknown {
   if (routeId === 'createProject') return { name: uniqueName('auth') };
   if (routeId === 'createApiKey') return { label: 'x', scopes: ['jobs:read'] };
   if (routeId === 'createJob') return {};
+  if (routeId === 'searchSources' || routeId === 'searchProjects') return { query: 'gypsum board' };
   if (routeId === 'registerUploads') {
     return {
       files: [{ fileName: 'a.pdf', contentType: 'application/pdf', fileSize: 10, sha256: 'a'.repeat(64) }],
@@ -106,14 +111,17 @@ describe('authentication, scopes and organization isolation', () => {
       const foreign = await api(concretePath(route.path, projectId, 'none'), {
         method: route.method,
         key: other.apiKey,
+        body: bodyFor(route.id),
       });
       const absent = await api(concretePath(route.path, FAKE_PROJECT, 'none'), {
         method: route.method,
         key: other.apiKey,
+        body: bodyFor(route.id),
       });
       const junk = await api(concretePath(route.path, '..%2F..%2Fetc', 'none'), {
         method: route.method,
         key: other.apiKey,
+        body: bodyFor(route.id),
       });
 
       expect(foreign.status).toBe(404);

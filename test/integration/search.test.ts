@@ -302,6 +302,55 @@ describe('source search', () => {
     expect(review.status).toBe(404);
   });
 
+  it('searches projects by name and by sources, never across organizations', async () => {
+    // Prepare
+    const other = await createOrg();
+    const otherProject = String((await createProject(other.apiKey, 'Search Élan gymnasium')).body.project.id);
+    await waitForProject(other.apiKey, otherProject);
+    const named = String(
+      (await createProject(org.apiKey, 'Search Élan Gymnasium Renovation')).body.project.id,
+    );
+    await waitForProject(org.apiKey, named);
+    const searchProjects = (body: Record<string, unknown>, key = org.apiKey) =>
+      api('/api/open/v1/projects/search', { method: 'POST', key, body });
+    // Act
+    const byName = await searchProjects({ query: 'elan gym' });
+    const bySource = await searchProjects({ query: 'baby changing stations' });
+    const bothOrgs = await searchProjects({ query: 'search' });
+    const scoped = await searchProjects({
+      query: 'baby changing stations',
+      projectIds: [otherProject, named],
+    });
+    const firstPage = await searchProjects({ query: 'search', limit: 1 });
+    const secondPage = await searchProjects({ query: 'search', limit: 1, cursor: firstPage.body.nextCursor });
+    const badCursor = await searchProjects({ query: 'x', cursor: firstPage.body.nextCursor });
+    const refused = await Promise.all([
+      searchProjects({ query: '' }),
+      searchProjects({ query: 'x', limit: 101 }),
+    ]);
+    // Assess
+    expect(byName.body.projects.map((item: { project: { id: string } }) => item.project.id)).toEqual([named]);
+    expect(byName.body.projects[0].matchReasons).toContain('name');
+    const sourceItem = bySource.body.projects.find(
+      (item: { project: { id: string } }) => item.project.id === projectId,
+    );
+    expect(sourceItem.matchReasons).toEqual(['source']);
+    expect(sourceItem.sourceMatches[0]).toMatchObject({ fileName: 'addendum-02.pdf', pageNumber: 2 });
+    expect(sourceItem.sourceMatches[0].excerpt).toContain('**changing**');
+    const ids = bothOrgs.body.projects.map((item: { project: { id: string } }) => item.project.id);
+    expect(ids).toContain(projectId);
+    expect(ids).not.toContain(otherProject);
+    expect(scoped.body.warnings).toEqual([
+      { code: 'project_not_found', projectId: otherProject, message: expect.any(String) },
+    ]);
+    expect(scoped.body.projects).toEqual([]);
+    expect(firstPage.body).toMatchObject({ returnedCount: 1, hasMore: true, total: 2 });
+    expect(secondPage.body.projects[0].project.id).not.toBe(firstPage.body.projects[0].project.id);
+    expect(secondPage.body.hasMore).toBe(false);
+    expect(badCursor.status).toBe(400);
+    expect(refused.map((reply) => reply.status)).toEqual([400, 400]);
+  });
+
   it('reconciles: repairs a file whose passages were deleted from the index and a document whose indexing failed', async () => {
     // Prepare
     const project = await projectStore().get(org.orgId, projectId);

@@ -170,9 +170,9 @@ export function computeOverview(record: ProjectRecord, latest: LatestJobSummary 
   const counts = record.counts;
   const indexed = record.indexedSources ?? 0;
   const searchable = record.searchableSources ?? 0;
-  // Search answers once a document is indexed; sources of documents not indexed (pending, failed, or
-  // indexed with another embedder) make reconciliation ("vectorize") useful.
-  const canSearch = ready && indexed > 0;
+  // Search answers (200) unless sources exist and none is indexed yet (409); sources of documents not
+  // indexed (pending, failed) make reconciliation ("vectorize") useful.
+  const canSearch = ready && (indexed > 0 || (searchable === 0 && !jobActive));
   const canNormalize = ready && !jobActive && counts.regions > counts.normalizedRegions;
   const canVectorize = ready && !jobActive && searchable > indexed;
 

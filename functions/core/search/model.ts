@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { ArtifactReferenceSchema } from '../content/model.ts';
 import { DisplayBoxSchema } from '../extraction/model.ts';
 import { ClassificationSchema } from '../jobs/model.ts';
+import type { PageEnvelope } from '../pagination/page.ts';
+import { ProjectSchema } from '../projects/model.ts';
 import { ENTITY_TYPES } from './sources.ts';
 
 export const SEARCH_MODES = ['hybrid', 'exact', 'semantic'] as const;
@@ -133,3 +135,63 @@ export const SourceIndexReportSchema = z
   })
   .meta({ id: 'SourceIndexReport' });
 export type SourceIndexReport = z.infer<typeof SourceIndexReportSchema>;
+
+export const ProjectSearchBodySchema = z
+  .object({
+    query: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .describe('Matched against project names and, semantically and exactly, their sources.'),
+    projectIds: z.array(z.string().max(64)).min(1).max(100).optional(),
+    limit: z.number().int().min(1).max(100).default(25),
+    cursor: z.string().max(2048).optional(),
+    entityTypes: SourceSearchBodySchema.shape.entityTypes,
+    regionType: filterText(100).optional(),
+    layoutType: filterText(100).optional(),
+    drawingType: filterText(100).optional(),
+    sheetNumber: filterText(100).optional(),
+    fileName: filterText(255).optional(),
+    classification: ClassificationSchema.optional(),
+    pageNumber: z.number().int().min(1).max(100_000).optional(),
+  })
+  .strict();
+export type ProjectSearchBody = z.infer<typeof ProjectSearchBodySchema>;
+
+export const ProjectSearchWarningSchema = z
+  .object({
+    code: z
+      .enum(['project_not_found', 'source_index_not_ready', 'source_search_truncated'])
+      .describe(
+        '`project_not_found`: a `projectIds` entry is not a project of the organization; `source_index_not_ready`: a project whose index is being built was matched by name only; `source_search_truncated`: more ready projects than one request searches (25, most recently updated first).',
+      ),
+    projectId: z.string().nullable(),
+    message: z.string(),
+  })
+  .meta({ id: 'ProjectSearchWarning' });
+export type ProjectSearchWarning = z.infer<typeof ProjectSearchWarningSchema>;
+
+export const ProjectSearchResultItemSchema = z
+  .object({
+    project: ProjectSchema,
+    matchReasons: z.array(z.enum(['name', 'source'])),
+    sourceMatches: z.array(
+      z.object({
+        fileName: z.string(),
+        sheetNumber: z.string().nullable(),
+        pageNumber: z.number().int(),
+        excerpt: z.string(),
+        sourceCatalogUri: z.string(),
+        score: z.number(),
+      }),
+    ),
+  })
+  .meta({ id: 'ProjectSearchResultItem' });
+export type ProjectSearchResultItem = z.infer<typeof ProjectSearchResultItemSchema>;
+
+export type ProjectSearchResponse = PageEnvelope & {
+  query: string;
+  projects: ProjectSearchResultItem[];
+  warnings: ProjectSearchWarning[];
+};

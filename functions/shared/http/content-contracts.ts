@@ -11,6 +11,9 @@ import {
 import { ClassificationSchema } from '../../core/jobs/model.ts';
 import { ProjectOverviewSchema, ProjectSchema } from '../../core/projects/model.ts';
 import {
+  ProjectSearchBodySchema,
+  ProjectSearchResultItemSchema,
+  ProjectSearchWarningSchema,
   ReadSourceQuerySchema,
   ReconcileBodySchema,
   SourceIndexReportSchema,
@@ -210,6 +213,24 @@ export const CONTENT_CONTRACTS = {
       409: {
         description:
           '`project_not_ready`; `source_index_busy` while a job or another reconcile writes the index (retry after `Retry-After` seconds).',
+      },
+    },
+  },
+  searchProjects: {
+    body: ProjectSearchBodySchema,
+    responses: {
+      200: {
+        description:
+          'Projects matched by name (first) or by their sources, with reasons, up to 3 source matches each, and warnings.',
+        schema: PageEnvelopeSchema.extend({
+          query: z.string(),
+          projects: z.array(ProjectSearchResultItemSchema),
+          warnings: z.array(ProjectSearchWarningSchema),
+        }),
+      },
+      400: {
+        description:
+          '`invalid_request`: empty query, `limit` outside 1 to 100, unknown field; `invalid_cursor`.',
       },
     },
   },

@@ -67,6 +67,8 @@ describe('computeOverview', () => {
     expect(partly.capabilities).toMatchObject({ canSearch: true, canVectorize: true });
     expect(all.capabilities).toMatchObject({ canSearch: true, canVectorize: false });
     expect(all.nextAction).toBeNull();
+    // A project without sources answers search with no hits.
+    expect(computeOverview(project(), null).capabilities.canSearch).toBe(true);
   });
 
   it('reports a failed project as error', () => {

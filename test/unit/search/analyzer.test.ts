@@ -84,3 +84,13 @@ describe('snippets', () => {
     expect(snippet.length).toBeLessThan(300);
   });
 });
+
+describe('project name matching', () => {
+  it('matches every query word as a prefix of a name word, ignoring case and accents', async () => {
+    const { nameMatches } = await import('../../../functions/core/search/search-projects.ts');
+    expect(nameMatches('Élan Gymnasium Renovation', 'elan gym')).toBe(true);
+    expect(nameMatches('Élan Gymnasium Renovation', 'RENOV')).toBe(true);
+    expect(nameMatches('Élan Gymnasium Renovation', 'gym pool')).toBe(false);
+    expect(nameMatches('Élan Gymnasium Renovation', 'nasium')).toBe(false);
+  });
+});
