@@ -35,27 +35,6 @@ const STOP_WORDS = new Set(
 /** Words too common to match on (the analyzer drops them; snippets do not highlight them). */
 export const isStopWord = (word: string) => STOP_WORDS.has(word.toLowerCase());
 
-/**
- * Irregular forms Porter's suffix rules cannot reach, mapped to their base word (`paid` = `pay`),
- * from the verbs and plurals of contract and construction language.
- */
-const IRREGULAR: Record<string, string> = Object.fromEntries(
-  (
-    'paid:pay laid:lay built:build bought:buy brought:bring dug:dig fed:feed fought:fight found:find ' +
-    'held:hold kept:keep left:leave lent:lend lost:lose made:make meant:mean met:meet sent:send ' +
-    'set:set shut:shut sold:sell spent:spend split:split spread:spread stood:stand struck:strike ' +
-    'taught:teach thought:think told:tell understood:understand wound:wind written:write wrote:write ' +
-    'drawn:draw drew:draw given:give gave:give taken:take took:take chosen:choose chose:choose ' +
-    'begun:begin began:begin done:do did:do gone:go went:go shown:show seen:see saw:see ' +
-    'frozen:freeze froze:freeze driven:drive drove:drive risen:rise rose:rise run:run ran:run ' +
-    'worn:wear wore:wear torn:tear tore:tear borne:bear bore:bear ' +
-    'men:man women:woman feet:foot teeth:tooth children:child people:person criteria:criterion ' +
-    'data:datum indices:index matrices:matrix vertices:vertex analyses:analysis bases:basis'
-  )
-    .split(' ')
-    .map((pair) => pair.split(':') as [string, string]),
-);
-
 const normalizeKey = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 /** Stems of a phrase's words, space-joined: the key phrases are matched on. */
@@ -125,7 +104,7 @@ function words(text: string): string[] {
 /** Porter stem of a word; abbreviations of the lexicon (`nts`, `gwb`) are kept as they are. */
 function stemWord(word: string): string {
   if (!/^[a-z]{3,}$/.test(word) || lexicon?.abbreviations.has(word)) return word;
-  return stemmer(IRREGULAR[word] ?? word);
+  return stemmer(word);
 }
 
 const stripZeros = (digits: string) => digits.replace(/^0+(?=\d)/, '');
