@@ -82,6 +82,10 @@ export class ServiceFunction extends Construct {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'project-source-api',
         POWERTOOLS_LOG_LEVEL: 'INFO',
+        // LanceDB's native logger: warnings (an empty dataset created, k-means notes) are not errors.
+        ...(layers.some((native) => native.modules.includes('@lancedb/lancedb'))
+          ? { LANCEDB_LOG: 'error' }
+          : {}),
         ...props.environment,
       },
       bundling: {

@@ -55,7 +55,7 @@ function passagesSchema(dimension: number): Schema {
 }
 
 /** Rows from which the vector column gets an approximate index (below it, exact search is fast). */
-export const VECTOR_INDEX_MIN_ROWS = 20_000;
+export const VECTOR_INDEX_MIN_ROWS = 50_000;
 
 /** PQ sub-vectors: a divisor of the dimension, about 4 dimensions each. */
 function subVectorsFor(dimension: number): number {
