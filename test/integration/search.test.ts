@@ -374,6 +374,7 @@ describe('source search', () => {
         body,
       });
     const lost = await search({ query: 'baby changing stations', mode: 'exact' });
+    const partial = await search({ query: 'roof details A-501', mode: 'exact' });
     // Act
     const first = await reconcile({ limit: 1 });
     const second = await reconcile({});
@@ -381,6 +382,9 @@ describe('source search', () => {
     const refused = await Promise.all([reconcile({ limit: 0 }), reconcile({ limit: 26 })]);
     // Assess
     expect(hitsOf(lost).some((hit) => hit.location.fileName === 'addendum-02.pdf')).toBe(false);
+    // A document whose indexing failed is not searched (its rows may be stale), and the answer says so.
+    expect(partial.body.status).toBe('partial');
+    expect(hitsOf(partial).some((hit) => hit.location.fileName === 'A-501.pdf')).toBe(false);
     expect(first.status).toBe(200);
     expect(first.body.sourceIndex).toMatchObject({
       status: 'incomplete',

@@ -102,7 +102,9 @@ export async function searchSources(
     return { status, query: body.query, modes, hitCount: 0, searchedChunkCount: 0, hits: [] };
 
   const filter: SearchFilter = {
-    fileIds: indexed.map((document) => document.fileId),
+    // Only a partial index needs the files narrowed (rows of a document being re-indexed); the
+    // filter costs a scan of the file column on every query, so a complete index goes without it.
+    ...(status === 'partial' ? { fileIds: indexed.map((document) => document.fileId) } : {}),
     ...(body.entityTypes ? { entityTypes: body.entityTypes } : {}),
     ...(body.regionType ? { regionType: body.regionType } : {}),
     ...(body.layoutType ? { layoutType: body.layoutType } : {}),
