@@ -79,8 +79,9 @@ export function snippetOf(text: string, queryWords: string[], width = 240): stri
  * Input: the caller's organization, the project id, the search body.
  * Output: hits (one per source, best passage as snippet) in descending score.
  * Steps: ownership first (404); a review scope must exist (404, reviews come with their issue);
- * index readiness from the documents' states (409 with Retry-After while nothing is indexed yet);
- * run the modes the body asks for over the indexed documents only; keep each source's best passage;
+ * index readiness from the documents' states (409 with Retry-After while nothing is indexed yet),
+ * read beside a first search of the whole index; a partial index is searched again over its
+ * indexed documents only; keep each source's best passage;
  * fuse modes by reciprocal rank (per-mode k and weight, `deps.fusion`).
  */
 export async function searchSources(
@@ -91,20 +92,9 @@ export async function searchSources(
   const { body } = input;
   if (body.reviewId !== undefined) throw new ReviewNotFoundError();
 
-  const documents = await deps.states.documentIndexStates(project.id);
-  const searchable = documents.filter((document) => document.state.sourceCount > 0);
-  const indexed = searchable.filter((document) => document.state.status === 'indexed');
-  if (searchable.length > 0 && indexed.length === 0) throw new SourceIndexNotReadyError();
-  const status = indexed.length === searchable.length ? 'success' : 'partial';
   const modes: ('lexical' | 'semantic')[] =
     body.mode === 'exact' ? ['lexical'] : body.mode === 'semantic' ? ['semantic'] : ['lexical', 'semantic'];
-  if (indexed.length === 0 || !project.indexLocation)
-    return { status, query: body.query, modes, hitCount: 0, searchedChunkCount: 0, hits: [] };
-
-  const filter: SearchFilter = {
-    // Only a partial index needs the files narrowed (rows of a document being re-indexed); the
-    // filter costs a scan of the file column on every query, so a complete index goes without it.
-    ...(status === 'partial' ? { fileIds: indexed.map((document) => document.fileId) } : {}),
+  const baseFilter: SearchFilter = {
     ...(body.entityTypes ? { entityTypes: body.entityTypes } : {}),
     ...(body.regionType ? { regionType: body.regionType } : {}),
     ...(body.layoutType ? { layoutType: body.layoutType } : {}),
@@ -118,15 +108,40 @@ export async function searchSources(
   // Passages, not sources, come back: ask for enough to fill maxHits distinct sources.
   const depth = Math.min(200, Math.max(30, body.maxHits * 4));
   const location = project.indexLocation;
-  const [lexical, semantic, searchedChunkCount] = await Promise.all([
-    modes.includes('lexical') ? deps.index.lexical(location, analyzed, filter, depth) : Promise.resolve([]),
-    modes.includes('semantic')
-      ? deps.embedder
-          .embed([body.query], 'query')
-          .then(([vector]) => deps.index.nearest(location, vector as number[], filter, depth))
-      : Promise.resolve([]),
-    deps.index.size(location),
+  const run = (filter: SearchFilter): Promise<[IndexHit[], IndexHit[]]> =>
+    location
+      ? Promise.all([
+          modes.includes('lexical')
+            ? deps.index.lexical(location, analyzed, filter, depth)
+            : Promise.resolve([]),
+          modes.includes('semantic')
+            ? deps.embedder
+                .embed([body.query], 'query')
+                .then(([vector]) => deps.index.nearest(location, vector as number[], filter, depth))
+            : Promise.resolve([]),
+        ])
+      : Promise.resolve([[], []]);
+
+  // The documents' index states decide the answer; the searches start beside them (most indexes are
+  // complete), and only a partial index is searched again, narrowed to its indexed files.
+  const speculative = run(baseFilter);
+  speculative.catch(() => undefined);
+  const [documents, searchedChunkCount] = await Promise.all([
+    deps.states.documentIndexStates(project.id),
+    location ? deps.index.size(location) : Promise.resolve(0),
   ]);
+  const searchable = documents.filter((document) => document.state.sourceCount > 0);
+  const indexed = searchable.filter((document) => document.state.status === 'indexed');
+  if (searchable.length > 0 && indexed.length === 0) throw new SourceIndexNotReadyError();
+  const status = indexed.length === searchable.length ? 'success' : 'partial';
+  if (indexed.length === 0 || !location)
+    return { status, query: body.query, modes, hitCount: 0, searchedChunkCount: 0, hits: [] };
+  // A partial index may hold rows of a document being re-indexed: narrow to the indexed files (a
+  // filter that scans the file column, so a complete index goes without it).
+  const [lexical, semantic] =
+    status === 'partial'
+      ? await run({ ...baseFilter, fileIds: indexed.map((document) => document.fileId) })
+      : await speculative;
 
   const candidates = new Map<string, Candidate>();
   const fuse = (hits: IndexHit[], mode: 'lexical' | 'semantic') => {
