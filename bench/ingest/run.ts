@@ -7,10 +7,10 @@
  *
  *   npm run bench:ingest [-- --only <substring>] [--kind specs|drawings|all]
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { benchApi, createReadyProject, ingestFile } from '../local-api.ts';
 import { ensurePoppler, pdftotextSeconds } from '../poppler.ts';
 
 const CORPUS = process.env.CORPUS_DIR ?? resolve(import.meta.dirname ?? '.', '../../../shared/corpus');
@@ -39,30 +39,14 @@ const files = [
   ...(kind === 'specs' ? [] : DRAWINGS.map((name) => ({ name, kind: 'drawings' }))),
 ].filter((file) => !only || file.name.includes(only));
 
-process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
 const dataDir = mkdtempSync(join(tmpdir(), 'psa-bench-'));
-const { startLocalStack } = await import('../../local/stack.ts');
-const { seedOrganization, issueCredentials } = await import('../../local/seed.ts');
-const stack = await startLocalStack({ dataDir, persistDynamo: false, apiPort: 0 });
-const orgId = await seedOrganization({ name: 'bench', credits: 10_000_000 });
-const { apiKey } = await issueCredentials({ orgId });
-
-async function call(path: string, method = 'GET', body?: unknown) {
-  const response = await fetch(`${stack.apiUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = (await response.json()) as Record<string, any>;
-  if (response.status >= 400)
-    throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-const project = await call('/api/open/v1/projects', 'POST', { name: 'Bench' });
-const projectId = project.project.id as string;
-while ((await call(`/api/open/v1/projects/${projectId}`)).project.status !== 'ready')
-  await new Promise((r) => setTimeout(r, 100));
+const { stack, call } = await benchApi({
+  dataDir,
+  persistDynamo: false,
+  orgName: 'bench',
+  credits: 10_000_000,
+});
+const projectId = await createReadyProject(call, 'Bench');
 
 const rows: {
   file: string;
@@ -76,53 +60,7 @@ const rows: {
   sections: number;
 }[] = [];
 for (const file of files) {
-  const bytes = readFileSync(join(CORPUS, file.name));
-  const started = performance.now();
-  const job = await call(`/api/open/v1/projects/${projectId}/jobs`, 'POST', { displayName: file.name });
-  const jobId = job.job.id as string;
-  const registered = await call(`/api/open/v1/jobs/${jobId}/uploads`, 'POST', {
-    files: [
-      {
-        fileName: file.name.split('/').pop(),
-        contentType: 'application/pdf',
-        fileSize: bytes.length,
-        sha256: createHash('sha256').update(bytes).digest('hex'),
-      },
-    ],
-  });
-  const upload = registered.uploads[0];
-  const complete: Record<string, unknown> = { directUploads: [], multipartUploads: [] };
-  if (upload.uploadMode === 'direct_put') {
-    const put = await fetch(upload.uploadUrl, { method: 'PUT', headers: upload.uploadHeaders, body: bytes });
-    if (put.status !== 200) throw new Error(`upload failed: ${put.status}`);
-    complete.directUploads = [{ documentId: upload.documentId, uploadToken: upload.uploadToken }];
-  } else {
-    const parts = [];
-    for (const part of upload.parts) {
-      const put = await fetch(part.uploadUrl, {
-        method: 'PUT',
-        headers: part.uploadHeaders,
-        body: bytes.subarray(part.startByte, part.endByteExclusive),
-      });
-      parts.push({ partNumber: part.partNumber, etag: put.headers.get('etag') });
-    }
-    complete.multipartUploads = [
-      {
-        documentId: upload.documentId,
-        multipartUploadId: upload.multipartUploadId,
-        uploadToken: upload.uploadToken,
-        parts,
-      },
-    ];
-  }
-  await call(`/api/open/v1/jobs/${jobId}/uploads/complete`, 'POST', complete);
-  const uploadSeconds = (performance.now() - started) / 1000;
-  let current = (await call(`/api/open/v1/jobs/${jobId}`)).job;
-  while (current.status !== 'completed' && current.status !== 'failed') {
-    await new Promise((r) => setTimeout(r, 200));
-    current = (await call(`/api/open/v1/jobs/${jobId}`)).job;
-  }
-  const seconds = (performance.now() - started) / 1000;
+  const { job: current, uploadSeconds, seconds } = await ingestFile(call, projectId, join(CORPUS, file.name));
   const document = (await call(`/api/open/v1/projects/${projectId}/documents?limit=500`)).documents.find(
     (candidate: { fileId: string }) => candidate.fileId === current.files[0]?.id,
   );

@@ -16,6 +16,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { benchApi, createReadyProject, ingestFile } from '../local-api.ts';
 
 const ROOT = resolve(import.meta.dirname ?? '.', '../..');
 const CORPUS = process.env.CORPUS_DIR ?? resolve(ROOT, '../shared/corpus');
@@ -80,84 +81,20 @@ if (args.includes('--fresh') || state?.fingerprint !== wanted) {
 }
 mkdirSync(CACHE, { recursive: true });
 
-process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
-const { startLocalStack } = await import('../../local/stack.ts');
-const { seedOrganization, issueCredentials } = await import('../../local/seed.ts');
-const stack = await startLocalStack({ dataDir: join(CACHE, 'data'), persistDynamo: true, apiPort: 0 });
-const orgId = state?.orgId ?? (await seedOrganization({ name: 'search-eval', credits: 100_000_000 }));
-const { apiKey } = await issueCredentials({ orgId, label: 'search-eval' });
-
-async function call(path: string, method = 'GET', body?: unknown) {
-  const response = await fetch(`${stack.apiUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = (await response.json()) as Record<string, any>;
-  if (response.status >= 400)
-    throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-  return json;
-}
+const { stack, orgId, call } = await benchApi({
+  dataDir: join(CACHE, 'data'),
+  persistDynamo: true,
+  ...(state ? { orgId: state.orgId } : {}),
+  orgName: 'search-eval',
+  credits: 100_000_000,
+});
 
 async function ingest(): Promise<string> {
-  const project = await call('/api/open/v1/projects', 'POST', { name: `search-eval ${wanted}` });
-  const projectId = project.project.id as string;
-  while ((await call(`/api/open/v1/projects/${projectId}`)).project.status !== 'ready')
-    await new Promise((r) => setTimeout(r, 100));
+  const projectId = await createReadyProject(call, `search-eval ${wanted}`);
   const started = performance.now();
   for (const name of fileNames) {
-    const bytes = readFileSync(join(CORPUS, name));
-    const job = await call(`/api/open/v1/projects/${projectId}/jobs`, 'POST', { displayName: name });
-    const jobId = job.job.id as string;
-    const registered = await call(`/api/open/v1/jobs/${jobId}/uploads`, 'POST', {
-      files: [
-        {
-          fileName: name.split('/').pop(),
-          contentType: 'application/pdf',
-          fileSize: bytes.length,
-          sha256: createHash('sha256').update(bytes).digest('hex'),
-        },
-      ],
-    });
-    const upload = registered.uploads[0];
-    const complete: Record<string, unknown> = { directUploads: [], multipartUploads: [] };
-    if (upload.uploadMode === 'direct_put') {
-      const put = await fetch(upload.uploadUrl, {
-        method: 'PUT',
-        headers: upload.uploadHeaders,
-        body: bytes,
-      });
-      if (put.status !== 200) throw new Error(`upload failed: ${put.status}`);
-      complete.directUploads = [{ documentId: upload.documentId, uploadToken: upload.uploadToken }];
-    } else {
-      const parts = [];
-      for (const part of upload.parts) {
-        const put = await fetch(part.uploadUrl, {
-          method: 'PUT',
-          headers: part.uploadHeaders,
-          body: bytes.subarray(part.startByte, part.endByteExclusive),
-        });
-        parts.push({ partNumber: part.partNumber, etag: put.headers.get('etag') });
-      }
-      complete.multipartUploads = [
-        {
-          documentId: upload.documentId,
-          multipartUploadId: upload.multipartUploadId,
-          uploadToken: upload.uploadToken,
-          parts,
-        },
-      ];
-    }
-    await call(`/api/open/v1/jobs/${jobId}/uploads/complete`, 'POST', complete);
-    const fileStarted = performance.now();
-    let current = (await call(`/api/open/v1/jobs/${jobId}`)).job;
-    while (current.status !== 'completed' && current.status !== 'failed') {
-      await new Promise((r) => setTimeout(r, 500));
-      current = (await call(`/api/open/v1/jobs/${jobId}`)).job;
-    }
-    console.log(
-      `ingested ${name}: ${current.status}, ${current.pageCount} pages in ${((performance.now() - fileStarted) / 1000).toFixed(1)} s`,
-    );
+    const { job, seconds } = await ingestFile(call, projectId, join(CORPUS, name));
+    console.log(`ingested ${name}: ${job.status}, ${job.pageCount} pages in ${seconds.toFixed(1)} s`);
   }
   console.log(`corpus ingested in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   return projectId;

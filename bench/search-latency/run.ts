@@ -11,6 +11,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { benchApi, createReadyProject } from '../local-api.ts';
 
 const args = process.argv.slice(2);
 const sizes = (args.includes('--sizes') ? String(args[args.indexOf('--sizes') + 1]) : '10000,100000')
@@ -19,13 +20,14 @@ const sizes = (args.includes('--sizes') ? String(args[args.indexOf('--sizes') + 
 const queryCount = args.includes('--queries') ? Number(args[args.indexOf('--queries') + 1]) : 200;
 const PASSAGES_PER_FILE = 2_000;
 
-process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
 const dataDir = mkdtempSync(join(tmpdir(), 'psa-search-latency-'));
-const { startLocalStack } = await import('../../local/stack.ts');
-const { seedOrganization, issueCredentials } = await import('../../local/seed.ts');
-const stack = await startLocalStack({ dataDir, persistDynamo: false, apiPort: 0 });
-const orgId = await seedOrganization({ name: 'search-latency', credits: 1_000_000, plan: 'enterprise' });
-const { apiKey } = await issueCredentials({ orgId });
+const { stack, orgId, call } = await benchApi({
+  dataDir,
+  persistDynamo: false,
+  orgName: 'search-latency',
+  credits: 1_000_000,
+  plan: 'enterprise',
+});
 const { projectStore } = await import('../../functions/shared/container.ts');
 const { sourceIndex, embedder, searchIndexStates } = await import(
   '../../functions/shared/search-container.ts'
@@ -38,18 +40,6 @@ const { keys } = await import('../../functions/adapters/dynamodb/table.ts');
 const terms = (
   await import('../../functions/core/search/construction-terms.json', { with: { type: 'json' } })
 ).default;
-
-async function call(path: string, method = 'GET', body?: unknown) {
-  const response = await fetch(`${stack.apiUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = (await response.json()) as Record<string, unknown>;
-  if (response.status >= 400)
-    throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-  return json;
-}
 
 // A deterministic generator, so runs are comparable.
 let seed = 20261123;
@@ -73,15 +63,7 @@ const sentence = () =>
     random() < 0.08 ? pick(abbreviations) : random() < 0.04 ? sheetNumber() : pick(vocabulary),
   ).join(' ');
 
-const project = (await call('/api/open/v1/projects', 'POST', { name: 'Latency' })) as {
-  project: { id: string };
-};
-const projectId = project.project.id;
-while (
-  ((await call(`/api/open/v1/projects/${projectId}`)) as { project: { status: string } }).project.status !==
-  'ready'
-)
-  await new Promise((resolve) => setTimeout(resolve, 100));
+const projectId = await createReadyProject(call, 'Latency');
 const record = await projectStore().get(orgId, projectId);
 const location = record?.indexLocation as string;
 const index = sourceIndex();

@@ -24,6 +24,12 @@ export abstract class DomainError extends Error {
     this.name = new.target.name;
     this.details = details;
   }
+
+  /** Seconds after which a retry can succeed, when the error says (`details.retryAfterSeconds`): the `Retry-After` header. */
+  get retryAfterSeconds(): number | undefined {
+    const value = this.details?.retryAfterSeconds;
+    return typeof value === 'number' ? value : undefined;
+  }
 }
 
 export class InvalidRequestError extends DomainError {
@@ -90,11 +96,9 @@ export class ScopeRequiredError extends DomainError {
 
 export class RateLimitedError extends DomainError {
   readonly code = 'rate_limited';
-  readonly retryAfterSeconds: number;
 
   constructor(retryAfterSeconds: number) {
     super(`Too many requests for this key. Retry after ${retryAfterSeconds} seconds.`, { retryAfterSeconds });
-    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

@@ -1,12 +1,13 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { DynamoApiKeyStore, DynamoRateLimiter, DynamoSessionStore } from '../adapters/dynamodb/auth-store.ts';
 import { DynamoContentReader } from '../adapters/dynamodb/content-reader.ts';
+import { DynamoContentStore, DynamoProjectTotalsWriter } from '../adapters/dynamodb/content-store.ts';
 import { DynamoJobStore } from '../adapters/dynamodb/job-store.ts';
 import { DynamoOrganizationStore } from '../adapters/dynamodb/organization-store.ts';
 import { DynamoProjectStore } from '../adapters/dynamodb/project-store.ts';
 import { DynamoReviewEventStore } from '../adapters/dynamodb/review-event-store.ts';
 import { DynamoWebhookStore } from '../adapters/dynamodb/webhook-store.ts';
-import { S3ArtifactStorage } from '../adapters/s3/object-store.ts';
+import { S3ArtifactStorage, S3ObjectStore } from '../adapters/s3/object-store.ts';
 import { S3ProjectIndexStore } from '../adapters/s3/project-index-store.ts';
 import { S3UploadStorage } from '../adapters/s3/upload-storage.ts';
 import { StepFunctionsStarter } from '../adapters/sfn/execution-starter.ts';
@@ -74,6 +75,10 @@ export async function artifactPaths(): Promise<ArtifactPaths> {
 
 export const contentReader = lazy(() => new DynamoContentReader(dynamo, resource('table')));
 export const artifactStorage = lazy(() => new S3ArtifactStorage(s3, resource('artifactsBucket')));
+/** The artifacts bucket as plain objects (page batches, stored passages), for the pipeline and indexing. */
+export const artifactObjects = lazy(() => new S3ObjectStore(s3, resource('artifactsBucket')));
+export const contentStore = lazy(() => new DynamoContentStore(dynamo, resource('table')));
+export const projectTotalsWriter = lazy(() => new DynamoProjectTotalsWriter(dynamo, resource('table')));
 
 export const jobStore = lazy(() => new DynamoJobStore(dynamo, resource('table')));
 export const uploadStorage = lazy(() => new S3UploadStorage(s3, resource('uploadsBucket')));

@@ -13,3 +13,14 @@ export function invocationLogger(context: Context | undefined, keys: Record<stri
   if (context?.awsRequestId) child.addContext(context);
   return child;
 }
+
+/** The `{ info, error }` logging port of the use cases, on a Powertools logger. */
+export function logPort(log: Logger): {
+  info(message: string, attributes?: Record<string, unknown>): void;
+  error(message: string, attributes?: Record<string, unknown>): void;
+} {
+  return {
+    info: (message, attributes = {}) => log.info(message, attributes),
+    error: (message, attributes = {}) => log.error(message, attributes),
+  };
+}

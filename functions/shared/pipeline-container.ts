@@ -1,24 +1,17 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import {
-  DynamoContentStore,
-  DynamoCreditLedger,
-  DynamoProjectTotalsWriter,
-} from '../adapters/dynamodb/content-store.ts';
+import { DynamoCreditLedger } from '../adapters/dynamodb/content-store.ts';
 import { engineExtractor } from '../adapters/extraction/engine.ts';
 import { S3ObjectStore } from '../adapters/s3/object-store.ts';
 import { SqsWebhookQueue } from '../adapters/sqs/webhook-queue.ts';
 import type { PipelineDeps, PipelineSettings } from '../core/pipeline/ports.ts';
 import { dynamo, s3, sqs } from './clients.ts';
 import { config, resource } from './config.ts';
-import { jobStore } from './container.ts';
+import { artifactObjects, contentStore, jobStore, projectTotalsWriter } from './container.ts';
 import { lazy } from './lazy.ts';
-import { logger } from './logger.ts';
+import { logger, logPort } from './logger.ts';
 
 const uploads = lazy(() => new S3ObjectStore(s3, resource('uploadsBucket')));
-const artifacts = lazy(() => new S3ObjectStore(s3, resource('artifactsBucket')));
-const content = lazy(() => new DynamoContentStore(dynamo, resource('table')));
 const credits = lazy(() => new DynamoCreditLedger(dynamo, resource('table')));
-const totals = lazy(() => new DynamoProjectTotalsWriter(dynamo, resource('table')));
 const webhooks = lazy(() => new SqsWebhookQueue(sqs, resource('webhookQueue')));
 
 /**
@@ -34,25 +27,22 @@ export async function pipelineDeps(log: Logger = logger): Promise<PipelineDeps> 
       return uploads();
     },
     get artifacts() {
-      return artifacts();
+      return artifactObjects();
     },
     get content() {
-      return content();
+      return contentStore();
     },
     get credits() {
       return credits();
     },
     get totals() {
-      return totals();
+      return projectTotalsWriter();
     },
     get webhooks() {
       return webhooks();
     },
     extractor: engineExtractor,
-    log: {
-      info: (message, attributes = {}) => log.info(message, attributes),
-      error: (message, attributes = {}) => log.error(message, attributes),
-    },
+    log: logPort(log),
   };
 }
 

@@ -157,11 +157,11 @@ export class DynamoContentStore implements ContentStore {
         ...(filter?.names ? { ExpressionAttributeNames: filter.names } : {}),
       });
     const sectionFilter = { expression: 'entity = :section', values: { ':section': 'specSection' } };
-    const [files, docs, sheets, regions, normalizedRegions, specifications] = await Promise.all([
-      count(keys.documentPrefix),
-      count(keys.documentPrefix, {
-        expression: 'NOT classification IN (:plans, :specifications)',
-        values: { ':plans': 'plans', ':specifications': 'specifications' },
+    // One read of the document rows gives the file and document counts and the index totals.
+    const [documentRows, sheets, regions, normalizedRegions, specifications] = await Promise.all([
+      queryAll(this.client, {
+        ...prefixQuery(this.tableName, pk, keys.documentPrefix),
+        ProjectionExpression: 'classification, searchIndex',
       }),
       count(keys.sheetPrefix),
       count(keys.regionPrefix),
@@ -172,10 +172,10 @@ export class DynamoContentStore implements ContentStore {
       }),
       count(keys.specPrefix, sectionFilter),
     ]);
-    const documentRows = await queryAll(this.client, {
-      ...prefixQuery(this.tableName, pk, keys.documentPrefix),
-      ProjectionExpression: 'searchIndex',
-    });
+    const files = documentRows.length;
+    const docs = documentRows.filter(
+      (item) => item.classification !== 'plans' && item.classification !== 'specifications',
+    ).length;
     let searchableSources = 0;
     let indexedSources = 0;
     let indexedPassages = 0;

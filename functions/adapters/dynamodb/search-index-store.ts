@@ -36,6 +36,7 @@ export class DynamoSearchIndexStates implements SearchIndexStateStore {
       documentId: String(item.documentId),
       fileId: String(item.fileId),
       jobId: String(item.jobId),
+      // Rows written before search existed have no state: nothing of them is indexed.
       state: (item.searchIndex as SearchIndexState | undefined) ?? {
         status: 'pending' as const,
         sourceCount: 0,

@@ -10,7 +10,7 @@ import type { Embedder } from '../../core/search/ports.ts';
  * weights (a / (a + p(w)), p from the word's frequency rank by Zipf's law), then L2-normalized.
  *
  * The package is a 300 MB JSON file; the first use converts it once into a compact cache (int8
- * vectors with a scale per word, about 35 MB) next to it, written atomically, and later processes
+ * vectors with a scale per word, 38 MB) next to it, written atomically, and later processes
  * load the cache in a fraction of a second.
  */
 

@@ -85,7 +85,7 @@ export function whereClause(filter: SearchFilter): string | null {
   return parts.length > 0 ? parts.join(' AND ') : null;
 }
 
-function toRow(passage: IndexedPassage, sheetKey: string): Row {
+function toRow(passage: IndexedPassage): Row {
   return {
     passage_id: passage.passageId,
     source_uri: passage.sourceUri,
@@ -101,7 +101,7 @@ function toRow(passage: IndexedPassage, sheetKey: string): Row {
     page_end: passage.pageEnd,
     box: passage.box ? JSON.stringify(passage.box) : null,
     sheet_number: passage.sheetNumber,
-    sheet_key: sheetKey,
+    sheet_key: passage.sheetKey,
     region_type: passage.regionType,
     drawing_type: passage.drawingType,
     layout_type: passage.layoutType,
@@ -148,8 +148,6 @@ export interface LanceOptions {
   localRoot?: string;
   /** Options of the object store (region, endpoint) on AWS. */
   storageOptions?: Record<string, string>;
-  /** Canonical form of a printed sheet number (the analyzer's), stored for the sheetNumber filter. */
-  sheetKey: (sheetNumber: string) => string;
 }
 
 /**
@@ -160,6 +158,8 @@ export interface LanceOptions {
 export class LanceSourceIndex implements SourceIndex {
   private readonly options: LanceOptions;
   private readonly connections = new Map<string, Promise<lancedb.Connection>>();
+  /** Open `passages` tables by location: a query does not list and reopen the database's tables. */
+  private readonly passageTables = new Map<string, lancedb.Table>();
 
   constructor(options: LanceOptions) {
     this.options = options;
@@ -186,15 +186,20 @@ export class LanceSourceIndex implements SourceIndex {
     return connection;
   }
 
+  /** The open `passages` table (reads see its latest version: readConsistencyInterval 0), or null before the first write. */
   private async openPassages(location: string): Promise<lancedb.Table | null> {
+    const cached = this.passageTables.get(location);
+    if (cached) return cached;
     const db = await this.connect(location);
-    const names = await db.tableNames();
-    return names.includes(PASSAGES) ? db.openTable(PASSAGES) : null;
+    if (!(await db.tableNames()).includes(PASSAGES)) return null;
+    const table = await db.openTable(PASSAGES);
+    this.passageTables.set(location, table);
+    return table;
   }
 
-  async readBuild(location: string): Promise<IndexBuild | null> {
+  async readBuild(location: string, names?: string[]): Promise<IndexBuild | null> {
     const db = await this.connect(location);
-    if (!(await db.tableNames()).includes(BUILD)) return null;
+    if (!(names ?? (await db.tableNames())).includes(BUILD)) return null;
     const rows = await (await db.openTable(BUILD)).query().limit(1).toArray();
     const row = rows[0] as Row | undefined;
     return row
@@ -204,19 +209,19 @@ export class LanceSourceIndex implements SourceIndex {
 
   async replaceFile(location: string, build: IndexBuild, fileId: string, passages: IndexedPassage[]) {
     const db = await this.connect(location);
-    const existing = await this.readBuild(location);
+    const existing = await this.readBuild(location, await db.tableNames());
     if (existing && (existing.embedder !== build.embedder || existing.dimension !== build.dimension))
       throw new IndexBuildMismatchError(existing, build);
-    if (!existing) await db.createTable(BUILD, [{ ...build }], { mode: 'overwrite' });
-    else if (existing.analyzer !== build.analyzer)
+    if (existing?.analyzer !== build.analyzer)
       await db.createTable(BUILD, [{ ...build }], { mode: 'overwrite' });
 
     let table = await this.openPassages(location);
-    if (!table)
+    if (!table) {
       table = await db.createEmptyTable(PASSAGES, passagesSchema(build.dimension), { existOk: true });
+      this.passageTables.set(location, table);
+    }
     await table.delete(`file_id = ${quote(fileId)}`);
-    if (passages.length > 0)
-      await table.add(passages.map((passage) => toRow(passage, this.options.sheetKey(passage.sheetNumber))));
+    if (passages.length > 0) await table.add(passages.map(toRow));
     const indices = new Set((await table.listIndices()).map((index) => index.columns.join(',')));
     for (const column of ['head_tokens', 'body_tokens'])
       if (!indices.has(column))
@@ -233,8 +238,8 @@ export class LanceSourceIndex implements SourceIndex {
         });
     // Past this size an exact vector scan costs tens of milliseconds: build an approximate (IVF-PQ)
     // index once; `optimize` folds later rows into it, and rows not yet in it are still scanned.
-    if (!indices.has('vector') && (await table.countRows()) >= VECTOR_INDEX_MIN_ROWS) {
-      const rows = await table.countRows();
+    const rows = indices.has('vector') ? 0 : await table.countRows();
+    if (rows >= VECTOR_INDEX_MIN_ROWS) {
       await table.createIndex('vector', {
         config: lancedb.Index.ivfPq({
           distanceType: 'cosine',
@@ -249,6 +254,7 @@ export class LanceSourceIndex implements SourceIndex {
   async reset(location: string) {
     const db = await this.connect(location);
     const names = await db.tableNames();
+    this.passageTables.delete(location);
     for (const name of [PASSAGES, BUILD]) if (names.includes(name)) await db.dropTable(name);
   }
 
@@ -326,22 +332,15 @@ export class LanceSourceIndex implements SourceIndex {
 
   async inventory(location: string) {
     const build = await this.readBuild(location);
-    const files = new Map<string, { passages: number; sources: number }>();
+    const files = new Map<string, { passages: number }>();
     const table = await this.openPassages(location);
     if (!table) return { build, files };
-    const sources = new Map<string, Set<string>>();
-    for await (const batch of table.query().select(['file_id', 'source_uri'])) {
+    for await (const batch of table.query().select(['file_id'])) {
       for (const row of batch.toArray() as Row[]) {
         const fileId = String(row.file_id);
-        const entry = files.get(fileId) ?? { passages: 0, sources: 0 };
-        entry.passages++;
-        files.set(fileId, entry);
-        const set = sources.get(fileId) ?? new Set<string>();
-        set.add(String(row.source_uri));
-        sources.set(fileId, set);
+        files.set(fileId, { passages: (files.get(fileId)?.passages ?? 0) + 1 });
       }
     }
-    for (const [fileId, set] of sources) (files.get(fileId) as { sources: number }).sources = set.size;
     return { build, files };
   }
 

@@ -9,7 +9,7 @@ import {
 } from '../content/model.ts';
 import type { ExtractionResult } from '../extraction/index.ts';
 import type { JobFileRecord } from '../jobs/model.ts';
-import { type DocumentPageText, fileSources, type Passage } from '../search/sources.ts';
+import { type DocumentPageText, fileSources, type Passage, passageCounts } from '../search/sources.ts';
 import { objectKeys } from '../storage-keys.ts';
 import { now } from './model.ts';
 import type { FileContent } from './ports.ts';
@@ -115,6 +115,18 @@ export function contentRows(args: {
       });
     }
   }
+  const passages = fileSources({
+    projectId: ctx.projectId,
+    documentId: ctx.documentId,
+    fileId: ctx.fileId,
+    fileName: ctx.fileName,
+    classification: result.classification,
+    sheetTitles: new Map(sheets.map((sheet) => [sheet.pageNumber, sheet.sheetTitle])),
+    regions,
+    sections,
+    facets,
+    documentPages: args.documentPages,
+  });
   const document: DocumentRecord = {
     orgId: ctx.orgId,
     projectId: ctx.projectId,
@@ -131,22 +143,8 @@ export function contentRows(args: {
     sheetCount: sheets.length,
     specificationCount: sections.length,
     status: 'ready',
-    searchIndex: { status: 'pending', sourceCount: 0, passageCount: 0, indexedAt: null, error: null },
+    searchIndex: { status: 'pending', ...passageCounts(passages), indexedAt: null, error: null },
     createdAt: now(),
   };
-  const passages = fileSources({
-    projectId: ctx.projectId,
-    documentId: ctx.documentId,
-    fileId: ctx.fileId,
-    fileName: ctx.fileName,
-    classification: result.classification,
-    sheetTitles: new Map(sheets.map((sheet) => [sheet.pageNumber, sheet.sheetTitle])),
-    regions,
-    sections,
-    facets,
-    documentPages: args.documentPages,
-  });
-  document.searchIndex.sourceCount = new Set(passages.map((passage) => passage.sourceUri)).size;
-  document.searchIndex.passageCount = passages.length;
   return { content: { document, sheets, regions, sections, facets }, passages };
 }

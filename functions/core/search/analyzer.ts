@@ -89,7 +89,7 @@ function loadLexicon(): Lexicon {
 }
 
 /** Accents folded, typographic quotes and primes made plain. */
-function fold(text: string): string {
+export function fold(text: string): string {
   return text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -236,8 +236,7 @@ export function embeddingWords(text: string): string[] {
   return out;
 }
 
-/** Query words whose stems a passage contains, for snippets and relevance. */
-export function matchedWordCount(queryTerms: string[], analyzedPassage: string): number {
-  const present = new Set(analyzedPassage.split(' '));
-  return queryTerms.filter((term) => present.has(term)).length;
+/** A printed sheet number in canonical form (`A-101`, `A101`, `a 101` -> `a101`), as indexes store it. */
+export function sheetKey(sheetNumber: string): string {
+  return analyzeQuery(sheetNumber).identifiers[0] ?? sheetNumber.toLowerCase();
 }

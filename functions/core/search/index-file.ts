@@ -2,7 +2,7 @@ import type { SearchIndexState } from '../content/model.ts';
 import type { JobStore } from '../jobs/ports.ts';
 import type { ProjectStore } from '../projects/ports.ts';
 import { objectKeys } from '../storage-keys.ts';
-import { ANALYZER_VERSION, analyzeText } from './analyzer.ts';
+import { ANALYZER_VERSION, analyzeText, sheetKey } from './analyzer.ts';
 import type {
   Embedder,
   IndexedPassage,
@@ -12,7 +12,7 @@ import type {
   SearchLog,
   SourceIndex,
 } from './ports.ts';
-import type { Passage } from './sources.ts';
+import { type Passage, passageCounts } from './sources.ts';
 
 export interface IndexingDeps {
   jobs: JobStore;
@@ -36,6 +36,21 @@ export class IndexBusyError extends Error {
 const EMBED_BATCH = 64;
 const LEASE_MS = 15 * 60_000;
 
+/** Runs `write` holding the project's index lease (IndexBusyError when another writer holds it). */
+export async function withIndexLease<T>(
+  lock: IndexLock,
+  lease: { projectId: string; holder: string; ms?: number },
+  write: () => Promise<T>,
+): Promise<T> {
+  if (!(await lock.acquire(lease.projectId, lease.holder, lease.ms ?? LEASE_MS)))
+    throw new IndexBusyError(lease.projectId);
+  try {
+    return await write();
+  } finally {
+    await lock.release(lease.projectId, lease.holder);
+  }
+}
+
 /** Analyzes and embeds passages (in batches) into what the index stores. */
 export async function preparePassages(embedder: Embedder, passages: Passage[]): Promise<IndexedPassage[]> {
   const prepared: IndexedPassage[] = [];
@@ -48,6 +63,7 @@ export async function preparePassages(embedder: Embedder, passages: Passage[]): 
     for (const [offset, passage] of batch.entries()) {
       prepared.push({
         ...passage,
+        sheetKey: sheetKey(passage.sheetNumber),
         headTokens: analyzeText(passage.head),
         bodyTokens: analyzeText(`${passage.head}\n${passage.text}`),
         vector: vectors[offset] as number[],
@@ -70,22 +86,17 @@ export async function writeDocumentToIndex(
   target: { projectId: string; indexLocation: string; documentId: string; fileId: string; holder: string },
   passages: Passage[],
 ): Promise<SearchIndexState> {
-  const sourceCount = new Set(passages.map((passage) => passage.sourceUri)).size;
-  const base = { sourceCount, passageCount: passages.length };
+  const base = passageCounts(passages);
   try {
     const prepared = await preparePassages(deps.embedder, passages);
-    if (!(await deps.lock.acquire(target.projectId, target.holder, LEASE_MS)))
-      throw new IndexBusyError(target.projectId);
-    try {
-      await deps.index.replaceFile(
+    await withIndexLease(deps.lock, target, () =>
+      deps.index.replaceFile(
         target.indexLocation,
         { embedder: deps.embedder.id, dimension: deps.embedder.dimension, analyzer: ANALYZER_VERSION },
         target.fileId,
         prepared,
-      );
-    } finally {
-      await deps.lock.release(target.projectId, target.holder);
-    }
+      ),
+    );
     const state: SearchIndexState = {
       status: 'indexed',
       ...base,

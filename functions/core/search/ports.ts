@@ -2,6 +2,8 @@ import type { EntityType, Passage } from './sources.ts';
 
 /** A passage as the index stores it: analyzed tokens and the embedding beside the text. */
 export interface IndexedPassage extends Passage {
+  /** The sheet number in the analyzer's canonical form, for the sheetNumber filter. */
+  sheetKey: string;
   headTokens: string;
   bodyTokens: string;
   vector: number[];
@@ -57,7 +59,7 @@ export interface SourceIndex {
   /** Passages per file, and how the index was built (null when nothing was ever written). */
   inventory(
     location: string,
-  ): Promise<{ build: IndexBuild | null; files: Map<string, { passages: number; sources: number }> }>;
+  ): Promise<{ build: IndexBuild | null; files: Map<string, { passages: number }> }>;
   /** Total passages in the index. */
   size(location: string): Promise<number>;
 }

@@ -4,7 +4,7 @@ import type { LatestJobLookup, ProjectStore } from '../projects/ports.ts';
 import { requireProject } from '../projects/queries.ts';
 import { objectKeys } from '../storage-keys.ts';
 import { ANALYZER_VERSION } from './analyzer.ts';
-import { IndexBusyError, writeDocumentToIndex } from './index-file.ts';
+import { IndexBusyError, withIndexLease, writeDocumentToIndex } from './index-file.ts';
 import type { SourceIndexReport } from './model.ts';
 import type {
   Embedder,
@@ -17,7 +17,6 @@ import type {
 import type { Passage } from './sources.ts';
 
 export class SourceIndexBusyError extends ConflictError {
-  readonly retryAfterSeconds = 10;
   constructor() {
     super(
       'source_index_busy',
@@ -99,11 +98,11 @@ export async function reconcileSourceIndex(
   const before = await plan();
   let repaired = 0;
   const holder = `reconcile/${project.id}/${Date.now()}`;
+  const lease = { projectId: project.id, holder, ms: 60_000 };
   try {
     if (before.rebuild && before.tasks.length > 0) {
       // Another embedder cannot be mixed in: start the index over, every document becomes missing.
-      if (!(await deps.lock.acquire(project.id, holder, 60_000))) throw new IndexBusyError(project.id);
-      try {
+      await withIndexLease(deps.lock, lease, async () => {
         await deps.index.reset(location);
         const documents = await deps.states.documentIndexStates(project.id);
         for (const document of documents.filter((candidate) => candidate.state.status === 'indexed'))
@@ -112,18 +111,11 @@ export async function reconcileSourceIndex(
             status: 'pending',
             indexedAt: null,
           });
-      } finally {
-        await deps.lock.release(project.id, holder);
-      }
+      });
     }
     for (const task of before.tasks.slice(0, input.limit)) {
       if (task.kind === 'orphan') {
-        if (!(await deps.lock.acquire(project.id, holder, 60_000))) throw new IndexBusyError(project.id);
-        try {
-          await deps.index.removeFile(location, task.fileId);
-        } finally {
-          await deps.lock.release(project.id, holder);
-        }
+        await withIndexLease(deps.lock, lease, () => deps.index.removeFile(location, task.fileId));
       } else {
         const owner = { orgId: input.orgId, projectId: project.id, fileId: task.fileId };
         const passages = await deps.artifacts.getJson<Passage[]>(objectKeys.fileSources(owner));

@@ -2,24 +2,23 @@ import { isWellFormedId } from '../ids.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
 import { pageEnvelope } from '../pagination/page.ts';
 import { type ProjectRecord, toPublicProject } from '../projects/model.ts';
+import { fold } from './analyzer.ts';
 import type {
   ProjectSearchBody,
   ProjectSearchResponse,
   ProjectSearchResultItem,
   ProjectSearchWarning,
 } from './model.ts';
-import { type SearchDeps, SourceIndexNotReadyError, searchSources } from './search-sources.ts';
+import { embedQuery, type SearchDeps, SourceIndexNotReadyError, searchSources } from './search-sources.ts';
 
 /** Projects whose sources one request searches (the most recently updated first); the rest get a warning. */
 export const PROJECT_SEARCH_FANOUT = 25;
 const CONCURRENCY = 6;
 const SOURCE_MATCHES_PER_PROJECT = 3;
 
-/** Lower-case, accents folded, split into words. */
+/** Lower-case, accents folded (as the analyzer folds them), split into words. */
 const words = (text: string) =>
-  text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
+  fold(text)
     .toLowerCase()
     .match(/[a-z0-9]+/g) ?? [];
 
@@ -97,6 +96,9 @@ export async function searchProjects(
     { score: number; matches: ProjectSearchResultItem['sourceMatches'] }
   >();
   const { query, projectIds: _ids, ...sourceFilters } = filters;
+  // One embedding of the query serves every project searched.
+  const queryVector = searched.length > 0 ? embedQuery(deps.embedder, query) : undefined;
+  queryVector?.catch(() => undefined);
   let next = 0;
   const worker = async () => {
     while (next < searched.length) {
@@ -106,6 +108,7 @@ export async function searchProjects(
           orgId: input.orgId,
           projectId: project.id,
           body: { query, mode: 'hybrid', maxHits: SOURCE_MATCHES_PER_PROJECT, ...sourceFilters },
+          ...(queryVector ? { queryVector } : {}),
         });
         // Nearest neighbours exist for any query: a source qualifies a project only when it also
         // matched the query's words (the semantic ranking orders the matches, it does not make one).

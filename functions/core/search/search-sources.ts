@@ -1,12 +1,11 @@
 import { ConflictError, NotFoundError } from '../errors.ts';
 import type { ProjectStore } from '../projects/ports.ts';
 import { requireProject } from '../projects/queries.ts';
-import { analyzeQuery, isStopWord } from './analyzer.ts';
+import { analyzeQuery, isStopWord, sheetKey } from './analyzer.ts';
 import type { SourceSearchBody, SourceSearchHit, SourceSearchResponse } from './model.ts';
 import type { Embedder, IndexHit, SearchFilter, SearchIndexStateStore, SourceIndex } from './ports.ts';
 
 export class SourceIndexNotReadyError extends ConflictError {
-  readonly retryAfterSeconds = 5;
   constructor() {
     super(
       'source_index_not_ready',
@@ -27,7 +26,6 @@ export interface SearchDeps {
   states: SearchIndexStateStore;
   index: SourceIndex;
   embedder: Embedder;
-  sheetKey: (sheetNumber: string) => string;
   /** Reciprocal rank fusion: a source at rank r of a mode adds weight / (k + r). */
   fusion: { lexicalK: number; semanticK: number; semanticWeight: number };
 }
@@ -36,6 +34,12 @@ interface Candidate {
   hit: IndexHit;
   fused: number;
   modes: Set<'lexical' | 'semantic'>;
+}
+
+/** The embedding of a query. */
+export async function embedQuery(embedder: Embedder, query: string): Promise<number[]> {
+  const [vector] = await embedder.embed([query], 'query');
+  return vector as number[];
 }
 
 /** Matched words of the best window of a passage, wrapped in ** **. */
@@ -86,7 +90,13 @@ export function snippetOf(text: string, queryWords: string[], width = 240): stri
  */
 export async function searchSources(
   deps: SearchDeps,
-  input: { orgId: string; projectId: string; body: SourceSearchBody },
+  input: {
+    orgId: string;
+    projectId: string;
+    body: SourceSearchBody;
+    /** The query's embedding, when the caller searches several projects with one query. */
+    queryVector?: Promise<number[]>;
+  },
 ): Promise<SourceSearchResponse> {
   const project = await requireProject(deps.projects, input.orgId, input.projectId);
   const { body } = input;
@@ -99,7 +109,7 @@ export async function searchSources(
     ...(body.regionType ? { regionType: body.regionType } : {}),
     ...(body.layoutType ? { layoutType: body.layoutType } : {}),
     ...(body.drawingType ? { drawingType: body.drawingType } : {}),
-    ...(body.sheetNumber ? { sheetKey: deps.sheetKey(body.sheetNumber) } : {}),
+    ...(body.sheetNumber ? { sheetKey: sheetKey(body.sheetNumber) } : {}),
     ...(body.fileName ? { fileName: body.fileName } : {}),
     ...(body.pageNumber !== undefined ? { pageNumber: body.pageNumber } : {}),
     ...(body.classification ? { classification: body.classification } : {}),
@@ -108,16 +118,19 @@ export async function searchSources(
   // Passages, not sources, come back: ask for enough to fill maxHits distinct sources.
   const depth = Math.min(200, Math.max(30, body.maxHits * 4));
   const location = project.indexLocation;
+  // Embedded once, whether the index is searched once or twice (a partial index).
+  const queryVector = modes.includes('semantic')
+    ? (input.queryVector ?? embedQuery(deps.embedder, body.query))
+    : null;
+  queryVector?.catch(() => undefined);
   const run = (filter: SearchFilter): Promise<[IndexHit[], IndexHit[]]> =>
     location
       ? Promise.all([
           modes.includes('lexical')
             ? deps.index.lexical(location, analyzed, filter, depth)
             : Promise.resolve([]),
-          modes.includes('semantic')
-            ? deps.embedder
-                .embed([body.query], 'query')
-                .then(([vector]) => deps.index.nearest(location, vector as number[], filter, depth))
+          queryVector
+            ? queryVector.then((vector) => deps.index.nearest(location, vector, filter, depth))
             : Promise.resolve([]),
         ])
       : Promise.resolve([[], []]);
@@ -144,6 +157,7 @@ export async function searchSources(
       : await speculative;
 
   const candidates = new Map<string, Candidate>();
+  const { lexicalK, semanticK, semanticWeight } = deps.fusion;
   const fuse = (hits: IndexHit[], mode: 'lexical' | 'semantic') => {
     const seen = new Set<string>();
     let rank = 0;
@@ -153,7 +167,6 @@ export async function searchSources(
       seen.add(uri);
       rank++;
       const candidate = candidates.get(uri);
-      const { lexicalK, semanticK, semanticWeight } = deps.fusion;
       const contribution = mode === 'semantic' ? semanticWeight / (semanticK + rank) : 1 / (lexicalK + rank);
       if (!candidate) candidates.set(uri, { hit, fused: contribution, modes: new Set([mode]) });
       else {

@@ -130,6 +130,14 @@ export interface FileSourceInput {
   documentPages: DocumentPageText[];
 }
 
+/** Sources (distinct URIs) and passages of a document's passages: what its search index state counts. */
+export function passageCounts(passages: Passage[]): { sourceCount: number; passageCount: number } {
+  return {
+    sourceCount: new Set(passages.map((passage) => passage.sourceUri)).size,
+    passageCount: passages.length,
+  };
+}
+
 /** Longest passage, in characters; longer sources are split at line breaks. */
 export const PASSAGE_CHARS = 1200;
 

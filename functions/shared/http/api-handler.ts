@@ -87,9 +87,7 @@ export function errorResponse(error: unknown, requestId: string, log: Logger = l
       log.warn('Request failed', { error: error.message, code: error.code, cause });
     }
     const headers: Record<string, string> = {};
-    if (error instanceof RateLimitedError) headers['retry-after'] = String(error.retryAfterSeconds);
-    else if ('retryAfterSeconds' in error && typeof error.retryAfterSeconds === 'number')
-      headers['retry-after'] = String(error.retryAfterSeconds);
+    if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
     if (error instanceof MethodNotAllowedError) headers.allow = error.allowed.join(', ');
     return jsonResponse(
       status,

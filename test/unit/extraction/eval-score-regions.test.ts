@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { foldViewTitle, matchRegions } from '../../../bench/extraction-eval/score-regions.ts';
 import type { Region, Sheet } from '../../../functions/core/extraction/model.ts';
+import { emptyNormalizedData } from '../../../functions/core/extraction/normalize.ts';
+import { sheetFixture } from './fixtures.ts';
 
 const region = (
   regionType: Region['regionType'],
@@ -22,38 +24,12 @@ const region = (
       : null,
     textSource: 'textLayer',
     ocrConfidence: null,
-    normalizedData: {
-      schemaVersion: 1,
-      sheetNumber: null,
-      viewNumber: null,
-      viewTitle: extra.viewTitle ?? null,
-      scale: null,
-      sheetReferences: [],
-      specReferences: [],
-      keynotes: [],
-      schedule: null,
-      revisions: [],
-    },
+    normalizedData: { ...emptyNormalizedData(), viewTitle: extra.viewTitle ?? null },
   };
 };
 
 const sheetWith = (regions: Region[]): Pick<{ sheets: Sheet[] }, 'sheets'> => ({
-  sheets: [
-    {
-      pageNumber: 1,
-      sheetNumber: null,
-      sheetNumberNormalized: null,
-      sheetTitle: null,
-      discipline: null,
-      revisions: [],
-      pageSize: { width: 2448, height: 1584, name: null },
-      sheetNumberBox: null,
-      sheetTitleBox: null,
-      textSource: 'none',
-      confidence: 0,
-      regions,
-    },
-  ],
+  sheets: [sheetFixture(regions)],
 });
 
 describe('region scoring', () => {

@@ -5,6 +5,7 @@
 import { deflateSync } from 'node:zlib';
 import { createCanvas } from '@napi-rs/canvas';
 import { degrees, PDFDocument, type PDFFont, type PDFPage, StandardFonts } from 'pdf-lib';
+import type { Region, Sheet } from '../../../functions/core/extraction/model.ts';
 
 export interface TextSpec {
   text: string;
@@ -244,3 +245,20 @@ const assemble = (
   );
   return new Uint8Array(Buffer.concat(parts));
 };
+
+/** An assembled sheet (no number, title or text source unless given) holding `regions`. */
+export const sheetFixture = (regions: Region[], overrides: Partial<Sheet> = {}): Sheet => ({
+  pageNumber: 1,
+  sheetNumber: null,
+  sheetNumberNormalized: null,
+  sheetTitle: null,
+  discipline: null,
+  revisions: [],
+  pageSize: { width: 2448, height: 1584, name: null },
+  sheetNumberBox: null,
+  sheetTitleBox: null,
+  textSource: 'none',
+  confidence: 0,
+  regions,
+  ...overrides,
+});

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Region, Sheet, SheetReference } from '../../../functions/core/extraction/model.ts';
+import { emptyNormalizedData } from '../../../functions/core/extraction/normalize.ts';
 import { resolveReferenceTargets } from '../../../functions/core/extraction/reference-targets.ts';
+import { sheetFixture } from './fixtures.ts';
 
 const reference = (detail: string, sheet: string): SheetReference => ({
   text: `${detail}/${sheet}`,
@@ -22,34 +24,17 @@ const view = (pageNumber: number, viewNumber: string, references: SheetReference
   titleDisplayBox: null,
   textSource: 'textLayer',
   ocrConfidence: null,
-  normalizedData: {
-    schemaVersion: 1,
-    sheetNumber: null,
-    viewNumber,
-    viewTitle: 'VIEW',
-    scale: null,
-    sheetReferences: references,
-    specReferences: [],
-    keynotes: [],
-    schedule: null,
-    revisions: [],
-  },
+  normalizedData: { ...emptyNormalizedData(), viewNumber, viewTitle: 'VIEW', sheetReferences: references },
 });
 
-const sheet = (pageNumber: number, number: string, regions: Region[]): Sheet => ({
-  pageNumber,
-  sheetNumber: number,
-  sheetNumberNormalized: number,
-  sheetTitle: null,
-  discipline: null,
-  revisions: [],
-  pageSize: { width: 2448, height: 1584, name: null },
-  sheetNumberBox: null,
-  sheetTitleBox: null,
-  textSource: 'textLayer',
-  confidence: 1,
-  regions,
-});
+const sheet = (pageNumber: number, number: string, regions: Region[]): Sheet =>
+  sheetFixture(regions, {
+    pageNumber,
+    sheetNumber: number,
+    sheetNumberNormalized: number,
+    textSource: 'textLayer',
+    confidence: 1,
+  });
 
 describe('reference targets within a file', () => {
   it('resolves to the sheet and its numbered view, and keeps references to sheets not in the file', () => {
