@@ -71,14 +71,17 @@ export class StatelessStack extends Stack {
       const substitutions: Record<string, string> = {};
       const taskFunctions: ServiceFunction[] = [];
       for (const [placeholder, task] of Object.entries(definition.tasks)) {
-        const fn = new ServiceFunction(this, placeholder.replace(/FunctionArn$/, ''), {
-          entry: task.handler,
-          access: task.access,
-          resources,
-          timeout: Duration.seconds(task.timeoutSeconds),
-          memorySize: task.memoryMb,
-          layers: layersOf(task),
-        });
+        // A task two machines share (finalize and fail a job) is one function.
+        const fn =
+          this.functions.get(placeholder) ??
+          new ServiceFunction(this, placeholder.replace(/FunctionArn$/, ''), {
+            entry: task.handler,
+            access: task.access,
+            resources,
+            timeout: Duration.seconds(task.timeoutSeconds),
+            memorySize: task.memoryMb,
+            layers: layersOf(task),
+          });
         substitutions[placeholder] = fn.fn.functionArn;
         taskFunctions.push(fn);
         this.functions.set(placeholder, fn);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
-import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, QueryCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { buildWordVectorCache } from '../functions/adapters/embeddings/word-vector-embedder.ts';
 import { CONSUMERS } from '../functions/shared/consumers.ts';
@@ -165,6 +165,24 @@ async function resumeInterruptedWork(endpoint: string, stepFunctions: LocalStepF
           localName(RESOURCES.provisionStateMachine),
           String(item.id),
           JSON.stringify({ orgId: item.orgId, projectId: item.id }),
+        );
+      } else if (item.kind === 'region_normalization') {
+        const files = await client.send(
+          new QueryCommand({
+            TableName: LOCAL_TABLE,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': { S: `JOB#${item.id}` } },
+            ProjectionExpression: 'id',
+          }),
+        );
+        stepFunctions.startExecution(
+          localName(RESOURCES.normalizeRegionsStateMachine),
+          String(item.id),
+          JSON.stringify({
+            orgId: item.orgId,
+            jobId: item.id,
+            fileIds: (files.Items ?? []).map((file) => unmarshall(file).id),
+          }),
         );
       } else {
         stepFunctions.startExecution(

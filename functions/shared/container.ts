@@ -12,6 +12,7 @@ import { S3ProjectIndexStore } from '../adapters/s3/project-index-store.ts';
 import { S3UploadStorage } from '../adapters/s3/upload-storage.ts';
 import { StepFunctionsStarter } from '../adapters/sfn/execution-starter.ts';
 import { ArtifactPaths } from '../core/content/artifacts.ts';
+import type { NormalizeRegionsDeps } from '../core/content/normalize-regions.ts';
 import type { ProcessingStarter } from '../core/jobs/ports.ts';
 import { CursorCodec } from '../core/pagination/cursor.ts';
 import type { ProvisioningStarter } from '../core/projects/ports.ts';
@@ -85,5 +86,14 @@ export const uploadStorage = lazy(() => new S3UploadStorage(s3, resource('upload
 export const processingStarter = lazy((): ProcessingStarter => {
   const starter = new StepFunctionsStarter(sfn, resource('processJobStateMachine'));
   return { start: (orgId, jobId) => starter.start(jobId, { orgId, jobId }) };
+});
+export const normalizeRegionsDeps = lazy((): NormalizeRegionsDeps => {
+  const starter = new StepFunctionsStarter(sfn, resource('normalizeRegionsStateMachine'));
+  return {
+    projects: projectStore(),
+    jobs: jobStore(),
+    regions: contentStore(),
+    starter: { start: (orgId, jobId, fileIds) => starter.start(jobId, { orgId, jobId, fileIds }) },
+  };
 });
 export const reviewEventLog = lazy(() => new DynamoReviewEventStore(dynamo, resource('table')));

@@ -126,6 +126,13 @@ export const RESOURCES = {
     description: "Processes a job's files: preflight, extraction, assembly, finalize",
     file: 'stepfunctions/process-job.asl.json',
   },
+  normalizeRegionsStateMachine: {
+    kind: 'stateMachine',
+    env: 'NORMALIZE_REGIONS_STATE_MACHINE_ARN',
+    name: 'normalize-regions',
+    description: "A repair job: normalizes the regions of a project's documents again",
+    file: 'stepfunctions/normalize-regions.asl.json',
+  },
 } as const satisfies Record<string, ResourceDefinition>;
 
 export type ResourceName = keyof typeof RESOURCES;

@@ -188,6 +188,16 @@ export const ROUTES = [
     summary: "Compare a project's documents with its source index and repair up to `limit` differences",
   },
   {
+    id: 'normalizeRegions',
+    method: 'POST',
+    path: '/api/open/v1/projects/{projectId}/regions/normalize',
+    handler: http('normalize-regions'),
+    auth: 'apiKey',
+    scope: 'jobs:write',
+    access: { table: 'readwrite', normalizeRegionsStateMachine: 'start' },
+    summary: 'Schedule a repair job over regions without normalized data',
+  },
+  {
     id: 'readSource',
     method: 'GET',
     path: '/api/open/v1/projects/{projectId}/sources',

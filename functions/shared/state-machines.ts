@@ -107,6 +107,37 @@ const TASKS = {
       usesEngine: true,
     },
   },
+  normalizeRegionsStateMachine: {
+    NormalizeFileRegionsFunctionArn: {
+      handler: 'functions/handlers/sfn/normalize-file-regions.ts',
+      access: { table: 'readwrite', uploadsBucket: 'read' },
+      timeoutSeconds: 900,
+      memoryMb: 3008,
+      usesEngine: true,
+      isolated: true,
+    },
+    FailFileFunctionArn: {
+      handler: 'functions/handlers/sfn/fail-file.ts',
+      access: { table: 'readwrite' },
+      timeoutSeconds: 60,
+      memoryMb: 256,
+      usesEngine: true,
+    },
+    FinalizeJobFunctionArn: {
+      handler: 'functions/handlers/sfn/finalize-job.ts',
+      access: { table: 'readwrite', artifactsBucket: 'readwrite', webhookQueue: 'send' },
+      timeoutSeconds: 300,
+      memoryMb: 1024,
+      usesEngine: true,
+    },
+    FailJobFunctionArn: {
+      handler: 'functions/handlers/sfn/fail-job.ts',
+      access: { table: 'readwrite', webhookQueue: 'send' },
+      timeoutSeconds: 120,
+      memoryMb: 512,
+      usesEngine: true,
+    },
+  },
 } as const satisfies Record<StateMachineName, Record<string, StateMachineTask>>;
 
 export interface StateMachine extends StateMachineResource {
@@ -120,3 +151,14 @@ export const STATE_MACHINES: StateMachine[] = (Object.keys(TASKS) as StateMachin
   resource,
   tasks: TASKS[resource],
 }));
+
+// A placeholder used by two machines is one function (the CDK builds it once): it must be one task.
+const seen = new Map<string, string>();
+for (const machine of STATE_MACHINES) {
+  for (const [placeholder, task] of Object.entries(machine.tasks)) {
+    const definition = JSON.stringify(task);
+    if ((seen.get(placeholder) ?? definition) !== definition)
+      throw new Error(`${placeholder} is defined differently by two state machines`);
+    seen.set(placeholder, definition);
+  }
+}

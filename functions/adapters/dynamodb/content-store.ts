@@ -1,11 +1,12 @@
 import {
-  BatchWriteCommand,
   type DynamoDBDocumentClient,
   PutCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { SearchIndexState } from '../../core/content/model.ts';
+import type { DocumentRecord, RegionRecord, SearchIndexState } from '../../core/content/model.ts';
+import type { RegionNormalizationStore } from '../../core/content/ports.ts';
+import { NORMALIZED_DATA_SCHEMA_VERSION, type NormalizedData } from '../../core/extraction/model.ts';
 import type {
   ContentStore,
   CreditLedger,
@@ -13,6 +14,7 @@ import type {
   ProjectTotalsWriter,
 } from '../../core/pipeline/ports.ts';
 import type { OverviewCounts } from '../../core/projects/model.ts';
+import { batchWriteAll } from './batch-write.ts';
 import { balanceSeen, creditMovementItems } from './credit-movement.ts';
 import { cancellationReasons } from './errors.ts';
 import { prefixQuery, queryAll, queryCount } from './query-page.ts';
@@ -20,8 +22,19 @@ import { ENTITY_VERSION, keys } from './table.ts';
 
 type Item = Record<string, unknown>;
 
+/**
+ * A region is normalized when its normalizedData is of the current schema version (or newer): a
+ * region without it, or written by an older engine, is what `regions/normalize` repairs.
+ */
+const normalization = {
+  names: { '#nd': 'normalizedData', '#sv': 'schemaVersion' },
+  values: { ':sv': NORMALIZED_DATA_SCHEMA_VERSION },
+  missing: 'attribute_not_exists(#nd.#sv) OR #nd.#sv < :sv',
+  present: '#nd.#sv >= :sv',
+};
+
 /** Rows of extracted content, keyed so that a retried write replaces and never duplicates. */
-export class DynamoContentStore implements ContentStore {
+export class DynamoContentStore implements ContentStore, RegionNormalizationStore {
   private readonly client: DynamoDBDocumentClient;
   private readonly tableName: string;
 
@@ -36,29 +49,6 @@ export class DynamoContentStore implements ContentStore {
       ProjectionExpression: 'pk, sk',
     });
     return items.map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
-  }
-
-  private async batchWrite(
-    requests: NonNullable<ConstructorParameters<typeof BatchWriteCommand>[0]['RequestItems']>[string],
-  ) {
-    const chunks: (typeof requests)[] = [];
-    for (let start = 0; start < requests.length; start += 25) chunks.push(requests.slice(start, start + 25));
-    // A few chunks in flight at once; unprocessed items are retried with backoff.
-    const writeChunk = async (chunk: typeof requests) => {
-      let pending = chunk;
-      for (let attempt = 0; pending.length > 0; attempt++) {
-        const result = await this.client.send(
-          new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } }),
-        );
-        pending = result.UnprocessedItems?.[this.tableName] ?? [];
-        if (pending.length > 0) {
-          if (attempt > 8) throw new Error('DynamoDB kept throttling the content write');
-          await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
-        }
-      }
-    };
-    for (let start = 0; start < chunks.length; start += 4)
-      await Promise.all(chunks.slice(start, start + 4).map(writeChunk));
   }
 
   async writeFileContent(projectId: string, fileId: string, content: FileContent): Promise<void> {
@@ -104,7 +94,7 @@ export class DynamoContentStore implements ContentStore {
     )
       .flat()
       .filter((key) => !wanted.has(key.sk));
-    await this.batchWrite([
+    await batchWriteAll(this.client, this.tableName, [
       ...stale.map((key) => ({ DeleteRequest: { Key: key } })),
       ...puts.map((item) => ({ PutRequest: { Item: item } })),
     ]);
@@ -121,6 +111,92 @@ export class DynamoContentStore implements ContentStore {
         },
       }),
     );
+  }
+
+  async documents(projectId: string): Promise<DocumentRecord[]> {
+    const items = await queryAll(
+      this.client,
+      prefixQuery(this.tableName, `PROJECT#${projectId}`, keys.documentPrefix),
+    );
+    return items as unknown as DocumentRecord[];
+  }
+
+  private regionsToNormalizeQuery(projectId: string, fileId: string) {
+    return {
+      ...prefixQuery(this.tableName, `PROJECT#${projectId}`, `${keys.regionPrefix}${fileId}#`),
+      FilterExpression: normalization.missing,
+      ExpressionAttributeNames: normalization.names,
+      ExpressionAttributeValues: {
+        ':pk': `PROJECT#${projectId}`,
+        ':prefix': `${keys.regionPrefix}${fileId}#`,
+        ...normalization.values,
+      },
+    };
+  }
+
+  async countRegionsToNormalize(projectId: string, fileId: string): Promise<number> {
+    return queryCount(this.client, this.regionsToNormalizeQuery(projectId, fileId));
+  }
+
+  async regionsToNormalize(projectId: string, fileId: string): Promise<RegionRecord[]> {
+    return (await queryAll(
+      this.client,
+      this.regionsToNormalizeQuery(projectId, fileId),
+    )) as unknown as RegionRecord[];
+  }
+
+  async fileLayout(projectId: string, fileId: string) {
+    const pk = `PROJECT#${projectId}`;
+    const [sheets, views] = await Promise.all([
+      queryAll(this.client, {
+        ...prefixQuery(this.tableName, pk, `${keys.sheetPrefix}${fileId}#`),
+        ProjectionExpression: 'pageNumber, sheetNumber',
+      }),
+      queryAll(this.client, {
+        ...prefixQuery(this.tableName, pk, `${keys.regionPrefix}${fileId}#`),
+        FilterExpression: 'regionType = :view',
+        ProjectionExpression: 'pageNumber, regionIndex, #nd.viewNumber',
+        ExpressionAttributeNames: { '#nd': 'normalizedData' },
+        ExpressionAttributeValues: {
+          ':pk': pk,
+          ':prefix': `${keys.regionPrefix}${fileId}#`,
+          ':view': 'view',
+        },
+      }),
+    ]);
+    return {
+      sheets: sheets.map((item) => ({
+        pageNumber: Number(item.pageNumber),
+        sheetNumber: (item.sheetNumber as string | null | undefined) ?? null,
+      })),
+      views: views.map((item) => ({
+        pageNumber: Number(item.pageNumber),
+        regionIndex: Number(item.regionIndex),
+        viewNumber: (item.normalizedData as { viewNumber?: string | null } | undefined)?.viewNumber ?? null,
+      })),
+    };
+  }
+
+  async saveNormalizedData(
+    projectId: string,
+    region: Pick<RegionRecord, 'fileId' | 'pageNumber' | 'regionIndex'>,
+    data: NormalizedData,
+  ): Promise<void> {
+    await this.client
+      .send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.region(projectId, region.fileId, region.pageNumber, region.regionIndex),
+          UpdateExpression: 'SET #nd = :data',
+          // The region may have been replaced meanwhile (its file reprocessed): never resurrect a row.
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#nd': 'normalizedData' },
+          ExpressionAttributeValues: { ':data': data },
+        }),
+      )
+      .catch((error: Error) => {
+        if (error.name !== 'ConditionalCheckFailedException') throw error;
+      });
   }
 
   async artifactKeysOfJob(projectId: string, fileIds: string[]) {
@@ -166,9 +242,9 @@ export class DynamoContentStore implements ContentStore {
       count(keys.sheetPrefix),
       count(keys.regionPrefix),
       count(keys.regionPrefix, {
-        expression: '#normalized = :yes',
-        values: { ':yes': true },
-        names: { '#normalized': 'normalized' },
+        expression: normalization.present,
+        values: normalization.values,
+        names: normalization.names,
       }),
       count(keys.specPrefix, sectionFilter),
     ]);
@@ -244,13 +320,14 @@ export class DynamoProjectTotalsWriter implements ProjectTotalsWriter {
         TableName: this.tableName,
         Key: keys.project(orgId, projectId),
         UpdateExpression:
-          'SET counts = :counts, disciplineCounts = :disciplines, indexedSources = :indexed, searchableSources = :searchable, updatedAt = :now',
+          'SET counts = :counts, disciplineCounts = :disciplines, indexedSources = :indexed, searchableSources = :searchable, normalizedSchemaVersion = :normalizedVersion, updatedAt = :now',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: {
           ':counts': totals.counts,
           ':disciplines': totals.disciplines,
           ':indexed': totals.indexedSources,
           ':searchable': totals.searchableSources,
+          ':normalizedVersion': NORMALIZED_DATA_SCHEMA_VERSION,
           ':now': new Date().toISOString(),
         },
       }),

@@ -19,6 +19,7 @@ import type { DocumentLookup, JobListFilter, JobStore } from '../../core/jobs/po
 import { isActiveJobStatus } from '../../core/jobs/statuses.ts';
 import type { Page } from '../../core/pagination/page.ts';
 import type { LatestJobLookup, LatestJobSummary } from '../../core/projects/ports.ts';
+import { batchWriteAll } from './batch-write.ts';
 import { cancellationReasons, isConditionFailure } from './errors.ts';
 import { queryAll, queryCount, queryPage, setExpression } from './query-page.ts';
 import { ENTITY_VERSION, keys, recordOf, TABLE_DESIGN } from './table.ts';
@@ -46,6 +47,19 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
+  }
+
+  async createWithFiles(job: JobRecord, files: JobFileRecord[]): Promise<void> {
+    await batchWriteAll(
+      this.client,
+      this.tableName,
+      files.map((file) => ({
+        PutRequest: {
+          Item: { ...keys.jobFile(job.id, file.id), entity: 'jobFile', v: ENTITY_VERSION.jobFile, ...file },
+        },
+      })),
+    );
+    await this.create(job);
   }
 
   async get(orgId: string, jobId: string): Promise<OwnedJob | null> {

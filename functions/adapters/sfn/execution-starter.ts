@@ -13,7 +13,7 @@ export class StepFunctionsStarter {
     this.stateMachineArn = stateMachineArn;
   }
 
-  async start(executionName: string, input: Record<string, string>): Promise<void> {
+  async start(executionName: string, input: Record<string, unknown>): Promise<void> {
     try {
       await this.client.send(
         new StartExecutionCommand({

@@ -48,7 +48,9 @@ export const RegionEntitySchema = z
     titleDisplayBox: DisplayBoxSchema.describe(
       'The box of the region title; equal to displayBox when the region has no separate title.',
     ),
-    normalizedData: NormalizedDataSchema,
+    normalizedData: NormalizedDataSchema.nullable().describe(
+      'What a program wants from the region without parsing its text (references, scale, keynotes, schedule). null when the region has not been normalized; `POST /projects/{projectId}/regions/normalize` repairs it.',
+    ),
     artifacts: z.array(ArtifactReferenceSchema).optional(),
   })
   .meta({ id: 'ProjectRegionEntity' });
@@ -178,7 +180,6 @@ export interface RegionRecord extends Omit<RegionEntity, 'artifacts'> {
   /** Lower-cased file name, for the case-insensitive substring filter. */
   fileNameLower: string;
   cropPath: string | null;
-  normalized: boolean;
 }
 
 export interface SheetRecord extends SheetEntity {

@@ -1,3 +1,4 @@
+import type { NormalizedData } from '../extraction/model.ts';
 import type { Page } from '../pagination/page.ts';
 import type { OwnedProjectRef } from '../projects/model.ts';
 import type { DocumentRecord, FacetRecord, RegionRecord, SheetRecord, SpecSectionRecord } from './model.ts';
@@ -68,4 +69,25 @@ export interface ContentReader {
   sheetExists(project: OwnedProjectRef, sheetId: string): Promise<boolean>;
   /** Section numbers referenced by the regions of these sheets. */
   sectionNumbersReferencedBy(project: OwnedProjectRef, sheetIds: string[]): Promise<string[]>;
+}
+
+/** The regions a repair job normalizes (normalizedData missing or of an older schema version). */
+export interface RegionNormalizationStore {
+  documents(projectId: string): Promise<DocumentRecord[]>;
+  countRegionsToNormalize(projectId: string, fileId: string): Promise<number>;
+  regionsToNormalize(projectId: string, fileId: string): Promise<RegionRecord[]>;
+  /** The file's sheets (page, printed number) and view regions (with their stored view numbers). */
+  fileLayout(
+    projectId: string,
+    fileId: string,
+  ): Promise<{
+    sheets: { pageNumber: number; sheetNumber: string | null }[];
+    views: { pageNumber: number; regionIndex: number; viewNumber: string | null }[];
+  }>;
+  /** Sets one region's normalizedData; a region deleted meanwhile stays deleted. */
+  saveNormalizedData(
+    projectId: string,
+    region: Pick<RegionRecord, 'fileId' | 'pageNumber' | 'regionIndex'>,
+    data: NormalizedData,
+  ): Promise<void>;
 }

@@ -94,7 +94,7 @@ async function page<F extends object, R, E>(
 }
 
 function regionEntity(deps: Deps, projectId: string, record: RegionRecord, compact: boolean): RegionEntity {
-  const { projectId: _p, regionIndex: _i, fileNameLower: _f, cropPath, normalized: _n, ...entity } = record;
+  const { projectId: _p, regionIndex: _i, fileNameLower: _f, cropPath, ...entity } = record;
   return {
     ...entity,
     ...(compact

@@ -21,6 +21,9 @@ export { ExtractionError, isExtractionError } from './errors.ts';
 export { DEFAULT_LIMITS, type ExtractionLimits } from './limits.ts';
 export * from './model.ts';
 export type { PageResult } from './page.ts';
+export { type FileSheets, referenceTargets, withTargets } from './reference-targets.ts';
+export { type Renormalized, renormalizeRegion, type StoredRegion, storedFileSheets } from './renormalize.ts';
+export { engineRegionId } from './sheets.ts';
 
 export interface PageRange {
   from: number;

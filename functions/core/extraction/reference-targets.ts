@@ -3,40 +3,61 @@
  * detail number is the number of one of that sheet's views, the view's region. References to sheets the file
  * does not hold stay, with a null target (another file of the project may hold them).
  */
-import type { Sheet, SheetReference } from './model.ts';
+import type { NormalizedData, Sheet, SheetReference } from './model.ts';
 
 /** Sheet numbers compare without separators (`A-200` and `A200` name the same sheet in practice). */
 const sheetKey = (normalized: string): string => normalized.replace(/[-.\s]/g, '');
 
-export const resolveReferenceTargets = (sheets: readonly Sheet[]): Sheet[] => {
-  const byNumber = new Map<string, Sheet>();
+/** What resolving a reference needs to know of a file: its sheets' numbers and their views' numbers. */
+export interface FileSheets {
+  pageNumber: number;
+  sheetNumberNormalized: string | null;
+  views: { viewNumber: string | null; regionId: string }[];
+}
+
+/** The target of a reference among a file's sheets (null when the file has no sheet of that number). */
+export const referenceTargets = (sheets: readonly FileSheets[]) => {
+  const byNumber = new Map<string, FileSheets>();
   for (const sheet of sheets) {
     if (sheet.sheetNumberNormalized && !byNumber.has(sheetKey(sheet.sheetNumberNormalized)))
       byNumber.set(sheetKey(sheet.sheetNumberNormalized), sheet);
   }
-  const targetOf = (reference: SheetReference): SheetReference['target'] => {
+  return (reference: SheetReference): SheetReference['target'] => {
     const sheet = byNumber.get(sheetKey(reference.sheetNormalized));
     if (!sheet) return null;
     const view = reference.detail
-      ? sheet.regions.find(
-          (region) =>
-            region.regionType === 'view' &&
-            region.normalizedData.viewNumber?.toUpperCase() === reference.detail?.toUpperCase(),
+      ? sheet.views.find(
+          (candidate) => candidate.viewNumber?.toUpperCase() === reference.detail?.toUpperCase(),
         )
       : undefined;
     return { pageNumber: sheet.pageNumber, regionId: view?.regionId ?? null };
   };
+};
+
+export const resolveReferenceTargets = (sheets: readonly Sheet[]): Sheet[] => {
+  const targetOf = referenceTargets(
+    sheets.map((sheet) => ({
+      pageNumber: sheet.pageNumber,
+      sheetNumberNormalized: sheet.sheetNumberNormalized,
+      views: sheet.regions
+        .filter((region) => region.regionType === 'view')
+        .map((region) => ({ viewNumber: region.normalizedData.viewNumber, regionId: region.regionId })),
+    })),
+  );
   return sheets.map((sheet) => ({
     ...sheet,
     regions: sheet.regions.map((region) => ({
       ...region,
-      normalizedData: {
-        ...region.normalizedData,
-        sheetReferences: region.normalizedData.sheetReferences.map((reference) => ({
-          ...reference,
-          target: targetOf(reference),
-        })),
-      },
+      normalizedData: withTargets(region.normalizedData, targetOf),
     })),
   }));
 };
+
+/** The normalized data with each sheet reference's target set. */
+export const withTargets = (
+  data: NormalizedData,
+  targetOf: (reference: SheetReference) => SheetReference['target'],
+): NormalizedData => ({
+  ...data,
+  sheetReferences: data.sheetReferences.map((reference) => ({ ...reference, target: targetOf(reference) })),
+});

@@ -183,6 +183,10 @@ const assignCallouts = (
   return out;
 };
 
+/** The engine's id of a region: its page, type and position among the page's regions. */
+export const engineRegionId = (pageNumber: number, regionType: string, index: number): string =>
+  `p${pageNumber}-${regionType}-${index + 1}`;
+
 const toRegion = (
   d: RegionDraft,
   index: number,
@@ -193,7 +197,7 @@ const toRegion = (
   const text = regionText(d.lines);
   const ocrWords = d.lines.flatMap((l) => l.words).filter((w) => w.source === 'ocr');
   return {
-    regionId: `p${pageNumber}-${d.regionType}-${index + 1}`,
+    regionId: engineRegionId(pageNumber, d.regionType, index),
     pageNumber,
     sheetNumber,
     label: d.label,

@@ -41,9 +41,18 @@ export const JobFileSchema = z
   .meta({ id: 'JobFile' });
 export type JobFile = z.infer<typeof JobFileSchema>;
 
+/**
+ * `ingest`: files a client uploads and the pipeline extracts (and charges for). `region_normalization`:
+ * a repair job made by `POST /projects/{projectId}/regions/normalize` over documents already in the
+ * project; free of charge, no uploads.
+ */
+export const JOB_KINDS = ['ingest', 'region_normalization'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
 export const JobSchema = z
   .object({
     id: z.string(),
+    kind: z.enum(JOB_KINDS).describe('`ingest` (uploaded files) or `region_normalization` (a repair job).'),
     displayName: z.string(),
     activityLabel: z.string(),
     externalId: z.string().nullable(),
@@ -90,6 +99,8 @@ export interface JobRecord {
   id: string;
   projectId: string;
   projectName: string;
+  /** Absent on jobs written before repair jobs existed: `ingest`. */
+  kind?: JobKind;
   displayName: string;
   externalId: string | null;
   status: JobStatus;
@@ -137,6 +148,13 @@ const ACTIVITY_LABELS: Record<JobStatus, string> = {
   failed: 'Failed',
 };
 
+const ACTIVITY_LABELS_BY_KIND: Record<JobKind, Partial<Record<JobStatus, string>>> = {
+  ingest: {},
+  region_normalization: { processing: 'Normalizing region data' },
+};
+
+export const jobKind = (record: Pick<JobRecord, 'kind'>): JobKind => record.kind ?? 'ingest';
+
 export function toPublicJobFile(record: JobFileRecord): JobFile {
   return {
     id: record.id,
@@ -160,8 +178,9 @@ export function resultPath(jobId: string): string {
 export function toPublicJob(record: JobRecord, files: JobFileRecord[], filesTruncated: boolean): Job {
   return {
     id: record.id,
+    kind: jobKind(record),
     displayName: record.displayName,
-    activityLabel: ACTIVITY_LABELS[record.status],
+    activityLabel: ACTIVITY_LABELS_BY_KIND[jobKind(record)][record.status] ?? ACTIVITY_LABELS[record.status],
     externalId: record.externalId,
     status: record.status,
     projectId: record.projectId,

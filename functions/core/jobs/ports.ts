@@ -9,6 +9,11 @@ export interface JobListFilter {
 
 export interface JobStore {
   create(job: JobRecord): Promise<void>;
+  /**
+   * Creates a job whose files are known at once (a repair job): the files first, then the job row,
+   * so a job never exists without its files (files of a job never created are never read).
+   */
+  createWithFiles(job: JobRecord, files: JobFileRecord[]): Promise<void>;
   /** The job, read under the organization's own key (null for another organization's id). */
   get(orgId: string, jobId: string): Promise<OwnedJob | null>;
   list(

@@ -75,7 +75,6 @@ export function contentRows(args: {
         displayBox: region.displayBox,
         titleDisplayBox: region.titleDisplayBox ?? region.displayBox,
         normalizedData: region.normalizedData,
-        normalized: true,
         cropPath: cropKeys.has(cropKey) ? cropKey : null,
       });
     }

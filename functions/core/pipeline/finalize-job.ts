@@ -1,5 +1,5 @@
 import type { StoredJobResult } from '../content/job-result.ts';
-import type { JobRecord } from '../jobs/model.ts';
+import { type JobRecord, jobKind } from '../jobs/model.ts';
 import { objectKeys } from '../storage-keys.ts';
 import { PIPELINE_ERRORS } from './errors.ts';
 import { now, requireJobRecord } from './model.ts';
@@ -11,7 +11,7 @@ import { publishOutcome } from './publish-outcome.ts';
  * Input: orgId, jobId (a job in `processing` whose files have all been assembled or failed).
  * Output: the job's final status.
  * Steps: end any file still processing (its branch never assembled); debit the successful pages
- * and release the rest of the reservation (once per job); store the immutable result once; publish
+ * and release the rest of the reservation (once per job; repair jobs are free); store the immutable result once; publish
  * the outcome, then move the job to `completed` (any file ready) or `failed`. A retried task
  * publishes again (webhooks are at-least-once with a stable event id) rather than risk a job that
  * ended without its notification.
@@ -35,8 +35,10 @@ export async function finalizeJob(
     (sum, file) => sum + (file.status === 'ready' ? file.successfulPageCount : 0),
     0,
   );
-  const debit = successful * settings.creditsPerPage;
-  await deps.credits.settle(job.orgId, job.id, job.creditsReserved, debit);
+  // Repair jobs are free: nothing was reserved, nothing is debited.
+  const charged = jobKind(job) === 'ingest';
+  const debit = charged ? successful * settings.creditsPerPage : 0;
+  if (charged) await deps.credits.settle(job.orgId, job.id, job.creditsReserved, debit);
 
   const completedAt = now();
   const anyReady = files.some((file) => file.status === 'ready');

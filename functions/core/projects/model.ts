@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type ErrorInfo, ErrorInfoSchema } from '../errors.ts';
+import { NORMALIZED_DATA_SCHEMA_VERSION } from '../extraction/model.ts';
 import type { LatestJobSummary } from './ports.ts';
 
 export const PROJECT_NAME_MAX = 180;
@@ -115,6 +116,11 @@ export interface ProjectRecord {
   indexedSources: number;
   /** Sources of every ready document (indexed or not), as of the last totals; null on older rows. */
   searchableSources: number | null;
+  /**
+   * The normalizedData schema version `counts.normalizedRegions` was counted for. Once the engine
+   * moves to a newer version, regions normalized by the older one no longer count (absent: 1).
+   */
+  normalizedSchemaVersion?: number;
   settings: ProjectSettings | null;
   indexLocation: string | null;
   charge: { ledgerEntryId: string; credits: number };
@@ -167,7 +173,11 @@ const STATUS_LABELS: Record<ProjectOverview['status'], string> = {
 export function computeOverview(record: ProjectRecord, latest: LatestJobSummary | null): ProjectOverview {
   const ready = record.status === 'ready';
   const jobActive = latest?.active ?? false;
-  const counts = record.counts;
+  // Counted for an older normalizedData version: none of those regions is normalized any more.
+  const counts =
+    (record.normalizedSchemaVersion ?? 1) < NORMALIZED_DATA_SCHEMA_VERSION
+      ? { ...record.counts, normalizedRegions: 0 }
+      : record.counts;
   const indexed = record.indexedSources ?? 0;
   const searchable = record.searchableSources ?? 0;
   // Search answers (200) unless sources exist and none is indexed yet (409); sources of documents not

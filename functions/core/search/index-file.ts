@@ -135,7 +135,7 @@ export async function indexFile(
   const job = await deps.jobs.get(input.orgId, input.jobId);
   if (!job) throw new Error(`Job ${input.jobId} does not exist`);
   const file = await deps.jobs.getFile(job, input.fileId);
-  if (!file || file.status !== 'ready') return { status: 'skipped' };
+  if (file?.status !== 'ready') return { status: 'skipped' };
   const project = await deps.projects.get(input.orgId, job.projectId);
   if (!project?.indexLocation) throw new Error(`Project ${job.projectId} has no index location`);
   const owner = { orgId: input.orgId, projectId: job.projectId, fileId: file.id };

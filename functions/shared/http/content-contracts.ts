@@ -8,6 +8,7 @@ import {
   SheetEntitySchema,
   SpecificationEntitySchema,
 } from '../../core/content/model.ts';
+import { NormalizationSchema, NormalizeRegionsBodySchema } from '../../core/content/normalize-regions.ts';
 import { ClassificationSchema } from '../../core/jobs/model.ts';
 import { ProjectOverviewSchema, ProjectSchema } from '../../core/projects/model.ts';
 import {
@@ -67,6 +68,11 @@ const sectionQuery = z.object({
   pageEnd: pageNumberParam.optional().describe('Sections ending at or before this 1-based page.'),
 });
 const artifactQuery = z.object({ path: z.string().min(1).max(2048) }).strict();
+const NormalizeRegionsResponseSchema = z.object({
+  project: ProjectSchema,
+  normalization: NormalizationSchema,
+  overview: ProjectOverviewSchema,
+});
 
 export const CONTENT_CONTRACTS = {
   listRegions: {
@@ -214,6 +220,29 @@ export const CONTENT_CONTRACTS = {
         description:
           '`project_not_ready`; `source_index_busy` while a job or another reconcile writes the index (retry after `Retry-After` seconds).',
       },
+    },
+  },
+  normalizeRegions: {
+    path: projectIdPath,
+    body: NormalizeRegionsBodySchema,
+    responses: {
+      200: {
+        description: 'No ready document has a region to normalize: `jobId` null, nothing scheduled.',
+        schema: NormalizeRegionsResponseSchema,
+      },
+      202: {
+        description:
+          'A repair job (kind `region_normalization`, free of charge) was scheduled, or the one already running is returned; follow it with `GET /jobs/{jobId}`.',
+        schema: NormalizeRegionsResponseSchema,
+      },
+      400: {
+        description:
+          '`invalid_request`: a mode other than `missing_normalized_regions`, an empty or over-long `documentIds`, unknown field.',
+      },
+      404: {
+        description: '`project_not_found`; `document_not_found` for a document id not in this project.',
+      },
+      409: { description: '`project_not_ready`.' },
     },
   },
   searchProjects: {

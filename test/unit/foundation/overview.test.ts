@@ -51,6 +51,16 @@ describe('computeOverview', () => {
     expect(overview.capabilities.canNormalize).toBe(true);
   });
 
+  it('counts no region as normalized when the totals were counted for an older normalizedData version', () => {
+    const counts = { ...EMPTY_COUNTS, files: 1, regions: 10, normalizedRegions: 10 };
+    const current = computeOverview(project({ counts }), job('completed'));
+    const older = computeOverview(project({ counts, normalizedSchemaVersion: 0 }), job('completed'));
+    expect(current.capabilities.canNormalize).toBe(false);
+    expect(older.counts.normalizedRegions).toBe(0);
+    expect(older.capabilities.canNormalize).toBe(true);
+    expect(older.nextAction).toBe('normalize');
+  });
+
   it('searches once a document is indexed, and suggests vectorizing while sources are not indexed', () => {
     // Prepare
     const counts = { ...EMPTY_COUNTS, files: 2, regions: 10, normalizedRegions: 10 };

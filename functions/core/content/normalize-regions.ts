@@ -1,0 +1,235 @@
+import { z } from 'zod';
+import { ConflictError, NotFoundError } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { JOB_LIMITS, type JobFileRecord, type JobRecord, jobKind } from '../jobs/model.ts';
+import type { JobStore } from '../jobs/ports.ts';
+import { computeOverview, type Project, type ProjectOverview, toPublicProject } from '../projects/model.ts';
+import type { LatestJobLookup, ProjectStore } from '../projects/ports.ts';
+import { requireProject } from '../projects/queries.ts';
+import { objectKeys } from '../storage-keys.ts';
+import type { DocumentRecord } from './model.ts';
+import type { RegionNormalizationStore } from './ports.ts';
+
+export const NORMALIZATION_MODES = ['missing_normalized_regions'] as const;
+
+export const NormalizeRegionsBodySchema = z
+  .object({
+    mode: z.enum(NORMALIZATION_MODES).default('missing_normalized_regions'),
+    documentIds: z
+      .array(z.string().min(1).max(64))
+      .min(1, 'must hold at least 1 document id (leave it out to consider every ready document)')
+      .max(JOB_LIMITS.maxFiles, `must hold at most ${JOB_LIMITS.maxFiles} document ids`)
+      .optional(),
+  })
+  .strict();
+
+export const NormalizationSchema = z
+  .object({
+    scheduledDocumentCount: z.number().int().describe('Documents the repair job normalizes.'),
+    skippedDocumentCount: z
+      .number()
+      .int()
+      .describe(
+        'Documents considered but not scheduled: not ready, every region already normalized, or past the 1,000 documents one repair job takes.',
+      ),
+    mode: z.enum(NORMALIZATION_MODES),
+    jobId: z
+      .string()
+      .nullable()
+      .describe('The repair job (kind `region_normalization`); null when none was needed.'),
+  })
+  .meta({ id: 'RegionNormalization' });
+export type Normalization = z.infer<typeof NormalizationSchema>;
+
+export class DocumentNotFoundError extends NotFoundError {
+  constructor(documentIds: string[]) {
+    super('document_not_found', `No document ${documentIds[0]} in this project.`, {
+      documentIds: documentIds.slice(0, 20),
+    });
+  }
+}
+
+export interface NormalizationStarter {
+  start(orgId: string, jobId: string, fileIds: string[]): Promise<void>;
+}
+
+export interface NormalizeRegionsDeps {
+  projects: ProjectStore;
+  jobs: JobStore & LatestJobLookup;
+  regions: RegionNormalizationStore;
+  starter: NormalizationStarter;
+}
+
+/** Regions of this many documents are counted at once while planning. */
+const COUNT_CONCURRENCY = 8;
+
+async function mapBounded<T, R>(items: T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await task(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** The repair job's file for one document: the document's own upload is what the job reads again. */
+function repairFile(job: JobRecord, document: DocumentRecord, now: string): JobFileRecord {
+  return {
+    jobId: job.id,
+    orgId: job.orgId,
+    projectId: job.projectId,
+    id: document.fileId,
+    documentId: document.documentId,
+    fileName: document.fileName,
+    contentType: document.contentType,
+    fileSize: document.fileSize,
+    classification: document.classification,
+    classificationDeclared: true,
+    pageCount: document.pageCount,
+    successfulPageCount: 0,
+    status: 'processing',
+    uploadStatus: 'uploaded',
+    error: null,
+    sha256: document.sha256,
+    objectKey: objectKeys.uploadedFile({ ...job, jobId: document.jobId }, document.fileId),
+    uploadMode: 'direct_put',
+    multipartUploadId: null,
+    partSize: null,
+    duplicateOfDocumentId: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/**
+ * Schedule a repair job over regions without normalized data.
+ * Input: organization, project (ready), mode, optional document ids (every ready document otherwise).
+ * Output: 202 with the repair job, or 200 with `jobId` null when no ready document has a region to
+ * normalize; the project and its overview either way.
+ * Steps: ownership first; unknown document ids are a 404 (another project's document does not exist
+ * here); while a repair job of the project is active, that job is returned (and its execution started
+ * again, which is a no-op when it runs: a retry after a crash between the two writes completes it);
+ * count each ready document's regions to normalize; make the job with one file per document to
+ * repair (at most 1,000), then start its state machine.
+ */
+export async function normalizeProjectRegions(
+  deps: NormalizeRegionsDeps,
+  input: {
+    orgId: string;
+    projectId: string;
+    mode: (typeof NORMALIZATION_MODES)[number];
+    documentIds?: string[];
+    now?: Date;
+  },
+): Promise<{ status: 200 | 202; project: Project; normalization: Normalization; overview: ProjectOverview }> {
+  const project = await requireProject(deps.projects, input.orgId, input.projectId);
+  if (project.status !== 'ready')
+    throw new ConflictError('project_not_ready', 'The project is not ready; wait until it is.', {
+      projectStatus: project.status,
+    });
+  const documents = await deps.regions.documents(project.id);
+  let candidates = documents;
+  if (input.documentIds) {
+    const byId = new Map(documents.map((document) => [document.documentId, document]));
+    const wanted = [...new Set(input.documentIds)];
+    const unknown = wanted.filter((id) => !byId.has(id));
+    if (unknown.length > 0) throw new DocumentNotFoundError(unknown);
+    candidates = wanted.map((id) => byId.get(id) as DocumentRecord);
+  }
+  const answer = async (status: 200 | 202, normalization: Normalization) => {
+    const latest = await deps.jobs.latestJob(input.orgId, project.id);
+    return {
+      status,
+      project: toPublicProject(project),
+      normalization,
+      overview: computeOverview(project, latest),
+    };
+  };
+
+  const active = await deps.jobs.list(
+    input.orgId,
+    { projectId: project.id, activeOnly: true },
+    { limit: 100, position: null },
+  );
+  const running = active.items.find((job) => jobKind(job) === 'region_normalization');
+  if (running) {
+    const files = await deps.jobs.allFiles(running);
+    await deps.starter.start(
+      input.orgId,
+      running.id,
+      files.map((file) => file.id),
+    );
+    return answer(202, {
+      scheduledDocumentCount: running.fileCount,
+      skippedDocumentCount: Math.max(0, candidates.length - running.fileCount),
+      mode: input.mode,
+      jobId: running.id,
+    });
+  }
+
+  const ready = candidates.filter((document) => document.status === 'ready');
+  const missing = await mapBounded(ready, COUNT_CONCURRENCY, (document) =>
+    deps.regions.countRegionsToNormalize(project.id, document.fileId),
+  );
+  const scheduled = ready.filter((_, index) => (missing[index] ?? 0) > 0).slice(0, JOB_LIMITS.maxFiles);
+  const skipped = candidates.length - scheduled.length;
+  if (scheduled.length === 0)
+    return answer(200, {
+      scheduledDocumentCount: 0,
+      skippedDocumentCount: skipped,
+      mode: input.mode,
+      jobId: null,
+    });
+
+  const iso = (input.now ?? new Date()).toISOString();
+  const pageCount = scheduled.reduce((sum, document) => sum + document.pageCount, 0);
+  const regionCount = missing.reduce((sum, count) => sum + count, 0);
+  const job: JobRecord = {
+    orgId: input.orgId,
+    id: newId('job'),
+    projectId: project.id,
+    projectName: project.name,
+    kind: 'region_normalization',
+    displayName: `Normalize regions of ${scheduled.length} document${scheduled.length === 1 ? '' : 's'}`,
+    externalId: null,
+    status: 'processing',
+    declaredBytes: 0,
+    fileCount: scheduled.length,
+    pageCount,
+    successfulPageCount: 0,
+    failedPageCount: 0,
+    progress: {
+      processedPages: 0,
+      totalPages: pageCount,
+      percent: 0,
+      phase: 'processing',
+      message: `Normalizing ${regionCount} regions.`,
+      updatedAt: iso,
+    },
+    creditsReserved: 0,
+    creditsDebited: 0,
+    error: null,
+    createdAt: iso,
+    updatedAt: iso,
+    completedAt: null,
+    // No uploads: the window is closed from the start.
+    expiresAt: iso,
+  };
+  const files = scheduled.map((document) => repairFile(job, document, iso));
+  await deps.jobs.createWithFiles(job, files);
+  await deps.starter.start(
+    input.orgId,
+    job.id,
+    files.map((file) => file.id),
+  );
+  return answer(202, {
+    scheduledDocumentCount: scheduled.length,
+    skippedDocumentCount: skipped,
+    mode: input.mode,
+    jobId: job.id,
+  });
+}

@@ -1,0 +1,123 @@
+import type { RegionRecord } from '../content/model.ts';
+import type { RegionNormalizationStore } from '../content/ports.ts';
+import {
+  type Region,
+  referenceTargets,
+  renormalizeRegion,
+  storedFileSheets,
+  withTargets,
+} from '../extraction/index.ts';
+import { requireJobFile, requireJobRecord } from './model.ts';
+import type { PipelineDeps } from './ports.ts';
+
+export interface NormalizeFileInput {
+  orgId: string;
+  jobId: string;
+  fileId: string;
+  /** Regions on pages before this one were handled by an earlier run of the same file. */
+  fromPage: number;
+  /** Pages already counted into the job's progress by earlier runs. */
+  countedPages: number;
+}
+
+export type NormalizeFileOutcome =
+  | { done: false; nextPage: number; countedPages: number; normalized: number }
+  | { done: true; normalized: number };
+
+/** Consecutive pages as ranges, so the engine opens the PDF once per range. */
+function ranges(pages: number[]): { from: number; to: number }[] {
+  const out: { from: number; to: number }[] = [];
+  for (const page of pages) {
+    const last = out[out.length - 1];
+    if (last && last.to === page - 1) last.to = page;
+    else out.push({ from: page, to: page });
+  }
+  return out;
+}
+
+/**
+ * Normalize the regions of one document of a repair job, up to `pagesPerRun` pages per run.
+ * Input: orgId, jobId, fileId, the first page of this run and the pages counted so far.
+ * Output: `done`, or the page the next run starts from (the state machine loops, so a long document
+ * never outlives one task's time limit).
+ * Steps: the regions whose normalizedData is missing or of an older version, from `fromPage` on; the
+ * document's own upload extracted again on their pages (a page the engine cannot read again, or an
+ * upload no longer stored, leaves the region's text as the only witness); each region's data saved;
+ * progress counted. When no region is left, the file is `ready`. A retried run redoes its pages and
+ * writes the same data.
+ */
+export async function normalizeFileRegions(
+  deps: PipelineDeps & { regions: RegionNormalizationStore },
+  settings: { pagesPerRun: number },
+  input: NormalizeFileInput,
+): Promise<NormalizeFileOutcome> {
+  const job = await requireJobRecord(deps.jobs, input.orgId, input.jobId);
+  const file = await requireJobFile(deps.jobs, job, input.fileId);
+  if (file.status !== 'processing') return { done: true, normalized: 0 };
+  const regions = (await deps.regions.regionsToNormalize(job.projectId, file.id)).filter(
+    (region) => region.pageNumber >= input.fromPage,
+  );
+  const pages = [...new Set(regions.map((region) => region.pageNumber))].sort((a, b) => a - b);
+  const run = pages.slice(0, settings.pagesPerRun);
+
+  const fresh = new Map<number, Region[]>();
+  if (run.length > 0) {
+    const bytes = await deps.uploads.getBytes(file.objectKey).catch((error: Error) => {
+      deps.log.error('Upload not readable; normalizing from text', { fileId: file.id, error: error.message });
+      return null;
+    });
+    for (const range of bytes ? ranges(run) : []) {
+      try {
+        const batch = await deps.extractor.extractPages(bytes as Uint8Array, {
+          pages: range,
+          fileName: file.fileName,
+          classification: file.classification,
+        });
+        for (const page of batch.pages) fresh.set(page.pageNumber, page.sheet?.regions ?? []);
+      } catch (error) {
+        deps.log.error('Pages not extracted again; normalizing from text', {
+          fileId: file.id,
+          ...range,
+          error: (error as Error).message,
+        });
+      }
+    }
+  }
+  const inRun = new Set(run);
+  const fromPage: Record<'page' | 'text', number> = { page: 0, text: 0 };
+  const repaired = regions
+    .filter((candidate: RegionRecord) => inRun.has(candidate.pageNumber))
+    .map((region) => {
+      const { data, from } = renormalizeRegion(region, fresh.get(region.pageNumber) ?? []);
+      fromPage[from]++;
+      return { region, data };
+    });
+  // References resolve against the file's sheets and views, with the view numbers just rebuilt.
+  const layout = await deps.regions.fileLayout(job.projectId, file.id);
+  const rebuilt = new Map(
+    repaired.map(({ region, data }) => [`${region.pageNumber}/${region.regionIndex}`, data]),
+  );
+  const targetOf = referenceTargets(
+    storedFileSheets(
+      layout.sheets,
+      layout.views.map((view) => ({
+        ...view,
+        viewNumber: rebuilt.get(`${view.pageNumber}/${view.regionIndex}`)?.viewNumber ?? view.viewNumber,
+      })),
+    ),
+  );
+  for (const { region, data } of repaired)
+    await deps.regions.saveNormalizedData(job.projectId, region, withTargets(data, targetOf));
+  const normalized = repaired.length;
+  deps.log.info('Regions normalized', { fileId: file.id, pages: run.length, ...fromPage });
+
+  const nextPage = pages[settings.pagesPerRun];
+  if (nextPage !== undefined) {
+    await deps.jobs.addProgress(input.orgId, input.jobId, run.length);
+    return { done: false, nextPage, countedPages: input.countedPages + run.length, normalized };
+  }
+  // The document's remaining pages (those with nothing to normalize) complete its share of progress.
+  await deps.jobs.addProgress(input.orgId, input.jobId, Math.max(0, file.pageCount - input.countedPages));
+  await deps.jobs.updateFile(file, { status: 'ready', successfulPageCount: file.pageCount });
+  return { done: true, normalized };
+}
