@@ -135,7 +135,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
 /**
  * Executions live in memory locally: what a stop interrupted starts again at the next start —
- * projects still provisioning, and jobs still preflighting or processing (every pipeline step is
+ * projects still provisioning, jobs still preflighting or processing, review executions queued or running (every pipeline step is
  * idempotent, so a rerun finishes the work without duplicating rows or charges).
  */
 async function resumeInterruptedWork(endpoint: string, stepFunctions: LocalStepFunctions): Promise<void> {
@@ -146,7 +146,7 @@ async function resumeInterruptedWork(endpoint: string, stepFunctions: LocalStepF
       new ScanCommand({
         TableName: LOCAL_TABLE,
         FilterExpression:
-          '(entity = :project AND #status = :provisioning) OR (entity = :job AND #status IN (:preflighting, :processing))',
+          '(entity = :project AND #status = :provisioning) OR (entity = :job AND #status IN (:preflighting, :processing)) OR (entity = :execution AND #status IN (:queued, :running))',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
           ':project': { S: 'project' },
@@ -154,6 +154,9 @@ async function resumeInterruptedWork(endpoint: string, stepFunctions: LocalStepF
           ':job': { S: 'job' },
           ':preflighting': { S: 'preflighting' },
           ':processing': { S: 'processing' },
+          ':execution': { S: 'reviewExecution' },
+          ':queued': { S: 'queued' },
+          ':running': { S: 'running' },
         },
         ExclusiveStartKey: startKey,
       }),
@@ -165,6 +168,12 @@ async function resumeInterruptedWork(endpoint: string, stepFunctions: LocalStepF
           localName(RESOURCES.provisionStateMachine),
           String(item.id),
           JSON.stringify({ orgId: item.orgId, projectId: item.id }),
+        );
+      } else if (item.entity === 'reviewExecution') {
+        stepFunctions.startExecution(
+          localName(RESOURCES.reviewExecutionStateMachine),
+          String(item.id),
+          JSON.stringify({ orgId: item.orgId, executionId: item.id }),
         );
       } else if (item.kind === 'region_normalization') {
         const files = await client.send(

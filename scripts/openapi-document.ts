@@ -41,6 +41,7 @@ function register(registry: OpenAPIRegistry, route: RouteDefinition, contract: C
     request: {
       ...(contract.path ? { params: contract.path as z.ZodObject } : {}),
       ...(contract.query ? { query: contract.query as z.ZodObject } : {}),
+      ...(contract.headers ? { headers: contract.headers as z.ZodObject } : {}),
       ...(contract.body
         ? { body: { required: true, content: { 'application/json': { schema: contract.body } } } }
         : {}),

@@ -126,6 +126,13 @@ export const RESOURCES = {
     description: "Processes a job's files: preflight, extraction, assembly, finalize",
     file: 'stepfunctions/process-job.asl.json',
   },
+  reviewExecutionStateMachine: {
+    kind: 'stateMachine',
+    env: 'REVIEW_EXECUTION_STATE_MACHINE_ARN',
+    name: 'review-execution',
+    description: 'Answers one question of a review: plan, tools, answer, citations, completion',
+    file: 'stepfunctions/review-execution.asl.json',
+  },
   normalizeRegionsStateMachine: {
     kind: 'stateMachine',
     env: 'NORMALIZE_REGIONS_STATE_MACHINE_ARN',

@@ -1,32 +1,18 @@
 /**
  * THE route table: method, path, handler file, authentication and required scope of every HTTP
  * endpoint. The CDK stateless stack builds one Lambda + one API route per entry from it, the local
- * server routes requests with it, and the OpenAPI generator documents it. Nothing else lists routes.
+ * server routes requests with it, and the OpenAPI generator documents it. Nothing else lists routes
+ * (the review routes are one part of it, in `review-routes.ts`).
  */
 
 import type { Scope } from '../core/auth/scopes.ts';
-import type { Access } from './resources.ts';
 
 export type { Scope };
 
-export interface RouteDefinition {
-  id: string;
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** API Gateway syntax: `{name}` for a path parameter. */
-  path: string;
-  /** Handler module, relative to the repository root; it exports `handler`. */
-  handler: string;
-  auth: 'apiKey' | 'session';
-  /** Scope the API key needs; session routes have none. */
-  scope?: Scope;
-  /** Resources the handler touches, by name in `resources.ts`. */
-  access: Access;
-  summary: string;
-  /** Opens the project's source index (LanceDB's native library): deployed with the index layer, on x86_64. */
-  usesIndex?: boolean;
-}
+import { REVIEW_ROUTES } from './review-routes.ts';
+import { http, type RouteDefinition } from './route-definition.ts';
 
-const http = (file: string) => `functions/handlers/http/${file}.ts`;
+export type { RouteDefinition };
 
 export const ROUTES = [
   {
@@ -342,6 +328,7 @@ export const ROUTES = [
     access: { table: 'readwrite' },
     summary: 'Revoke an API key, immediately and permanently',
   },
+  ...REVIEW_ROUTES,
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteId = (typeof ROUTES)[number]['id'];

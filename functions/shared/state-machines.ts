@@ -107,6 +107,39 @@ const TASKS = {
       usesEngine: true,
     },
   },
+  reviewExecutionStateMachine: {
+    BeginReviewExecutionFunctionArn: {
+      handler: 'functions/handlers/sfn/begin-review-execution.ts',
+      access: { table: 'readwrite' },
+      timeoutSeconds: 60,
+      memoryMb: 512,
+    },
+    ReviewTurnFunctionArn: {
+      handler: 'functions/handlers/sfn/review-turn.ts',
+      access: { table: 'readwrite' },
+      timeoutSeconds: 300,
+      memoryMb: 1024,
+    },
+    RunReviewToolsFunctionArn: {
+      handler: 'functions/handlers/sfn/run-review-tools.ts',
+      access: { table: 'readwrite', indexBucket: 'read', embeddingModel: 'invoke', signingKey: 'read' },
+      timeoutSeconds: 300,
+      memoryMb: 2048,
+      usesIndex: true,
+    },
+    FinishReviewExecutionFunctionArn: {
+      handler: 'functions/handlers/sfn/finish-review-execution.ts',
+      access: { table: 'readwrite', signingKey: 'read' },
+      timeoutSeconds: 60,
+      memoryMb: 512,
+    },
+    FailReviewExecutionFunctionArn: {
+      handler: 'functions/handlers/sfn/fail-review-execution.ts',
+      access: { table: 'readwrite' },
+      timeoutSeconds: 60,
+      memoryMb: 512,
+    },
+  },
   normalizeRegionsStateMachine: {
     NormalizeFileRegionsFunctionArn: {
       handler: 'functions/handlers/sfn/normalize-file-regions.ts',

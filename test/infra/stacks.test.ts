@@ -165,6 +165,7 @@ describe('CDK stacks', () => {
       );
       expect(holders.sort()).toEqual([
         'IndexFileFunctionArn',
+        'RunReviewToolsFunctionArn',
         'SetUpProjectResourcesFunctionArn',
         'readSource',
         'reconcileSourceIndex',
@@ -251,6 +252,7 @@ describe('CDK stacks', () => {
           .sort(),
       ).toEqual([
         'IndexFileFunctionArn',
+        'RunReviewToolsFunctionArn',
         'readSource',
         'reconcileSourceIndex',
         'searchProjects',
@@ -296,7 +298,13 @@ describe('CDK stacks', () => {
         const policy = policyOf(id);
         const invokes = policy.includes('bedrock:InvokeModel');
         expect(invokes, id).toBe(
-          ['IndexFileFunctionArn', 'reconcileSourceIndex', 'searchProjects', 'searchSources'].includes(id),
+          [
+            'IndexFileFunctionArn',
+            'RunReviewToolsFunctionArn',
+            'reconcileSourceIndex',
+            'searchProjects',
+            'searchSources',
+          ].includes(id),
         );
         if (invokes) expect(policy).toMatch(modelArn);
       }

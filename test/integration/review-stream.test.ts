@@ -7,27 +7,29 @@ import { dynamo } from '../../functions/shared/clients.ts';
 import { apiUrl, createOrg, type TestOrg } from './helpers.ts';
 
 /**
- * The stream endpoint replays stored events by sequence. Reviews are not built yet, so the
- * execution and its events are written straight into the table here, as the review pipeline will.
+ * The stream endpoint replays stored events by sequence. The execution and its events are written
+ * straight into the table here (the review flow itself is tested in reviews.test.ts), so the stream's
+ * own rules are tested on exactly known events.
  */
 async function seedExecution(orgId: string, projectId: string, reviewId: string, sequences: number[]) {
   const executionId = newId('exe');
   await dynamo.send(
     new PutCommand({
       TableName: process.env.TABLE_NAME,
-      Item: { ...keys.reviewExecution(orgId, executionId), entity: 'reviewExecution', projectId, reviewId },
+      Item: {
+        ...keys.reviewExecution(orgId, executionId),
+        entity: 'reviewExecution',
+        projectId,
+        reviewId,
+        status: 'succeeded',
+      },
     }),
   );
   const last = sequences.at(-1);
   for (const sequence of sequences) {
-    const type =
-      sequence === 0 ? 'stream.ready' : sequence === last ? 'response.completed' : 'response.text.delta';
+    const type = sequence === last ? 'response.completed' : 'response.text.delta';
     const payload =
-      type === 'response.completed'
-        ? { text: 'Done.' }
-        : type === 'stream.ready'
-          ? {}
-          : { delta: `d${sequence}` };
+      type === 'response.completed' ? { text: 'Done.', status: 'succeeded' } : { delta: `d${sequence}` };
     await dynamo.send(
       new PutCommand({
         TableName: process.env.TABLE_NAME,
@@ -53,7 +55,7 @@ describe('review execution stream (function URL handler)', () => {
   beforeAll(async () => {
     org = await createOrg();
     other = await createOrg();
-    executionId = await seedExecution(org.orgId, projectId, reviewId, [0, 1, 3, 10, 11]);
+    executionId = await seedExecution(org.orgId, projectId, reviewId, [1, 3, 10, 11]);
   });
 
   function get(url: string, headers: Record<string, string>) {
@@ -77,6 +79,7 @@ describe('review execution stream (function URL handler)', () => {
       'id: 10',
       'id: 11',
     ]);
+    expect(messages[0]).toContain('event: stream.ready');
     expect(messages.at(-1)).toContain('event: response.completed');
     const data = JSON.parse(messages[1]?.split('\n')[2]?.slice('data: '.length) ?? '{}');
     expect(data).toMatchObject({
@@ -97,7 +100,12 @@ describe('review execution stream (function URL handler)', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
-    expect(lines.map((event) => event.sequence)).toEqual([10, 11]);
+    // stream.ready opens every connection, with the cursor it resumes after.
+    expect(lines.map((event) => [event.type, event.sequence])).toEqual([
+      ['stream.ready', 3],
+      ['response.text.delta', 10],
+      ['response.completed', 11],
+    ]);
   });
 
   it('refuses bad requests with the spec codes', async () => {

@@ -26,6 +26,7 @@ export class DynamoReviewEventStore implements ReviewEventLog {
       id: executionId,
       projectId: String(result.Item.projectId),
       reviewId: String(result.Item.reviewId),
+      status: (result.Item.status as OwnedExecution['status'] | undefined) ?? 'queued',
     } as OwnedExecution;
   }
 

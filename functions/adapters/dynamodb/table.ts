@@ -33,8 +33,11 @@ export const ENTITY_VERSION = {
   region: 1,
   specSection: 1,
   specFacet: 1,
+  review: 1,
+  idempotencyKey: 1,
   reviewExecution: 1,
   executionEvent: 1,
+  executionEventKey: 1,
 } as const;
 
 export type Key = { pk: string; sk: string };
@@ -99,6 +102,17 @@ export const keys = {
     gsi1sk: `APIKEY#${createdAt}#${keyId}`,
   }),
   session: (tokenHash: string): Key => ({ pk: `SESSION#${tokenHash}`, sk: 'SESSION' }),
+  review: (orgId: string, reviewId: string): Key => ({ pk: `ORG#${orgId}`, sk: `REVIEW#${reviewId}` }),
+  /** Reviews of a project, newest first (ids are time-ordered). */
+  reviewInProject: (projectId: string, reviewId: string) => ({
+    gsi1pk: `PROJECT#${projectId}#REVIEWS`,
+    gsi1sk: `REVIEW#${reviewId}`,
+  }),
+  /** A remembered Idempotency-Key of an organization, for one operation (the key's digest). */
+  idempotencyKey: (orgId: string, scope: string, keyDigest: string): Key => ({
+    pk: `ORG#${orgId}`,
+    sk: `IDEMPOTENCY#${scope}#${keyDigest}`,
+  }),
   reviewExecution: (orgId: string, executionId: string): Key => ({
     pk: `ORG#${orgId}`,
     sk: `EXECUTION#${executionId}`,
@@ -109,6 +123,11 @@ export const keys = {
     sk: `EVENT#${String(sequence).padStart(12, '0')}`,
   }),
   executionEventPrefix: 'EVENT#',
+  /** Marks an event written once by key (a retried step), in its own partition beside the events. */
+  executionEventKey: (executionId: string, eventKey: string): Key => ({
+    pk: `EXECUTION#${executionId}#KEYS`,
+    sk: `KEY#${eventKey}`,
+  }),
   rateWindow: (subject: string, windowStart: number): Key => ({
     pk: `RATE#${subject}`,
     sk: `W#${windowStart}`,

@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { InvalidRequestError, NotFoundError } from '../errors.ts';
+import { DomainError, InvalidRequestError, NotFoundError } from '../errors.ts';
 import { isWellFormedId } from '../ids.ts';
+import type { ExecutionStatus } from './model.ts';
+import { publicEvent, publicPayload } from './public-events.ts';
 
 /**
  * Review execution stream: request validation and event framing. Events are stored by sequence;
@@ -101,6 +103,7 @@ export interface OwnedExecution {
   id: string;
   projectId: string;
   reviewId: string;
+  status: ExecutionStatus;
   readonly [ownershipChecked]: true;
 }
 
@@ -112,12 +115,52 @@ export interface ReviewEventLog {
   eventsAfter(execution: OwnedExecution, after: number, limit: number): Promise<StreamEvent[]>;
 }
 
+export class StreamUnavailableError extends DomainError {
+  readonly code = 'review_stream_unavailable';
+  constructor(cause: unknown) {
+    super(
+      'The event store is unavailable right now; reconnect with the same `after`, or poll the execution `url`.',
+      { retryAfterSeconds: 2 },
+      cause,
+    );
+  }
+}
+
+export class StreamInvalidResponseError extends DomainError {
+  readonly code = 'review_stream_invalid_response';
+  constructor(cause: unknown) {
+    super(
+      'The stored events could not be read as public events; poll the execution `url`.',
+      undefined,
+      cause,
+    );
+  }
+}
+
+/** A store failure is `review_stream_unavailable`; an event that does not pass the boundary, `review_stream_invalid_response`. */
+async function guarded<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    throw new StreamUnavailableError(error);
+  }
+}
+
+function publicOrInvalid(event: StreamEvent): StreamEvent {
+  try {
+    return publicEvent(event);
+  } catch (error) {
+    throw new StreamInvalidResponseError(error);
+  }
+}
+
 /**
  * Find the execution a stream asks for.
  * Input: the caller's organization and the path's project, review and execution ids.
  * Output: the owned execution.
  * Steps: refuse malformed ids before any read; read the execution under the organization's key;
- * refuse one of another project or review. Every refusal is the same 404.
+ * refuse one of another project or review. Every refusal is the same 404; a store failure is a 503.
  */
 export async function findStreamExecution(
   deps: { events: ReviewEventLog },
@@ -128,7 +171,7 @@ export async function findStreamExecution(
     isWellFormedId('rev', input.reviewId) &&
     isWellFormedId('exe', input.executionId);
   if (!wellFormed) throw new ReviewExecutionNotFoundError();
-  const execution = await deps.events.getExecution(input.orgId, input.executionId);
+  const execution = await guarded(() => deps.events.getExecution(input.orgId, input.executionId));
   if (!execution || execution.projectId !== input.projectId || execution.reviewId !== input.reviewId) {
     throw new ReviewExecutionNotFoundError();
   }
@@ -141,6 +184,7 @@ export interface FollowOptions {
   /** Milliseconds the caller can still write for (the function's remaining time). */
   remainingMs: () => number;
   pollMs: number;
+  /** The interval of the execution's heartbeat events (announced in `stream.ready`). */
   heartbeatMs: number;
   /** Stop following this long before the time runs out. */
   reservedMs: number;
@@ -149,32 +193,67 @@ export interface FollowOptions {
 const BATCH = 100;
 
 /**
- * The frames of one stream connection: the stored events after `after`, then new ones as they are
- * stored, until a terminal event or the time runs out (the client reconnects with its last
- * sequence). While nothing arrives, a keep-alive (an SSE comment, an empty NDJSON line) keeps
- * proxies from closing an idle stream. Stops as soon as the consumer stops reading.
+ * Open a stream connection: read the first events now, so a store failure or an event that cannot
+ * be made public is an error response (503, 502) rather than a broken stream; then the frames.
+ */
+export async function openStream(
+  deps: { events: ReviewEventLog },
+  execution: OwnedExecution,
+  options: FollowOptions,
+): Promise<AsyncGenerator<string>> {
+  const first = (await guarded(() => deps.events.eventsAfter(execution, options.after, BATCH))).map(
+    publicOrInvalid,
+  );
+  return followExecution(deps, execution, options, first);
+}
+
+/**
+ * The frames of one connection: `stream.ready` (the connection's own opening event, never stored:
+ * its sequence is the cursor it resumes after, 0 for a new stream, so every stored event after it
+ * is greater), the stored events after `after`, then new ones as they are stored, until a terminal
+ * event or the time runs out (the client reconnects with its last sequence). Every event is rebuilt
+ * through the public-data boundary before it is sent. A store failure after the first byte ends the
+ * stream without a terminal event: the client resumes with `after`. Stops as soon as the consumer
+ * stops reading.
  */
 export async function* followExecution(
   deps: { events: ReviewEventLog },
   execution: OwnedExecution,
   options: FollowOptions,
+  first: StreamEvent[],
 ): AsyncGenerator<string> {
   let cursor = options.after;
-  let lastWrite = Date.now();
+  yield frame(
+    {
+      version: 1,
+      executionId: execution.id,
+      sequence: Math.max(0, options.after),
+      createdAt: new Date().toISOString(),
+      type: 'stream.ready',
+      payload: publicPayload('stream.ready', {
+        executionId: execution.id,
+        status: execution.status,
+        after: options.after,
+        heartbeatIntervalMs: options.heartbeatMs,
+      }),
+    },
+    options.format,
+  );
+  let batch = first;
   for (;;) {
-    const batch = await deps.events.eventsAfter(execution, cursor, BATCH);
     for (const stored of batch) {
       yield frame(stored, options.format);
       cursor = stored.sequence;
-      lastWrite = Date.now();
       if (TERMINAL_EVENT_TYPES.has(stored.type)) return;
     }
-    if (batch.length === BATCH) continue;
-    if (options.remainingMs() < options.reservedMs) return;
-    if (Date.now() - lastWrite > options.heartbeatMs) {
-      yield options.format === 'sse' ? ': keep-alive\n\n' : '\n';
-      lastWrite = Date.now();
+    if (batch.length < BATCH) {
+      if (options.remainingMs() < options.reservedMs) return;
+      await new Promise((resolve) => setTimeout(resolve, options.pollMs));
     }
-    await new Promise((resolve) => setTimeout(resolve, options.pollMs));
+    try {
+      batch = (await deps.events.eventsAfter(execution, cursor, BATCH)).map(publicEvent);
+    } catch {
+      return;
+    }
   }
 }

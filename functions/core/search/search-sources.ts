@@ -96,6 +96,8 @@ export async function searchSources(
     body: SourceSearchBody;
     /** The query's embedding, when the caller searches several projects with one query. */
     queryVector?: Promise<number[]>;
+    /** Only these files (a review question's `fileIds`). */
+    fileIds?: string[];
   },
 ): Promise<SourceSearchResponse> {
   const project = await requireProject(deps.projects, input.orgId, input.projectId);
@@ -113,6 +115,7 @@ export async function searchSources(
     ...(body.fileName ? { fileName: body.fileName } : {}),
     ...(body.pageNumber !== undefined ? { pageNumber: body.pageNumber } : {}),
     ...(body.classification ? { classification: body.classification } : {}),
+    ...(input.fileIds ? { fileIds: input.fileIds } : {}),
   };
   const analyzed = analyzeQuery(body.query);
   // Passages, not sources, come back: ask for enough to fill maxHits distinct sources.
@@ -153,7 +156,12 @@ export async function searchSources(
   // filter that scans the file column, so a complete index goes without it).
   const [lexical, semantic] =
     status === 'partial'
-      ? await run({ ...baseFilter, fileIds: indexed.map((document) => document.fileId) })
+      ? await run({
+          ...baseFilter,
+          fileIds: indexed
+            .map((document) => document.fileId)
+            .filter((fileId) => !input.fileIds || input.fileIds.includes(fileId)),
+        })
       : await speculative;
 
   const candidates = new Map<string, Candidate>();

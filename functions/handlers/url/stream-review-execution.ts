@@ -1,10 +1,11 @@
 import { Readable } from 'node:stream';
 import {
   findStreamExecution,
-  followExecution,
   negotiateFormat,
+  openStream,
   parseStreamQuery,
 } from '../../core/reviews/stream.ts';
+import { config } from '../../shared/config.ts';
 import { reviewEventLog } from '../../shared/container.ts';
 import { streamHandler } from '../../shared/http/stream-handler.ts';
 import { STREAM_ROUTE } from '../../shared/routes.ts';
@@ -34,12 +35,12 @@ export const handler = streamHandler(
         'cache-control': 'no-store',
       },
       body: Readable.from(
-        followExecution(deps, execution, {
+        await openStream(deps, execution, {
           after,
           format,
           remainingMs,
-          pollMs: 500,
-          heartbeatMs: 15_000,
+          pollMs: 250,
+          heartbeatMs: config.REVIEW_HEARTBEAT_MS,
           reservedMs: 5_000,
         }),
       ),

@@ -30,6 +30,7 @@ export interface ApiResponse {
 
 interface Schemas {
   body?: z.ZodType;
+  bodyErrorCode?: string;
   query?: z.ZodType;
   path?: z.ZodType;
 }
@@ -173,7 +174,7 @@ const validation = (schemas: Schemas): Middleware => ({
       if (text.length > 0 && contentType && !/^application\/(.+\+)?json\b/i.test(contentType)) {
         throw new UnsupportedMediaTypeError('Send the body as JSON with "Content-Type: application/json".');
       }
-      body = parseWith(schemas.body, parseJson(text), 'body');
+      body = parseWith(schemas.body, parseJson(text), 'body', schemas.bodyErrorCode);
     }
     const query = schemas.query
       ? parseWith(schemas.query, parseQueryString(event.rawQueryString ?? ''), 'query')

@@ -29,6 +29,7 @@ import {
   PageEnvelopeSchema,
   projectIdPath,
 } from './params.ts';
+import { REVIEW_CONTRACTS } from './review-contracts.ts';
 
 export { ErrorEnvelopeSchema, PageEnvelopeSchema } from './params.ts';
 
@@ -38,6 +39,10 @@ export { ErrorEnvelopeSchema, PageEnvelopeSchema } from './params.ts';
  */
 export interface Contract {
   body?: z.ZodType;
+  /** The code of a 400 for an invalid body, when the spec names one (`invalid_review`); else `invalid_request`. */
+  bodyErrorCode?: string;
+  /** Request headers the operation reads (documented; the handler validates them). */
+  headers?: z.ZodType;
   query?: z.ZodType;
   path?: z.ZodType;
   responses: Record<number, { description: string; schema?: z.ZodType }>;
@@ -222,6 +227,7 @@ export const CONTRACTS = {
     },
   },
   ...CONTENT_CONTRACTS,
+  ...REVIEW_CONTRACTS,
   putWebhook: {
     body: PutWebhookBodySchema,
     responses: {

@@ -9,7 +9,11 @@ import {
   ServiceUnavailableError,
   UnauthorizedError,
 } from '../../core/errors.ts';
-import { StreamMediaTypeError } from '../../core/reviews/stream.ts';
+import {
+  StreamInvalidResponseError,
+  StreamMediaTypeError,
+  StreamUnavailableError,
+} from '../../core/reviews/stream.ts';
 
 /** Errors that only exist at the HTTP edge. */
 export class PayloadTooLargeError extends DomainError {
@@ -39,6 +43,8 @@ export class RouteNotFoundError extends NotFoundError {
 /** THE mapping from error class to HTTP status. Order matters: subclasses before their parents. */
 const STATUS_BY_CLASS: [abstract new (...args: never[]) => DomainError, number][] = [
   [StreamMediaTypeError, 406],
+  [StreamInvalidResponseError, 502],
+  [StreamUnavailableError, 503],
   [InvalidRequestError, 400],
   [UnauthorizedError, 401],
   [InsufficientCreditsError, 402],

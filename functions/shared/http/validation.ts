@@ -6,6 +6,7 @@ export function parseWith<T extends z.ZodType>(
   schema: T,
   value: unknown,
   part: 'body' | 'query' | 'path',
+  code = 'invalid_request',
 ): z.output<T> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
@@ -19,7 +20,7 @@ export function parseWith<T extends z.ZodType>(
     return { field: path, message: keys.length > 1 ? `unknown fields ${keys.join(', ')}` : message };
   });
   const first = fields[0] ?? { field: part, message: 'invalid' };
-  throw new InvalidRequestError('invalid_request', `Invalid ${part}: ${first.field}: ${first.message}`, {
+  throw new InvalidRequestError(code, `Invalid ${part}: ${first.field}: ${first.message}`, {
     fields,
   });
 }

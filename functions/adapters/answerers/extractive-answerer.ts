@@ -1,0 +1,143 @@
+import {
+  type Answerer,
+  type Conversation,
+  type DraftCitation,
+  type ReviewedSource,
+  reviewedSources,
+  type TurnResult,
+} from '../../core/reviews/answerer.ts';
+import { analyzeQuery, analyzeText } from '../../core/search/analyzer.ts';
+
+/**
+ * The local answerer, with no language model: it searches (exact and semantic), reviews the sources
+ * the exact search found, and answers with sentences quoted from them, each with its citation. It
+ * says so in its answer, and says plainly when nothing it read states an answer. Deterministic: the
+ * same sources give the same answer (a retried step writes the same events).
+ */
+
+/** Sentences kept in an answer, and from one source. */
+const MAX_QUOTES = 3;
+const MAX_QUOTES_PER_SOURCE = 2;
+/** Share of the question's weighted terms a sentence must contain to be quoted. */
+const MIN_COVERAGE = 0.5;
+const SENTENCE = { min: 20, max: 400 };
+
+interface Quote {
+  source: ReviewedSource;
+  sentence: string;
+  coverage: number;
+  rank: number;
+}
+
+/** Identifiers (sheet and section numbers, sizes) weigh more than words. */
+const weightOf = (term: string) => (/\d/.test(term) ? 2 : 1);
+
+function sentencesOf(text: string): string[] {
+  return text
+    .split(/(?<=[.!?;])\s+(?=[A-Z0-9"“(])|\n+/)
+    .map((sentence) => sentence.replace(/\s+/g, ' ').trim())
+    .filter((sentence) => sentence.length >= SENTENCE.min)
+    .map((sentence) =>
+      sentence.length > SENTENCE.max
+        ? `${sentence.slice(0, SENTENCE.max).replace(/\s+\S*$/, '')} …`
+        : sentence,
+    );
+}
+
+function bestQuotes(question: string, sources: ReviewedSource[]): Quote[] {
+  const terms = analyzeQuery(question).terms;
+  const total = terms.reduce((sum, term) => sum + weightOf(term), 0);
+  if (total === 0) return [];
+  const quotes: Quote[] = [];
+  for (const [rank, source] of sources.entries()) {
+    const seen = new Set<string>();
+    for (const passage of source.passages) {
+      for (const sentence of sentencesOf(passage.text)) {
+        if (seen.has(sentence)) continue;
+        seen.add(sentence);
+        const tokens = new Set(analyzeText(sentence).split(' '));
+        const matched = terms
+          .filter((term) => tokens.has(term))
+          .reduce((sum, term) => sum + weightOf(term), 0);
+        const coverage = matched / total;
+        if (coverage >= MIN_COVERAGE) quotes.push({ source, sentence, coverage, rank });
+      }
+    }
+  }
+  quotes.sort((a, b) => b.coverage - a.coverage || a.rank - b.rank);
+  const perSource = new Map<string, number>();
+  const chosen: Quote[] = [];
+  for (const quote of quotes) {
+    const count = perSource.get(quote.source.sourceCatalogUri) ?? 0;
+    if (count >= MAX_QUOTES_PER_SOURCE) continue;
+    perSource.set(quote.source.sourceCatalogUri, count + 1);
+    chosen.push(quote);
+    if (chosen.length === MAX_QUOTES) break;
+  }
+  return chosen;
+}
+
+const where = (source: ReviewedSource) =>
+  `${source.source.label} (${source.fileName}, p. ${source.pageStart}${source.pageEnd > source.pageStart ? `–${source.pageEnd}` : ''})`;
+
+export class ExtractiveAnswerer implements Answerer {
+  readonly kind = 'extractive' as const;
+
+  async turn(
+    conversation: Conversation,
+    emit: (delta: string) => Promise<void>,
+    final: boolean,
+  ): Promise<TurnResult> {
+    const searches = conversation.results.filter((result) => result.call.name === 'search_sources');
+    if (searches.length === 0 && !final)
+      return {
+        kind: 'tools',
+        calls: [{ name: 'search_sources', query: conversation.question, modes: ['exact', 'semantic'] }],
+      };
+    const reviewed = reviewedSources(conversation);
+    if (reviewed.size === 0 && !final) {
+      // A source the words of the question found (not a nearest neighbour alone) is worth reading.
+      const uris = [
+        ...new Set(
+          searches
+            .flatMap((result) => result.hits ?? [])
+            .filter((hit) => hit.matchedModes.includes('lexical'))
+            .map((hit) => hit.sourceCatalogUri),
+        ),
+      ].slice(0, 6);
+      if (uris.length > 0)
+        return { kind: 'tools', calls: [{ name: 'review_sources', sourceCatalogUris: uris }] };
+    }
+    const quotes = bestQuotes(conversation.question, [...reviewed.values()]);
+    const lines: string[] = [];
+    const citations: DraftCitation[] = [];
+    if (quotes.length === 0) {
+      lines.push(
+        reviewed.size === 0
+          ? "I found nothing in this project's documents that answers this question."
+          : `I read ${reviewed.size} source${reviewed.size === 1 ? '' : 's'} of this project and none of them states an answer to this question.`,
+      );
+    } else {
+      // Addenda change what they reissue: their quotes first, and said so.
+      const ordered = [...quotes].sort(
+        (a, b) =>
+          Number(b.source.classification === 'addenda') - Number(a.source.classification === 'addenda'),
+      );
+      lines.push("Quoted from the project's documents (extractive answer, no paraphrase):");
+      for (const [index, quote] of ordered.entries()) {
+        const marker = index + 1;
+        const later =
+          quote.source.classification === 'addenda' ? 'Addendum, which governs over earlier documents: ' : '';
+        lines.push(`- ${later}${where(quote.source)}: “${quote.sentence}” [${marker}]`);
+        citations.push({
+          marker,
+          sourceCatalogUri: quote.source.sourceCatalogUri,
+          quote: quote.sentence.replace(/ …$/, ''),
+        });
+      }
+    }
+    const text = lines.join('\n');
+    for (const [index, line] of lines.entries()) await emit(index === 0 ? line : `\n${line}`);
+    return { kind: 'answer', answer: { text, citations } };
+  }
+}

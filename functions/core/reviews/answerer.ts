@@ -1,0 +1,104 @@
+import type { DisplayBox } from '../extraction/model.ts';
+import type { AnswererKind, ExecutionFilters } from './model.ts';
+
+/**
+ * The answerer port and the conversation an execution carries from step to step (in the state
+ * machine's payload: durable, and bounded by `CONVERSATION_LIMITS`).
+ */
+
+export const CONVERSATION_LIMITS = {
+  /** Sources one review_sources call reads. */
+  sourcesPerReview: 6,
+  /** Characters of a source kept for the answer (its passages, in order). */
+  charactersPerSource: 6_000,
+  /** Hits of a search kept. */
+  hitsPerSearch: 10,
+  /** Model turns before the answer is forced. */
+  turns: 6,
+} as const;
+
+export type ToolCall =
+  | { name: 'search_sources'; query: string; modes: ('exact' | 'semantic')[] }
+  | { name: 'read_source'; sourceCatalogUri: string }
+  | { name: 'review_sources'; sourceCatalogUris: string[] };
+
+export interface SearchHitSummary {
+  sourceCatalogUri: string;
+  type: string;
+  label: string;
+  fileName: string;
+  classification: string | null;
+  pageNumber: number;
+  score: number;
+  matchedModes: string[];
+  snippet: string;
+}
+
+export interface ReviewedPassage {
+  text: string;
+  pageNumber: number;
+  pageEnd: number;
+  box: DisplayBox | null;
+}
+
+export interface ReviewedSource {
+  sourceCatalogUri: string;
+  source: { type: string; id: string; label: string };
+  documentId: string;
+  fileName: string;
+  classification: string;
+  pageStart: number;
+  pageEnd: number;
+  sheetNumber: string | null;
+  /** Internal storage reference; becomes a public artifact URL only at the boundary. */
+  artifact: { type: 'region_crop' | 'specification_file'; key: string } | null;
+  passages: ReviewedPassage[];
+}
+
+export interface ToolResult {
+  call: ToolCall;
+  hits?: SearchHitSummary[];
+  sources?: ReviewedSource[];
+}
+
+export interface DraftCitation {
+  marker: number;
+  sourceCatalogUri: string;
+  quote: string;
+}
+
+export interface DraftAnswer {
+  text: string;
+  citations: DraftCitation[];
+}
+
+export interface Conversation {
+  question: string;
+  filters: ExecutionFilters;
+  turn: number;
+  results: ToolResult[];
+  answer?: DraftAnswer;
+}
+
+export type TurnResult = { kind: 'tools'; calls: ToolCall[] } | { kind: 'answer'; answer: DraftAnswer };
+
+export interface Answerer {
+  readonly kind: AnswererKind;
+  /**
+   * One turn: ask for tools, or write the answer (its text streamed through `emit` as it is written,
+   * the same text returned whole with its citations). `final` means no more tools may be asked for.
+   */
+  turn(
+    conversation: Conversation,
+    emit: (delta: string) => Promise<void>,
+    final: boolean,
+  ): Promise<TurnResult>;
+}
+
+/** Every reviewed source of the conversation, by URI (the latest read wins). */
+export function reviewedSources(conversation: Conversation): Map<string, ReviewedSource> {
+  const sources = new Map<string, ReviewedSource>();
+  for (const result of conversation.results)
+    for (const source of result.sources ?? []) sources.set(source.sourceCatalogUri, source);
+  return sources;
+}

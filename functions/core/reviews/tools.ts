@@ -1,0 +1,138 @@
+import type { Passage } from '../search/sources.ts';
+import {
+  CONVERSATION_LIMITS,
+  type Conversation,
+  type ReviewedSource,
+  type ToolCall,
+  type ToolResult,
+} from './answerer.ts';
+import { EventWriter, type ExecutionState, load, type ToolDeps } from './execution-steps.ts';
+
+function sourceOf(passages: Passage[]): ReviewedSource | null {
+  const first = passages[0];
+  if (!first) return null;
+  let characters = 0;
+  const kept = passages.filter((passage) => {
+    characters += passage.text.length;
+    return characters <= CONVERSATION_LIMITS.charactersPerSource || passage === first;
+  });
+  return {
+    sourceCatalogUri: first.sourceUri,
+    source: { type: first.entityType, id: first.sourceId, label: first.label },
+    documentId: first.documentId,
+    fileName: first.fileName,
+    classification: first.classification,
+    pageStart: Math.min(...passages.map((passage) => passage.pageNumber)),
+    pageEnd: Math.max(...passages.map((passage) => passage.pageEnd)),
+    sheetNumber: first.sheetNumber || null,
+    artifact: first.artifact,
+    passages: kept.map((passage) => ({
+      text: passage.text,
+      pageNumber: passage.pageNumber,
+      pageEnd: passage.pageEnd,
+      box: passage.box,
+    })),
+  };
+}
+
+/** Run the tools the answerer asked for: `tool.started`, the work, `source.reviewed` per source read, `tool.completed`. */
+export async function runTools(deps: ToolDeps, state: ExecutionState): Promise<ExecutionState> {
+  const execution = await load(deps, state.orgId, state.executionId);
+  const conversation = state.conversation as Conversation;
+  const tools = deps.tools(execution);
+  const writer = new EventWriter(deps, execution);
+  const results: ToolResult[] = await writer.during(async () => {
+    const out: ToolResult[] = [];
+    for (const [index, call] of state.calls.entries()) {
+      const key = `turn${conversation.turn}:tool${index}`;
+      await writer.emit(
+        'tool.started',
+        { name: call.name, status: 'running', ...startPayload(call) },
+        `${key}:started`,
+      );
+      if (call.name === 'search_sources') {
+        const response = await tools.search({
+          query: call.query,
+          modes: call.modes,
+          filters: conversation.filters,
+          maxHits: CONVERSATION_LIMITS.hitsPerSearch,
+        });
+        const hits = response.hits.map((hit) => ({
+          sourceCatalogUri: hit.sourceCatalogUri,
+          type: hit.source.type,
+          label: hit.source.label,
+          fileName: hit.location.fileName,
+          classification: null,
+          pageNumber: hit.location.pageNumber,
+          score: hit.score,
+          matchedModes: hit.matchedModes,
+          snippet: hit.snippet,
+        }));
+        await writer.emit(
+          'tool.completed',
+          {
+            name: call.name,
+            status: 'completed',
+            modes: call.modes,
+            hitCount: hits.length,
+            sourceCount: new Set(hits.map((hit) => hit.sourceCatalogUri)).size,
+          },
+          `${key}:completed`,
+        );
+        out.push({ call, hits });
+        continue;
+      }
+      const uris = (call.name === 'read_source' ? [call.sourceCatalogUri] : call.sourceCatalogUris).slice(
+        0,
+        CONVERSATION_LIMITS.sourcesPerReview,
+      );
+      const sources: ReviewedSource[] = [];
+      for (const uri of uris) {
+        const source = sourceOf(await tools.passages(uri));
+        if (!source) continue;
+        sources.push(source);
+        await writer.emit(
+          'source.reviewed',
+          {
+            sourceCatalogUri: source.sourceCatalogUri,
+            source: source.source,
+            fileName: source.fileName,
+            pageNumber: source.pageStart,
+            pageEnd: source.pageEnd,
+            sheetNumber: source.sheetNumber,
+          },
+          `${key}:source:${uri}`,
+        );
+      }
+      const pages = sources.reduce((sum, source) => sum + source.pageEnd - source.pageStart + 1, 0);
+      await writer.emit(
+        'tool.completed',
+        {
+          name: call.name,
+          status: 'completed',
+          sourceCount: sources.length,
+          pageCount: pages,
+          continuationCount: 0,
+        },
+        `${key}:completed`,
+      );
+      out.push({ call, sources });
+    }
+    return out;
+  });
+  return {
+    ...state,
+    next: null,
+    calls: [],
+    conversation: {
+      ...conversation,
+      turn: conversation.turn + 1,
+      results: [...conversation.results, ...results],
+    },
+  };
+}
+
+function startPayload(call: ToolCall) {
+  if (call.name === 'search_sources') return { modes: call.modes };
+  return { sourceCount: call.name === 'read_source' ? 1 : call.sourceCatalogUris.length };
+}

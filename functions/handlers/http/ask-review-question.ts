@@ -1,0 +1,23 @@
+import { askQuestion } from '../../core/reviews/reviews.ts';
+import { projectStore } from '../../shared/container.ts';
+import { apiHandler } from '../../shared/http/api-handler.ts';
+import { answerer, executionStarter, reviewStore } from '../../shared/review-container.ts';
+
+export const handler = apiHandler('askReviewQuestion', async ({ path, body, headers, principal }) => ({
+  status: 202,
+  body: await askQuestion(
+    {
+      projects: projectStore(),
+      reviews: reviewStore(),
+      starter: executionStarter(),
+      answerer: answerer().kind,
+    },
+    {
+      orgId: principal.orgId,
+      projectId: path.projectId,
+      reviewId: path.reviewId,
+      idempotencyKey: headers['idempotency-key'],
+      body,
+    },
+  ),
+}));

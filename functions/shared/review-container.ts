@@ -1,0 +1,34 @@
+import { ExtractiveAnswerer } from '../adapters/answerers/extractive-answerer.ts';
+import { DynamoReviewStore } from '../adapters/dynamodb/review-store.ts';
+import { StepFunctionsStarter } from '../adapters/sfn/execution-starter.ts';
+import { requireProject } from '../core/projects/queries.ts';
+import type { Answerer } from '../core/reviews/answerer.ts';
+import type { ExecutionDeps } from '../core/reviews/execute.ts';
+import type { ExecutionStarter } from '../core/reviews/ports.ts';
+import { searchSources } from '../core/search/search-sources.ts';
+import { dynamo, sfn } from './clients.ts';
+import { config, resource } from './config.ts';
+import { artifactPaths } from './container.ts';
+import { lazy } from './lazy.ts';
+
+/** Reviews, executions and their events: one store. */
+export const reviewStore = lazy(() => new DynamoReviewStore(dynamo, resource('table')));
+
+export const executionStarter = lazy((): ExecutionStarter => {
+  const starter = new StepFunctionsStarter(sfn, resource('reviewExecutionStateMachine'));
+  return { start: (orgId, executionId) => starter.start(executionId, { orgId, executionId }) };
+});
+
+export const answerer = lazy((): Answerer => new ExtractiveAnswerer());
+
+/** What the execution's steps need (the tools step adds the project's tools: review-tools-container.ts). */
+export async function executionDeps(): Promise<ExecutionDeps> {
+  const artifacts = await artifactPaths();
+  return {
+    reviews: reviewStore(),
+    events: reviewStore(),
+    answerer: answerer(),
+    artifacts,
+    settings: { heartbeatMs: config.REVIEW_HEARTBEAT_MS, responseTargetMs: config.REVIEW_RESPONSE_TARGET_MS },
+  };
+}

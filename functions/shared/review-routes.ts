@@ -1,0 +1,55 @@
+import { http, type RouteDefinition } from './route-definition.ts';
+
+/** The review routes of the route table (`routes.ts`); the stream is `STREAM_ROUTE`, on a function URL. */
+export const REVIEW_ROUTES = [
+  {
+    id: 'createReview',
+    method: 'POST',
+    path: '/api/open/v1/projects/{projectId}/reviews',
+    handler: http('create-review'),
+    auth: 'apiKey',
+    scope: 'reviews:write',
+    access: { table: 'readwrite' },
+    summary: 'Create a review (a named conversation over the project), idempotently',
+  },
+  {
+    id: 'listReviews',
+    method: 'GET',
+    path: '/api/open/v1/projects/{projectId}/reviews',
+    handler: http('list-reviews'),
+    auth: 'apiKey',
+    scope: 'reviews:read',
+    access: { table: 'read', signingKey: 'read' },
+    summary: 'List the reviews of a project, newest first',
+  },
+  {
+    id: 'getReview',
+    method: 'GET',
+    path: '/api/open/v1/projects/{projectId}/reviews/{reviewId}',
+    handler: http('get-review'),
+    auth: 'apiKey',
+    scope: 'reviews:read',
+    access: { table: 'read' },
+    summary: 'Get a review',
+  },
+  {
+    id: 'askReviewQuestion',
+    method: 'POST',
+    path: '/api/open/v1/projects/{projectId}/reviews/{reviewId}/executions',
+    handler: http('ask-review-question'),
+    auth: 'apiKey',
+    scope: 'reviews:write',
+    access: { table: 'readwrite', reviewExecutionStateMachine: 'start' },
+    summary: 'Ask a question in a review: starts a durable execution whose answer streams as events',
+  },
+  {
+    id: 'getReviewExecution',
+    method: 'GET',
+    path: '/api/open/v1/projects/{projectId}/reviews/{reviewId}/executions/{executionId}',
+    handler: http('get-review-execution'),
+    auth: 'apiKey',
+    scope: 'reviews:read',
+    access: { table: 'read' },
+    summary: 'Get an execution: its status, and once terminal its answer, citations or error',
+  },
+] as const satisfies readonly RouteDefinition[];

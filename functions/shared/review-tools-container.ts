@@ -1,0 +1,34 @@
+import { requireProject } from '../core/projects/queries.ts';
+import type { ToolDeps } from '../core/reviews/execution-steps.ts';
+import { searchSources } from '../core/search/search-sources.ts';
+import { projectStore } from './container.ts';
+import { executionDeps } from './review-container.ts';
+import { searchDeps, sourceIndex } from './search-container.ts';
+
+/**
+ * The tools step's deps: search and source reading on the execution's project. Apart from the other
+ * steps' container, because it opens the project index (LanceDB, deployed as a layer).
+ */
+export async function toolDeps(): Promise<ToolDeps> {
+  return {
+    ...(await executionDeps()),
+    tools: (execution) => ({
+      search: ({ query, modes, filters, maxHits }) =>
+        searchSources(searchDeps(), {
+          orgId: execution.orgId,
+          projectId: execution.projectId,
+          body: {
+            query,
+            mode: modes.length === 2 ? 'hybrid' : modes[0] === 'exact' ? 'exact' : 'semantic',
+            maxHits,
+            ...(filters.entityTypes ? { entityTypes: filters.entityTypes } : {}),
+          },
+          ...(filters.fileIds ? { fileIds: filters.fileIds } : {}),
+        }),
+      passages: async (uri) => {
+        const project = await requireProject(projectStore(), execution.orgId, execution.projectId);
+        return project.indexLocation ? sourceIndex().passagesOf(project.indexLocation, uri) : [];
+      },
+    }),
+  };
+}

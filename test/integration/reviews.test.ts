@@ -1,0 +1,222 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { addendumPdf, specificationPdf } from '../fixtures/pdfs.ts';
+import {
+  api,
+  apiUrl,
+  createOrg,
+  createProject,
+  startIngest,
+  type TestOrg,
+  waitForJobEnd,
+  waitForProject,
+} from './helpers.ts';
+
+interface Event {
+  version: number;
+  executionId: string;
+  sequence: number;
+  type: string;
+  // biome-ignore lint/suspicious/noExplicitAny: tests inspect arbitrary payloads
+  payload: any;
+}
+
+/** Reads a stream to its end (the server closes it after the terminal event). */
+async function stream(path: string, key: string, format: 'sse' | 'ndjson', after?: number): Promise<Event[]> {
+  const response = await fetch(`${apiUrl}${path}${after === undefined ? '' : `?after=${after}`}`, {
+    headers: {
+      authorization: `Bearer ${key}`,
+      accept: format === 'sse' ? 'text/event-stream' : 'application/x-ndjson',
+    },
+  });
+  if (response.status !== 200)
+    throw new Error(`stream answered ${response.status}: ${await response.text()}`);
+  const text = await response.text();
+  if (format === 'ndjson')
+    return text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+  return text
+    .trim()
+    .split('\n\n')
+    .map((message) => {
+      const fields = Object.fromEntries(
+        message
+          .split('\n')
+          .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
+      );
+      const event = JSON.parse(fields.data as string) as Event;
+      expect([fields.id, fields.event]).toEqual([String(event.sequence), event.type]);
+      return event;
+    });
+}
+
+describe('reviews', () => {
+  let org: TestOrg;
+  let other: TestOrg;
+  let projectId: string;
+  const reviews = () => `/api/open/v1/projects/${projectId}/reviews`;
+  const create = (body: unknown, key?: string, apiKey = org.apiKey) =>
+    api(reviews(), {
+      method: 'POST',
+      key: apiKey,
+      body,
+      ...(key === undefined ? {} : { headers: { 'idempotency-key': key } }),
+    });
+  const ask = (reviewId: string, body: unknown, key?: string) =>
+    api(`${reviews()}/${reviewId}/executions`, {
+      method: 'POST',
+      key: org.apiKey,
+      body,
+      ...(key === undefined ? {} : { headers: { 'idempotency-key': key } }),
+    });
+
+  beforeAll(async () => {
+    [org, other] = await Promise.all([createOrg(), createOrg()]);
+    projectId = String((await createProject(org.apiKey, 'Reviews')).body.project.id);
+    await waitForProject(org.apiKey, projectId);
+    const jobId = await startIngest(org.apiKey, projectId, [
+      { fileName: 'spec-09-29-00.pdf', bytes: await specificationPdf() },
+      { fileName: 'addendum-02.pdf', bytes: await addendumPdf() },
+    ]);
+    await waitForJobEnd(org.apiKey, jobId);
+  }, 300_000);
+
+  it('creates a review once per Idempotency-Key, also under concurrent identical requests', async () => {
+    // Act
+    const first = await create({ name: 'Permits' }, 'key-1');
+    const retry = await create({ name: 'Permits' }, 'key-1');
+    const conflict = await create({ name: 'Other name' }, 'key-1');
+    const concurrent = await Promise.all(Array.from({ length: 6 }, () => create({ name: 'Same' }, 'key-2')));
+    const refused = await Promise.all([
+      create({ name: 'No key' }),
+      create({ name: 'Long key' }, 'k'.repeat(257)),
+      create({ name: '' }, 'key-3'),
+      create({ name: 'x'.repeat(121) }, 'key-4'),
+      create({ name: 'Extra', color: 'red' }, 'key-5'),
+    ]);
+    const foreign = await create({ name: 'Permits' }, 'key-1', other.apiKey);
+    // Assess
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({
+      idempotent: false,
+      review: { name: 'Permits', title: null, executionCount: 0 },
+    });
+    expect(retry.status).toBe(201);
+    expect(retry.body).toEqual({ ...first.body, idempotent: true });
+    expect([conflict.status, conflict.body.error.code]).toEqual([409, 'idempotency_key_conflict']);
+    expect(concurrent.map((reply) => reply.status)).toEqual([201, 201, 201, 201, 201, 201]);
+    expect(new Set(concurrent.map((reply) => reply.body.review.id)).size).toBe(1);
+    expect(concurrent.filter((reply) => reply.body.idempotent === false)).toHaveLength(1);
+    expect(refused.map((reply) => [reply.status, reply.body.error.code])).toEqual([
+      [400, 'idempotency_key_required'],
+      [400, 'invalid_idempotency_key'],
+      [400, 'invalid_review'],
+      [400, 'invalid_review'],
+      [400, 'invalid_review'],
+    ]);
+    // Another organization's project does not exist for it.
+    expect([foreign.status, foreign.body.error.code]).toEqual([404, 'project_not_found']);
+  });
+
+  it('asks a question and streams the answer with its tools, sources and citations, to one terminal event', async () => {
+    // Prepare
+    const review = (await create({ name: 'Contract questions' }, 'key-ask')).body.review;
+    // Act
+    const asked = await ask(review.id, { question: 'Who pays the permit fees?' }, 'ask-1');
+    const again = await ask(review.id, { question: 'Who pays the permit fees?' }, 'ask-1');
+    const execution = asked.body.execution;
+    const events = await stream(execution.streamUrl, org.apiKey, 'sse');
+    const polled = (await api(execution.url, { key: org.apiKey })).body.execution;
+    const reviewAfter = (await api(`${reviews()}/${review.id}`, { key: org.apiKey })).body.review;
+    // Assess
+    expect(asked.status).toBe(202);
+    expect(execution).toMatchObject({ status: 'queued', answerer: 'extractive', reviewId: review.id });
+    expect(again.body).toMatchObject({ idempotent: true, execution: { id: execution.id } });
+    const types = events.map((event) => event.type);
+    expect(types[0]).toBe('stream.ready');
+    expect(types.slice(1, 3)).toEqual(['response.started', 'review.title.updated']);
+    expect(types.filter((type) => type === 'response.completed' || type === 'response.error')).toEqual([
+      'response.completed',
+    ]);
+    expect(types.at(-1)).toBe('response.completed');
+    const sequences = events.map((event) => event.sequence);
+    expect(sequences).toEqual([...sequences].sort((a, b) => a - b));
+    expect(new Set(sequences).size).toBe(sequences.length);
+    const tools = events.filter((event) => event.type.startsWith('tool.')).map((event) => event.payload);
+    expect(tools[0]).toEqual({ name: 'search_sources', status: 'running', modes: ['exact', 'semantic'] });
+    expect(tools[1]).toMatchObject({
+      name: 'search_sources',
+      status: 'completed',
+      hitCount: expect.any(Number),
+    });
+    expect(tools[1].hitCount).toBeGreaterThan(0);
+    expect(tools.at(-1)).toMatchObject({ name: 'review_sources', status: 'completed' });
+    expect(events.some((event) => event.type === 'source.reviewed')).toBe(true);
+    const text = events.at(-1)?.payload.text as string;
+    const deltas = events
+      .filter((event) => event.type === 'response.text.delta')
+      .map((event) => event.payload.delta);
+    expect(deltas.join('')).toBe(text);
+    expect(text).toContain('General Contractor is responsible for all permit fees');
+    // Every marker of the text has its citation, pointing at the addendum page that says it.
+    const citations = events.filter((event) => event.type === 'citation').map((event) => event.payload);
+    const markers = [...text.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1]));
+    expect(markers.length).toBeGreaterThan(0);
+    expect(citations.map((citation) => citation.marker).sort()).toEqual([...markers].sort());
+    const permit = citations.find((citation) => citation.quote.includes('permit fees.'));
+    expect(permit).toMatchObject({ fileName: 'addendum-02.pdf', pageNumber: 1 });
+    expect(permit.sourceCatalogUri).toMatch(new RegExp(`^service://projects/${projectId}/`));
+    // Polling gives the same answer and citations.
+    expect(polled).toMatchObject({ status: 'succeeded', answer: text, error: null });
+    expect(polled.citations).toEqual(citations);
+    expect(reviewAfter).toMatchObject({
+      title: 'Who pays the permit fees',
+      executionCount: 1,
+      lastExecution: { id: execution.id, status: 'succeeded' },
+    });
+  });
+
+  it('resumes with `after` without a gap or a duplicate, and refuses what it should', async () => {
+    // Prepare
+    const review = (await create({ name: 'Resume' }, 'key-resume')).body.review;
+    const execution = (
+      await ask(review.id, { question: 'Which standard governs installing gypsum board panels?' }, 'ask-r')
+    ).body.execution;
+    const all = await stream(execution.streamUrl, org.apiKey, 'ndjson');
+    const middle = all[Math.floor(all.length / 2)] as Event;
+    // Act
+    const resumed = await stream(execution.streamUrl, org.apiKey, 'ndjson', middle.sequence);
+    const foreignStream = await fetch(`${apiUrl}${execution.streamUrl}`, {
+      headers: { authorization: `Bearer ${other.apiKey}`, accept: 'text/event-stream' },
+    });
+    const foreignPoll = await api(execution.url, { key: other.apiKey });
+    const noKey = await ask(review.id, { question: 'Anything?' });
+    const badQuestion = await ask(review.id, { question: '' }, 'ask-bad');
+    const unknownReview = await ask('rev_00000000000000000000000000', { question: 'Anything?' }, 'ask-x');
+    // Assess
+    expect(resumed[0]).toMatchObject({ type: 'stream.ready', sequence: middle.sequence });
+    expect(resumed.slice(1)).toEqual(all.filter((event) => event.sequence > middle.sequence));
+    expect(foreignStream.status).toBe(404);
+    expect([foreignPoll.status, foreignPoll.body.error.code]).toEqual([404, 'project_not_found']);
+    expect([noKey.status, noKey.body.error.code]).toEqual([400, 'idempotency_key_required']);
+    expect(badQuestion.status).toBe(400);
+    expect([unknownReview.status, unknownReview.body.error.code]).toEqual([404, 'open_api_review_not_found']);
+  });
+
+  it('says plainly when the documents do not answer, with no citation', async () => {
+    // Prepare
+    const review = (await create({ name: 'Unanswerable' }, 'key-none')).body.review;
+    // Act
+    const execution = (
+      await ask(review.id, { question: 'What color is the owner’s helicopter?' }, 'ask-none')
+    ).body.execution;
+    const events = await stream(execution.streamUrl, org.apiKey, 'ndjson');
+    const listed = (await api(reviews(), { key: org.apiKey })).body.reviews as { id: string }[];
+    // Assess
+    expect(events.at(-1)?.type).toBe('response.completed');
+    expect(events.at(-1)?.payload.text).toMatch(/^I (found nothing|read \d+ sources?)/);
+    expect(events.filter((event) => event.type === 'citation')).toEqual([]);
+    expect(listed.map((entry) => entry.id)).toContain(review.id);
+  });
+});
