@@ -8,7 +8,12 @@ import { basename } from 'node:path';
  * multipart), complete and processing.
  */
 // biome-ignore lint/suspicious/noExplicitAny: benches read arbitrary JSON replies
-export type Call = (path: string, method?: string, body?: unknown) => Promise<Record<string, any>>;
+export type Call = (
+  path: string,
+  method?: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+) => Promise<Record<string, any>>;
 
 export async function benchApi(options: {
   dataDir: string;
@@ -35,10 +40,14 @@ export async function benchApi(options: {
       plan: options.plan ?? 'standard',
     }));
   const { apiKey } = await issueCredentials({ orgId, label: options.orgName });
-  const call: Call = async (path, method = 'GET', body) => {
+  const call: Call = async (path, method = 'GET', body, headers = {}) => {
     const response = await fetch(`${stack.apiUrl}${path}`, {
       method,
-      headers: { authorization: `Bearer ${apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${apiKey}`,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
       body: body ? JSON.stringify(body) : undefined,
     });
     const json = (await response.json()) as Record<string, unknown>;
@@ -46,7 +55,7 @@ export async function benchApi(options: {
       throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
     return json;
   };
-  return { stack, orgId, call };
+  return { stack, orgId, call, apiKey };
 }
 
 /** Creates a project and waits until it is ready; returns its id. */

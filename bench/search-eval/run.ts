@@ -10,17 +10,15 @@
  * targets met by some hit of the top 10. Negative queries (no target) report whether their top hit
  * clears the relevance floor: retrieved by both the lexical and the semantic mode (docs/search.md).
  *
- * The cache (`bench/out/search-eval/`) keeps the local stack's data; it is rebuilt when the corpus
- * files, the analyzer, the embedder or the code of extraction, pipeline and search change.
+ * The ingested corpus is cached (bench/corpus-project.ts): rebuilt when the corpus files, the
+ * analyzer, the embedder or the code of extraction, pipeline and search change.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { benchApi, createReadyProject, ingestFile } from '../local-api.ts';
+import { corpusProject } from '../corpus-project.ts';
 
 const ROOT = resolve(import.meta.dirname ?? '.', '../..');
 const CORPUS = process.env.CORPUS_DIR ?? resolve(ROOT, '../shared/corpus');
-const CACHE = join(ROOT, 'bench/out/search-eval');
 const args = process.argv.slice(2);
 const jsonOut = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined;
 const verbose = args.includes('--verbose');
@@ -45,63 +43,11 @@ if (!existsSync(labelsFile)) {
   process.exit(0);
 }
 const queries = (JSON.parse(readFileSync(labelsFile, 'utf8')) as { queries: Query[] }).queries;
-const fileNames = [...new Set(queries.flatMap((query) => query.targets.map((target) => target.file)))].sort();
-const missing = fileNames.filter((name) => !existsSync(join(CORPUS, name)));
-if (missing.length > 0)
-  throw new Error(`Corpus files named by the labels are missing: ${missing.join(', ')}`);
-
-function fingerprint(): string {
-  const hash = createHash('sha256');
-  for (const name of fileNames) hash.update(`${name}:${readFileSync(join(CORPUS, name)).length}\n`);
-  // What decides the index's contents (not the query-time code, which each run measures as it is).
-  for (const folder of ['functions/core/extraction', 'functions/core/pipeline']) {
-    for (const entry of readdirSync(join(ROOT, folder)).sort())
-      hash.update(readFileSync(join(ROOT, folder, entry)));
-  }
-  for (const file of [
-    'functions/core/search/analyzer.ts',
-    'functions/core/search/construction-terms.json',
-    'functions/core/search/sources.ts',
-    'functions/core/search/index-file.ts',
-    'functions/adapters/embeddings/word-vector-embedder.ts',
-    'functions/adapters/index/lancedb-source-index.ts',
-  ])
-    hash.update(readFileSync(join(ROOT, file)));
-  return hash.digest('hex').slice(0, 16);
-}
-
-const stateFile = join(CACHE, 'state.json');
-const wanted = fingerprint();
-let state: { fingerprint: string; orgId: string; projectId: string } | null = existsSync(stateFile)
-  ? JSON.parse(readFileSync(stateFile, 'utf8'))
-  : null;
-if (args.includes('--fresh') || state?.fingerprint !== wanted) {
-  rmSync(CACHE, { recursive: true, force: true });
-  state = null;
-}
-mkdirSync(CACHE, { recursive: true });
-
-const { stack, orgId, call } = await benchApi({
-  dataDir: join(CACHE, 'data'),
-  persistDynamo: true,
-  ...(state ? { orgId: state.orgId } : {}),
+const { stack, call, projectId } = await corpusProject({
+  corpus: CORPUS,
+  fresh: args.includes('--fresh'),
   orgName: 'search-eval',
-  credits: 100_000_000,
 });
-
-async function ingest(): Promise<string> {
-  const projectId = await createReadyProject(call, `search-eval ${wanted}`);
-  const started = performance.now();
-  for (const name of fileNames) {
-    const { job, seconds } = await ingestFile(call, projectId, join(CORPUS, name));
-    console.log(`ingested ${name}: ${job.status}, ${job.pageCount} pages in ${seconds.toFixed(1)} s`);
-  }
-  console.log(`corpus ingested in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  return projectId;
-}
-
-const projectId = state?.projectId ?? (await ingest());
-writeFileSync(stateFile, JSON.stringify({ fingerprint: wanted, orgId, projectId }));
 const documents = (await call(`/api/open/v1/projects/${projectId}/documents?limit=500`)).documents as {
   fileName: string;
   searchIndex: { status: string; sourceCount: number; passageCount: number };
