@@ -1,5 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
+import { DynamoReviewStore } from '../adapters/dynamodb/review-store.ts';
 import { DynamoIndexLock, DynamoSearchIndexStates } from '../adapters/dynamodb/search-index-store.ts';
 import { BedrockEmbedder } from '../adapters/embeddings/bedrock-embedder.ts';
 import { WordVectorEmbedder } from '../adapters/embeddings/word-vector-embedder.ts';
@@ -32,6 +33,7 @@ export const embedder = lazy<Embedder>(() =>
       ),
 );
 
+const reviewSourceLookup = lazy(() => new DynamoReviewStore(dynamo, resource('table')));
 export const searchIndexStates = lazy(() => new DynamoSearchIndexStates(dynamo, resource('table')));
 const indexLock = lazy(() => new DynamoIndexLock(dynamo, resource('table')));
 
@@ -41,6 +43,7 @@ export function searchDeps(): SearchDeps {
     states: searchIndexStates(),
     index: sourceIndex(),
     embedder: embedder(),
+    reviews: reviewSourceLookup(),
     fusion: {
       lexicalK: config.SEARCH_LEXICAL_RRF_K,
       semanticK: config.SEARCH_SEMANTIC_RRF_K,

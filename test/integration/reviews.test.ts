@@ -129,6 +129,13 @@ describe('reviews', () => {
     const events = await stream(execution.streamUrl, org.apiKey, 'sse');
     const polled = (await api(execution.url, { key: org.apiKey })).body.execution;
     const reviewAfter = (await api(`${reviews()}/${review.id}`, { key: org.apiKey })).body.review;
+    const search = (body: Record<string, unknown>) =>
+      api(`/api/open/v1/projects/${projectId}/source-search`, { method: 'POST', key: org.apiKey, body });
+    const [inReview, gypsumInReview, gypsumAnywhere] = await Promise.all([
+      search({ query: 'permit fees', reviewId: review.id }),
+      search({ query: 'gypsum board', reviewId: review.id, mode: 'exact' }),
+      search({ query: 'gypsum board', mode: 'exact' }),
+    ]);
     // Assess
     expect(asked.status).toBe(202);
     expect(execution).toMatchObject({ status: 'queued', answerer: 'extractive', reviewId: review.id });
@@ -170,6 +177,18 @@ describe('reviews', () => {
     // Polling gives the same answer and citations.
     expect(polled).toMatchObject({ status: 'succeeded', answer: text, error: null });
     expect(polled.citations).toEqual(citations);
+    // reviewId narrows a search to the sources the review has read.
+    const reviewed = new Set(
+      events
+        .filter((event) => event.type === 'source.reviewed')
+        .map((event) => event.payload.sourceCatalogUri),
+    );
+    expect(inReview.body.hits.length).toBeGreaterThan(0);
+    expect(
+      inReview.body.hits.every((hit: { sourceCatalogUri: string }) => reviewed.has(hit.sourceCatalogUri)),
+    ).toBe(true);
+    expect(gypsumInReview.body.hits).toEqual([]);
+    expect(gypsumAnywhere.body.hits.length).toBeGreaterThan(0);
     expect(reviewAfter).toMatchObject({
       title: 'Who pays the permit fees',
       executionCount: 1,

@@ -6,8 +6,9 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { isWellFormedId } from '../../core/ids.ts';
 import type { Page } from '../../core/pagination/page.ts';
-import type { ExecutionRecord, ReviewRecord } from '../../core/reviews/model.ts';
+import { type ExecutionRecord, REVIEW_LIMITS, type ReviewRecord } from '../../core/reviews/model.ts';
 import type {
   CreateOutcome,
   ExecutionEventLog,
@@ -16,6 +17,7 @@ import type {
   ReviewStore,
 } from '../../core/reviews/ports.ts';
 import type { StreamEvent } from '../../core/reviews/stream.ts';
+import type { ReviewSourceLookup } from '../../core/search/ports.ts';
 import { cancellationReasons, isConditionFailure } from './errors.ts';
 import { queryAll, queryPage, setExpression } from './query-page.ts';
 import { ENTITY_VERSION, keys, recordOf, TABLE_DESIGN } from './table.ts';
@@ -28,7 +30,7 @@ type TransactItem = NonNullable<
 const CONFLICT_RETRIES = 6;
 
 /** Reviews, their executions and the executions' public events, with Idempotency-Keys. */
-export class DynamoReviewStore implements ReviewStore, ExecutionEventLog {
+export class DynamoReviewStore implements ReviewStore, ExecutionEventLog, ReviewSourceLookup {
   private readonly client: DynamoDBDocumentClient;
   private readonly tableName: string;
 
@@ -108,6 +110,32 @@ export class DynamoReviewStore implements ReviewStore, ExecutionEventLog {
       new GetCommand({ TableName: this.tableName, Key: keys.review(orgId, reviewId), ConsistentRead: true }),
     );
     return result.Item ? recordOf<ReviewRecord>(result.Item) : null;
+  }
+
+  async reviewSources(orgId: string, projectId: string, reviewId: string): Promise<string[] | null> {
+    if (!isWellFormedId('rev', reviewId)) return null;
+    const review = await this.getReview(orgId, reviewId);
+    if (!review || review.projectId !== projectId) return null;
+    return [...((review as { sourceUris?: Set<string> }).sourceUris ?? [])].sort();
+  }
+
+  async addReviewedSources(orgId: string, reviewId: string, sourceUris: string[]): Promise<void> {
+    if (sourceUris.length === 0) return;
+    await this.client
+      .send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.review(orgId, reviewId),
+          UpdateExpression: 'ADD sourceUris :uris',
+          // A review remembers its first sources, up to the limit (a search narrows to them).
+          ConditionExpression:
+            'attribute_exists(pk) AND (attribute_not_exists(sourceUris) OR size(sourceUris) < :max)',
+          ExpressionAttributeValues: { ':uris': new Set(sourceUris), ':max': REVIEW_LIMITS.reviewedSources },
+        }),
+      )
+      .catch((error: Error) => {
+        if (!isConditionFailure(error)) throw error;
+      });
   }
 
   async listReviews(

@@ -82,6 +82,10 @@ export function whereClause(filter: SearchFilter): string | null {
   if (filter.fileName) parts.push(`strpos(file_name_lower, ${quote(filter.fileName.toLowerCase())}) > 0`);
   if (filter.fileIds)
     parts.push(filter.fileIds.length ? `file_id IN (${filter.fileIds.map(quote).join(', ')})` : 'false');
+  if (filter.sourceUris)
+    parts.push(
+      filter.sourceUris.length ? `source_uri IN (${filter.sourceUris.map(quote).join(', ')})` : 'false',
+    );
   return parts.length > 0 ? parts.join(' AND ') : null;
 }
 

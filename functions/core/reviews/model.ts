@@ -14,6 +14,8 @@ export const REVIEW_LIMITS = {
   /** How long an Idempotency-Key is remembered (per organization). */
   idempotencyHours: 24,
   fileIds: 50,
+  /** Sources a review remembers having read (what `reviewId` narrows a search to). */
+  reviewedSources: 1_000,
 } as const;
 
 export const EXECUTION_STATUSES = ['queued', 'running', 'succeeded', 'partial', 'failed'] as const;
@@ -54,6 +56,10 @@ export type Review = z.infer<typeof ReviewSchema>;
 
 export interface ReviewRecord extends Omit<Review, 'url'> {
   orgId: string;
+  /** The execution that gave the review its title. */
+  titleExecutionId?: string;
+  /** Sources its executions have read. */
+  sourceUris?: Set<string>;
 }
 
 export const CitationSchema = z
@@ -139,7 +145,7 @@ export const executionPath = (projectId: string, reviewId: string, executionId: 
   `${reviewPath(projectId, reviewId)}/executions/${executionId}`;
 
 export function toPublicReview(record: ReviewRecord): Review {
-  const { orgId: _org, ...review } = record;
+  const { orgId: _org, titleExecutionId: _title, sourceUris: _sources, ...review } = record;
   return { ...review, url: reviewPath(record.projectId, record.id) };
 }
 

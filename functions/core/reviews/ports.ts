@@ -36,6 +36,8 @@ export interface ReviewStore {
     from: ExecutionRecord['status'][],
     changes: Partial<ExecutionRecord>,
   ): Promise<boolean>;
+  /** Remembers sources an execution of the review has read (up to REVIEW_LIMITS.reviewedSources). */
+  addReviewedSources(orgId: string, reviewId: string, sourceUris: string[]): Promise<void>;
   /** Sets the review's public title once (the first question's); false when it already has one. */
   setTitleOnce(orgId: string, reviewId: string, title: string, executionId: string): Promise<boolean>;
 }

@@ -116,6 +116,11 @@ export async function runTools(deps: ToolDeps, state: ExecutionState): Promise<E
         },
         `${key}:completed`,
       );
+      await deps.reviews.addReviewedSources(
+        execution.orgId,
+        execution.reviewId,
+        sources.map((source) => source.sourceCatalogUri),
+      );
       out.push({ call, sources });
     }
     return out;

@@ -29,6 +29,13 @@ export interface SearchFilter {
   classification?: string;
   /** Only these files (a review's scope, or the files of ready documents). */
   fileIds?: string[];
+  /** Only these sources (the sources a review has read). */
+  sourceUris?: string[];
+}
+
+/** The sources a review has read, for `reviewId` in a search; null when the project has no such review. */
+export interface ReviewSourceLookup {
+  reviewSources(orgId: string, projectId: string, reviewId: string): Promise<string[] | null>;
 }
 
 export interface IndexHit {

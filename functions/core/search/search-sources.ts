@@ -3,7 +3,14 @@ import type { ProjectStore } from '../projects/ports.ts';
 import { requireProject } from '../projects/queries.ts';
 import { analyzeQuery, isStopWord, sheetKey } from './analyzer.ts';
 import type { SourceSearchBody, SourceSearchHit, SourceSearchResponse } from './model.ts';
-import type { Embedder, IndexHit, SearchFilter, SearchIndexStateStore, SourceIndex } from './ports.ts';
+import type {
+  Embedder,
+  IndexHit,
+  ReviewSourceLookup,
+  SearchFilter,
+  SearchIndexStateStore,
+  SourceIndex,
+} from './ports.ts';
 
 export class SourceIndexNotReadyError extends ConflictError {
   constructor() {
@@ -26,6 +33,8 @@ export interface SearchDeps {
   states: SearchIndexStateStore;
   index: SourceIndex;
   embedder: Embedder;
+  /** The sources of a review (for `reviewId`). */
+  reviews: ReviewSourceLookup;
   /** Reciprocal rank fusion: a source at rank r of a mode adds weight / (k + r). */
   fusion: { lexicalK: number; semanticK: number; semanticWeight: number };
 }
@@ -102,7 +111,12 @@ export async function searchSources(
 ): Promise<SourceSearchResponse> {
   const project = await requireProject(deps.projects, input.orgId, input.projectId);
   const { body } = input;
-  if (body.reviewId !== undefined) throw new ReviewNotFoundError();
+  // A review's scope: the sources it has read (none yet: nothing to find).
+  const reviewSources =
+    body.reviewId === undefined
+      ? undefined
+      : await deps.reviews.reviewSources(input.orgId, project.id, body.reviewId);
+  if (reviewSources === null) throw new ReviewNotFoundError();
 
   const modes: ('lexical' | 'semantic')[] =
     body.mode === 'exact' ? ['lexical'] : body.mode === 'semantic' ? ['semantic'] : ['lexical', 'semantic'];
@@ -116,6 +130,7 @@ export async function searchSources(
     ...(body.pageNumber !== undefined ? { pageNumber: body.pageNumber } : {}),
     ...(body.classification ? { classification: body.classification } : {}),
     ...(input.fileIds ? { fileIds: input.fileIds } : {}),
+    ...(reviewSources ? { sourceUris: reviewSources } : {}),
   };
   const analyzed = analyzeQuery(body.query);
   // Passages, not sources, come back: ask for enough to fill maxHits distinct sources.
