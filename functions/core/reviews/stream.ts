@@ -190,7 +190,10 @@ export interface FollowOptions {
   reservedMs: number;
 }
 
-const BATCH = 100;
+/** Events read per query (a replay of 10,000 events is 10 reads) and written as one chunk. */
+const BATCH = 1_000;
+/** The first read is small: it happens before the first byte (stream.ready) is sent. */
+const FIRST_BATCH = 10;
 
 /**
  * Open a stream connection: read the first events now, so a store failure or an event that cannot
@@ -201,7 +204,7 @@ export async function openStream(
   execution: OwnedExecution,
   options: FollowOptions,
 ): Promise<AsyncGenerator<string>> {
-  const first = (await guarded(() => deps.events.eventsAfter(execution, options.after, BATCH))).map(
+  const first = (await guarded(() => deps.events.eventsAfter(execution, options.after, FIRST_BATCH))).map(
     publicOrInvalid,
   );
   return followExecution(deps, execution, options, first);
@@ -241,12 +244,19 @@ export async function* followExecution(
   );
   let batch = first;
   for (;;) {
+    let chunk = '';
+    let ended = false;
     for (const stored of batch) {
-      yield frame(stored, options.format);
+      chunk += frame(stored, options.format);
       cursor = stored.sequence;
-      if (TERMINAL_EVENT_TYPES.has(stored.type)) return;
+      if (TERMINAL_EVENT_TYPES.has(stored.type)) {
+        ended = true;
+        break;
+      }
     }
-    if (batch.length < BATCH) {
+    if (chunk) yield chunk;
+    if (ended) return;
+    if (batch.length < (batch === first ? FIRST_BATCH : BATCH)) {
       if (options.remainingMs() < options.reservedMs) return;
       await new Promise((resolve) => setTimeout(resolve, options.pollMs));
     }
