@@ -7,12 +7,12 @@ import { basename } from 'node:path';
  * that throws on 4xx/5xx, a ready project, and one file taken through register, upload (direct or
  * multipart), complete and processing.
  */
-// biome-ignore lint/suspicious/noExplicitAny: benches read arbitrary JSON replies
 export type Call = (
   path: string,
   method?: string,
   body?: unknown,
   headers?: Record<string, string>,
+  // biome-ignore lint/suspicious/noExplicitAny: benches read arbitrary JSON replies
 ) => Promise<Record<string, any>>;
 
 export async function benchApi(options: {

@@ -179,7 +179,9 @@ export class ServiceFunction extends Construct {
           const { modelId } = target as { modelId: string };
           fn.addEnvironment(definition.env, modelId);
           allow(
-            ['bedrock:InvokeModel'],
+            mode === 'stream'
+              ? ['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream']
+              : ['bedrock:InvokeModel'],
             [
               Stack.of(this).formatArn({
                 service: 'bedrock',

@@ -93,6 +93,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // Bedrock does not run here: passages and queries are embedded by GloVe word vectors on the CPU,
     // and each project's index (an s3:// location on AWS) is a folder of the local data directory.
     EMBEDDER: 'local',
+    ANSWERER: 'extractive',
     LANCEDB_LOG: 'error',
     LOCAL_INDEX_ROOT: join(options.dataDir, 'index'),
     ...options.extraEnv,

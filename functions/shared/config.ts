@@ -60,8 +60,8 @@ const ConfigSchema = z.object({
   SEARCH_SEMANTIC_WEIGHT: z.coerce.number().min(0).max(10).default(1),
   /** Locally only: the folder that holds project indexes (`s3://bucket/key` -> `{root}/bucket/key`). */
   LOCAL_INDEX_ROOT: z.string().min(1).optional(),
-  /** Who answers review questions: `extractive` quotes the sources (no model service needed). */
-  ANSWERER: z.enum(['extractive']).default('extractive'),
+  /** Who answers review questions: `bedrock` on AWS; `extractive` quotes the sources (no model service: the local stack's default). */
+  ANSWERER: z.enum(['bedrock', 'extractive']).default('bedrock'),
   /** Heartbeat events of a running review execution, and its (non-terminal) response-time target. */
   REVIEW_HEARTBEAT_MS: z.coerce.number().int().min(1000).max(60_000).default(10_000),
   REVIEW_RESPONSE_TARGET_MS: z.coerce.number().int().min(1000).max(600_000).default(20_000),

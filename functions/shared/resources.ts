@@ -17,7 +17,8 @@ export interface AccessModes {
   queue: 'send' | 'consume';
   stateMachine: 'start';
   secret: 'read';
-  model: 'invoke';
+  /** `invoke`: InvokeModel; `stream`: InvokeModelWithResponseStream (ConverseStream) as well. */
+  model: 'invoke' | 'stream';
 }
 export type ResourceKind = keyof AccessModes;
 
@@ -103,6 +104,13 @@ export const RESOURCES = {
     name: 'embedding-model',
     description: 'Bedrock model that embeds passages and queries (Titan Text Embeddings V2)',
     modelId: 'amazon.titan-embed-text-v2:0',
+  },
+  answerModel: {
+    kind: 'model',
+    env: 'ANSWER_MODEL_ID',
+    name: 'answer-model',
+    description: 'Bedrock model that answers review questions with tool use (Converse streaming)',
+    modelId: 'amazon.nova-pro-v1:0',
   },
   webhookQueue: {
     kind: 'queue',

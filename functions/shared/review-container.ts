@@ -1,11 +1,11 @@
+import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
+import { BedrockAnswerer } from '../adapters/answerers/bedrock-answerer.ts';
 import { ExtractiveAnswerer } from '../adapters/answerers/extractive-answerer.ts';
 import { DynamoReviewStore } from '../adapters/dynamodb/review-store.ts';
 import { StepFunctionsStarter } from '../adapters/sfn/execution-starter.ts';
-import { requireProject } from '../core/projects/queries.ts';
 import type { Answerer } from '../core/reviews/answerer.ts';
 import type { ExecutionDeps } from '../core/reviews/execute.ts';
 import type { ExecutionStarter } from '../core/reviews/ports.ts';
-import { searchSources } from '../core/search/search-sources.ts';
 import { dynamo, sfn } from './clients.ts';
 import { config, resource } from './config.ts';
 import { artifactPaths } from './container.ts';
@@ -19,7 +19,15 @@ export const executionStarter = lazy((): ExecutionStarter => {
   return { start: (orgId, executionId) => starter.start(executionId, { orgId, executionId }) };
 });
 
-export const answerer = lazy((): Answerer => new ExtractiveAnswerer());
+export const answerer = lazy(
+  (): Answerer =>
+    config.ANSWERER === 'extractive'
+      ? new ExtractiveAnswerer()
+      : new BedrockAnswerer(
+          new BedrockRuntimeClient({ retryMode: 'adaptive', maxAttempts: 6 }),
+          resource('answerModel'),
+        ),
+);
 
 /** What the execution's steps need (the tools step adds the project's tools: review-tools-container.ts). */
 export async function executionDeps(): Promise<ExecutionDeps> {

@@ -116,7 +116,7 @@ const TASKS = {
     },
     ReviewTurnFunctionArn: {
       handler: 'functions/handlers/sfn/review-turn.ts',
-      access: { table: 'readwrite' },
+      access: { table: 'readwrite', answerModel: 'stream' },
       timeoutSeconds: 300,
       memoryMb: 1024,
     },

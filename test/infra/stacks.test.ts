@@ -292,12 +292,13 @@ describe('CDK stacks', () => {
       expect(layerSizes.get(index)).toBeGreaterThan(50 * 1024 * 1024);
     });
 
-    it('lets only indexing and search invoke the embedding model, by its exact ARN', () => {
-      const modelArn = /arn:.*:bedrock:.*::foundation-model\/amazon\.titan-embed-text-v2:0/;
+    it('lets only indexing and search invoke the embedding model, and only the answer turn stream the answer model, by exact ARNs', () => {
+      // The ARN is joined from the partition and region at deploy time: its resource part is exact.
+      const embeddingArn = /:bedrock:.*::foundation-model\/amazon\.titan-embed-text-v2:0"/;
+      const answerArn = /:bedrock:.*::foundation-model\/amazon\.nova-pro-v1:0"/;
       for (const id of statelessStack.functions.keys()) {
         const policy = policyOf(id);
-        const invokes = policy.includes('bedrock:InvokeModel');
-        expect(invokes, id).toBe(
+        expect(embeddingArn.test(policy), id).toBe(
           [
             'IndexFileFunctionArn',
             'RunReviewToolsFunctionArn',
@@ -306,7 +307,13 @@ describe('CDK stacks', () => {
             'searchSources',
           ].includes(id),
         );
-        if (invokes) expect(policy).toMatch(modelArn);
+        expect(answerArn.test(policy), id).toBe(id === 'ReviewTurnFunctionArn');
+        expect(policy.includes('bedrock:InvokeModelWithResponseStream'), id).toBe(
+          id === 'ReviewTurnFunctionArn',
+        );
+        expect(policy.includes('bedrock:InvokeModel'), id).toBe(
+          embeddingArn.test(policy) || answerArn.test(policy),
+        );
       }
     });
 

@@ -82,6 +82,7 @@ const where = (source: ReviewedSource) =>
 
 export class ExtractiveAnswerer implements Answerer {
   readonly kind = 'extractive' as const;
+  readonly deterministic = true;
 
   async turn(
     conversation: Conversation,

@@ -17,10 +17,12 @@ export const CONVERSATION_LIMITS = {
   turns: 6,
 } as const;
 
-export type ToolCall =
+/** A tool the answerer asks for; `id` is the model's own id of the call, when it has one. */
+export type ToolCall = { id?: string } & (
   | { name: 'search_sources'; query: string; modes: ('exact' | 'semantic')[] }
   | { name: 'read_source'; sourceCatalogUri: string }
-  | { name: 'review_sources'; sourceCatalogUris: string[] };
+  | { name: 'review_sources'; sourceCatalogUris: string[] }
+);
 
 export interface SearchHitSummary {
   sourceCatalogUri: string;
@@ -56,6 +58,8 @@ export interface ReviewedSource {
 }
 
 export interface ToolResult {
+  /** The turn that asked for it. */
+  turn?: number;
   call: ToolCall;
   hits?: SearchHitSummary[];
   sources?: ReviewedSource[];
@@ -70,6 +74,8 @@ export interface DraftCitation {
 export interface DraftAnswer {
   text: string;
   citations: DraftCitation[];
+  /** Cut short (the model stream failed or hit its length limit): the text is what was written. */
+  partial?: boolean;
 }
 
 export interface Conversation {
@@ -84,6 +90,8 @@ export type TurnResult = { kind: 'tools'; calls: ToolCall[] } | { kind: 'answer'
 
 export interface Answerer {
   readonly kind: AnswererKind;
+  /** The same conversation gives the same turn (a retried turn rewrites the same events). */
+  readonly deterministic: boolean;
   /**
    * One turn: ask for tools, or write the answer (its text streamed through `emit` as it is written,
    * the same text returned whole with its citations). `final` means no more tools may be asked for.

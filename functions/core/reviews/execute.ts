@@ -1,10 +1,4 @@
-import {
-  type Answerer,
-  CONVERSATION_LIMITS,
-  type Conversation,
-  type ReviewedSource,
-  reviewedSources,
-} from './answerer.ts';
+import { CONVERSATION_LIMITS, type Conversation, type ReviewedSource, reviewedSources } from './answerer.ts';
 import {
   EventWriter,
   type ExecutionDeps,
@@ -65,6 +59,23 @@ export async function answerTurn(deps: ExecutionDeps, state: ExecutionState): Pr
     if (text)
       await writer.emit('response.text.delta', { delta: text }, `turn${conversation.turn}:delta${delta++}`);
   };
+  // A previous attempt of this turn already streamed text: a model is not asked again (its new text
+  // would not match what clients have); the answer is what was streamed, marked partial.
+  if (
+    !deps.answerer.deterministic &&
+    (await deps.events.hasEvent(execution.id, `turn${conversation.turn}:delta0`))
+  ) {
+    const streamed = (await deps.events.events(execution.id, -1))
+      .filter((event) => event.type === 'response.text.delta')
+      .map((event) => String(event.payload.delta))
+      .join('');
+    return {
+      ...state,
+      next: 'finish',
+      calls: [],
+      conversation: { ...conversation, answer: { text: streamed, citations: [], partial: true } },
+    };
+  }
   const result = await writer.during(() => deps.answerer.turn(conversation, emit, final));
   if (result.kind === 'tools' && !final && result.calls.length > 0)
     return { ...state, next: 'tools', calls: result.calls };
@@ -128,7 +139,7 @@ export async function finishExecution(
     if (!source) continue;
     citations.push(citationOf(deps, execution.projectId, draft.marker, source, draft.quote));
   }
-  const status: ExecutionStatus = 'succeeded';
+  const status: ExecutionStatus = answer.partial ? 'partial' : 'succeeded';
   await writer.during(async () => {
     for (const citation of citations)
       await writer.emit('citation', citation, `finish:citation:${citation.marker}`);

@@ -79,7 +79,7 @@ export async function runTools(deps: ToolDeps, state: ExecutionState): Promise<E
           },
           `${key}:completed`,
         );
-        out.push({ call, hits });
+        out.push({ turn: conversation.turn, call, hits });
         continue;
       }
       const uris = (call.name === 'read_source' ? [call.sourceCatalogUri] : call.sourceCatalogUris).slice(
@@ -121,7 +121,7 @@ export async function runTools(deps: ToolDeps, state: ExecutionState): Promise<E
         execution.reviewId,
         sources.map((source) => source.sourceCatalogUri),
       );
-      out.push({ call, sources });
+      out.push({ turn: conversation.turn, call, sources });
     }
     return out;
   });

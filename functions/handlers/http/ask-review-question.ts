@@ -1,7 +1,8 @@
 import { askQuestion } from '../../core/reviews/reviews.ts';
+import { config } from '../../shared/config.ts';
 import { projectStore } from '../../shared/container.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
-import { answerer, executionStarter, reviewStore } from '../../shared/review-container.ts';
+import { executionStarter, reviewStore } from '../../shared/review-container.ts';
 
 export const handler = apiHandler('askReviewQuestion', async ({ path, body, headers, principal }) => ({
   status: 202,
@@ -10,7 +11,7 @@ export const handler = apiHandler('askReviewQuestion', async ({ path, body, head
       projects: projectStore(),
       reviews: reviewStore(),
       starter: executionStarter(),
-      answerer: answerer().kind,
+      answerer: config.ANSWERER,
     },
     {
       orgId: principal.orgId,
