@@ -21,6 +21,7 @@ import {
 } from '../functions/shared/resources.ts';
 import { FALLBACK_HANDLER, ROUTES, type RouteDefinition, STREAM_ROUTE } from '../functions/shared/routes.ts';
 import { STATE_MACHINES } from '../functions/shared/state-machines.ts';
+import { ApiEdge } from './edge.ts';
 import { nativeLayer } from './native-layers.ts';
 import { pascal, physicalName } from './resource-names.ts';
 import { ServiceFunction, type ServiceResources } from './service-function.ts';
@@ -39,6 +40,7 @@ export interface StatelessStackProps extends StackProps {
 export class StatelessStack extends Stack {
   readonly api: HttpApi;
   readonly functions = new Map<string, ServiceFunction>();
+  edge!: ApiEdge;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
@@ -171,12 +173,13 @@ export class StatelessStack extends Stack {
       timeout: Duration.minutes(15),
     });
     this.functions.set(STREAM_ROUTE.id, stream);
-    // Authenticated in the function with the same bearer API keys as every other route.
+    // Reachable only through the distribution (origin access control signs with IAM); the function
+    // authenticates the client's bearer key itself, as every other route does.
     const streamUrl = stream.fn.addFunctionUrl({
-      authType: FunctionUrlAuthType.NONE,
+      authType: FunctionUrlAuthType.AWS_IAM,
       invokeMode: InvokeMode.RESPONSE_STREAM,
     });
-    new CfnOutput(this, 'ReviewStreamUrl', { value: streamUrl.url });
+    this.edge = new ApiEdge(this, 'Edge', { api: this.api, streamUrl });
 
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-APIG4',
@@ -193,6 +196,9 @@ export class StatelessStack extends Stack {
         'Node.js 22 is the runtime the service is built and tested on (pinned on purpose, not the newest).',
     });
 
-    new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
+    new CfnOutput(this, 'HttpApiUrl', {
+      value: this.api.apiEndpoint,
+      description: 'The HTTP API itself (without the review stream): use ApiBaseUrl',
+    });
   }
 }

@@ -8,6 +8,7 @@ import { CONSUMERS } from '../../functions/shared/consumers.ts';
 import { RESOURCES, type ResourceName, resourcesOfKind } from '../../functions/shared/resources.ts';
 import { ROUTES, type RouteDefinition, STREAM_ROUTE } from '../../functions/shared/routes.ts';
 import { STATE_MACHINES } from '../../functions/shared/state-machines.ts';
+import { STREAM_PATH_PATTERN } from '../../lib/edge.ts';
 import { StatefulStack } from '../../lib/stateful-stack.ts';
 import { StatelessStack } from '../../lib/stateless-stack.ts';
 
@@ -105,9 +106,39 @@ describe('CDK stacks', () => {
     }
   });
 
-  it('serves the review stream from a function URL in RESPONSE_STREAM mode', () => {
-    stateless.hasResourceProperties('AWS::Lambda::Url', { InvokeMode: 'RESPONSE_STREAM' });
+  it('serves the review stream from an IAM-only function URL in RESPONSE_STREAM mode, under the API base URL', () => {
+    stateless.hasResourceProperties('AWS::Lambda::Url', {
+      InvokeMode: 'RESPONSE_STREAM',
+      AuthType: 'AWS_IAM',
+    });
     expect(statelessStack.functions.get(STREAM_ROUTE.id)).toBeDefined();
+    // One distribution: the HTTP API by default, the stream path to the function URL through origin
+    // access control, with the function that keeps the bearer key; nothing cached.
+    const distribution = Object.values(stateless.findResources('AWS::CloudFront::Distribution'))[0]
+      ?.Properties.DistributionConfig;
+    const stream = distribution.CacheBehaviors.find(
+      (behavior: { PathPattern: string }) => behavior.PathPattern === STREAM_PATH_PATTERN,
+    );
+    expect(distribution.CacheBehaviors).toHaveLength(1);
+    expect(stream.FunctionAssociations[0].EventType).toBe('viewer-request');
+    const origin = distribution.Origins.find(
+      (candidate: { Id: string }) => candidate.Id === stream.TargetOriginId,
+    );
+    expect(origin.OriginAccessControlId).toBeDefined();
+    stateless.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
+      OriginAccessControlConfig: Match.objectLike({
+        OriginAccessControlOriginType: 'lambda',
+        SigningBehavior: 'always',
+      }),
+    });
+    stateless.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunctionUrl',
+      Principal: 'cloudfront.amazonaws.com',
+    });
+    // The stream path pattern covers exactly the stream route.
+    const pattern = new RegExp(`^${STREAM_PATH_PATTERN.replaceAll('*', '.*')}$`);
+    expect(pattern.test(STREAM_ROUTE.path)).toBe(true);
+    expect(ROUTES.filter((route) => pattern.test(route.path))).toEqual([]);
   });
 
   it('loads each state machine from its ASL file with every placeholder substituted', () => {

@@ -135,7 +135,9 @@ export const envelope = <R = ApiResult>(): Middleware<R> => ({
 export const authentication = <R = ApiResult>(route: RouteDefinition): Middleware<R> => ({
   before: async (request: Request<R>) => {
     const { event } = request;
-    const authorization = event.headers?.authorization;
+    // Behind CloudFront's origin access control (the review stream), the distribution moved the
+    // client's Authorization header here (lib/edge.ts); elsewhere it is the Authorization header.
+    const authorization = event.headers?.['x-service-authorization'] ?? event.headers?.authorization;
     let principal: Principal;
     if (route.auth === 'session') {
       principal = await authenticateSession(
