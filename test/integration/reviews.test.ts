@@ -223,6 +223,34 @@ describe('reviews', () => {
     expect([unknownReview.status, unknownReview.body.error.code]).toEqual([404, 'open_api_review_not_found']);
   });
 
+  it('goes on to its answer when the client disconnects, and starts no second execution on reconnect', async () => {
+    // Prepare
+    const review = (await create({ name: 'Disconnect' }, 'key-disconnect')).body.review;
+    const execution = (await ask(review.id, { question: 'Who pays the permit fees?' }, 'ask-d')).body
+      .execution;
+    // Act: read the first event, then drop the connection.
+    const controller = new AbortController();
+    const response = await fetch(`${apiUrl}${execution.streamUrl}`, {
+      headers: { authorization: `Bearer ${org.apiKey}`, accept: '*/*' },
+      signal: controller.signal,
+    });
+    const first = await (response.body as ReadableStream<Uint8Array>).getReader().read();
+    controller.abort();
+    let polled = (await api(execution.url, { key: org.apiKey })).body.execution;
+    for (let i = 0; i < 200 && (polled.status === 'queued' || polled.status === 'running'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      polled = (await api(execution.url, { key: org.apiKey })).body.execution;
+    }
+    const replay = await stream(execution.streamUrl, org.apiKey, 'ndjson');
+    const reviewAfter = (await api(`${reviews()}/${review.id}`, { key: org.apiKey })).body.review;
+    // Assess: Accept */* is SSE; the execution finished; one execution, one terminal event.
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    expect(new TextDecoder().decode(first.value)).toContain('event: stream.ready');
+    expect(polled.status).toBe('succeeded');
+    expect(replay.filter((event) => event.type === 'response.completed')).toHaveLength(1);
+    expect(reviewAfter.executionCount).toBe(1);
+  });
+
   it('says plainly when the documents do not answer, with no citation', async () => {
     // Prepare
     const review = (await create({ name: 'Unanswerable' }, 'key-none')).body.review;

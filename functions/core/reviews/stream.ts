@@ -70,7 +70,7 @@ export function parseStreamQuery(rawQueryString: string): { after: number } {
   return { after: Number(raw) };
 }
 
-/** Accept negotiation: SSE or NDJSON, in the client's order of preference. */
+/** Accept negotiation: SSE or NDJSON, in the client's order of preference; the any-type wildcard and `text` wildcard mean SSE, the `application` wildcard NDJSON. */
 export function negotiateFormat(accept: string | undefined): StreamFormat {
   const ranked = (accept ?? '')
     .split(',')
@@ -82,8 +82,9 @@ export function negotiateFormat(accept: string | undefined): StreamFormat {
     .filter((entry) => entry.q > 0)
     .sort((a, b) => b.q - a.q);
   for (const { type } of ranked) {
-    if (type === 'text/event-stream') return 'sse';
-    if (type === 'application/x-ndjson') return 'ndjson';
+    // A wildcard takes the default, SSE (`application/*` the JSON form, NDJSON).
+    if (type === 'text/event-stream' || type === '*/*' || type === 'text/*') return 'sse';
+    if (type === 'application/x-ndjson' || type === 'application/*') return 'ndjson';
   }
   throw new StreamMediaTypeError(
     'review_stream_media_type_not_acceptable',

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { frame, negotiateFormat, parseStreamQuery } from '../../../functions/core/reviews/stream.ts';
+import {
+  frame,
+  negotiateFormat,
+  type OwnedExecution,
+  openStream,
+  parseStreamQuery,
+  type ReviewEventLog,
+  StreamInvalidResponseError,
+  StreamUnavailableError,
+} from '../../../functions/core/reviews/stream.ts';
 
 describe('review stream request parsing', () => {
   it('accepts after >= -1 and defaults to -1', () => {
@@ -27,6 +36,9 @@ describe('review stream request parsing', () => {
     expect(negotiateFormat('text/event-stream')).toBe('sse');
     expect(negotiateFormat('application/x-ndjson')).toBe('ndjson');
     expect(negotiateFormat('text/event-stream;q=0.5, application/x-ndjson')).toBe('ndjson');
+    expect(negotiateFormat('*/*')).toBe('sse');
+    expect(negotiateFormat('application/*')).toBe('ndjson');
+    expect(negotiateFormat('application/json, */*;q=0.1')).toBe('sse');
     for (const accept of [undefined, 'application/json', '*/*;q=0', 'text/event-stream;q=0']) {
       expect(() => negotiateFormat(accept)).toThrow(
         expect.objectContaining({ code: 'review_stream_media_type_not_acceptable' }),
@@ -45,5 +57,63 @@ describe('review stream request parsing', () => {
     };
     expect(frame(event, 'sse')).toBe(`id: 7\nevent: response.text.delta\ndata: ${JSON.stringify(event)}\n\n`);
     expect(frame(event, 'ndjson')).toBe(`${JSON.stringify(event)}\n`);
+  });
+});
+
+/**
+ * The store failing is not something DynamoDB Local can be made to do on demand: these use an event
+ * log that fails as a store would (the integration tests run the same code on the real one).
+ */
+describe('review stream opening when the store fails', () => {
+  const execution = {
+    id: 'exe_1',
+    projectId: 'prj_1',
+    reviewId: 'rev_1',
+    status: 'running',
+  } as OwnedExecution;
+  const options = {
+    after: -1,
+    format: 'ndjson' as const,
+    remainingMs: () => 60_000,
+    pollMs: 1,
+    heartbeatMs: 10_000,
+    reservedMs: 5_000,
+  };
+  const log = (eventsAfter: ReviewEventLog['eventsAfter']): { events: ReviewEventLog } => ({
+    events: { getExecution: async () => execution, eventsAfter },
+  });
+
+  it('answers 503 review_stream_unavailable before the first byte when the store cannot be read', async () => {
+    const failing = log(async () => {
+      throw Object.assign(new Error('Service unavailable'), { name: 'InternalServerError' });
+    });
+    await expect(openStream(failing, execution, options)).rejects.toBeInstanceOf(StreamUnavailableError);
+  });
+
+  it('answers 502 review_stream_invalid_response when a stored event does not pass the boundary', async () => {
+    const invalid = log(async () => [
+      {
+        version: 1,
+        executionId: 'exe_1',
+        sequence: 1,
+        createdAt: '2026-01-01T00:00:00.000Z',
+        type: 'response.text.delta',
+        payload: { notADelta: true },
+      },
+    ]);
+    await expect(openStream(invalid, execution, options)).rejects.toBeInstanceOf(StreamInvalidResponseError);
+  });
+
+  it('ends a started stream without a terminal event when the store fails later (the client resumes with after)', async () => {
+    let reads = 0;
+    const later = log(async () => {
+      reads++;
+      if (reads > 1) throw new Error('connection reset');
+      return [];
+    });
+    const frames: string[] = [];
+    for await (const chunk of await openStream(later, execution, options)) frames.push(chunk);
+    expect(frames).toHaveLength(1);
+    expect(JSON.parse(frames[0] as string).type).toBe('stream.ready');
   });
 });
