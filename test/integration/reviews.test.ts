@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addendumPdf, specificationPdf } from '../fixtures/pdfs.ts';
+import { addendumPdf, drawingSheetPdf, specificationPdf } from '../fixtures/pdfs.ts';
 import {
   api,
   apiUrl,
@@ -78,6 +78,11 @@ describe('reviews', () => {
     const jobId = await startIngest(org.apiKey, projectId, [
       { fileName: 'spec-09-29-00.pdf', bytes: await specificationPdf() },
       { fileName: 'addendum-02.pdf', bytes: await addendumPdf() },
+      {
+        fileName: 'A-101.pdf',
+        bytes: await drawingSheetPdf('A-101', 'FIRST FLOOR PLAN'),
+        classification: 'plans',
+      },
     ]);
     await waitForJobEnd(org.apiKey, jobId);
   }, 300_000);
@@ -249,6 +254,50 @@ describe('reviews', () => {
     expect(polled.status).toBe('succeeded');
     expect(replay.filter((event) => event.type === 'response.completed')).toHaveLength(1);
     expect(reviewAfter.executionCount).toBe(1);
+  });
+
+  it('cites a drawing region with its sheet, box and crop, announced by artifact.manifest and readable with the key', async () => {
+    // Prepare
+    const review = (await create({ name: 'Drawings' }, 'key-drawing')).body.review;
+    // Act
+    const execution = (
+      await ask(
+        review.id,
+        { question: 'What do the general notes of sheet A-101 say about gypsum board?' },
+        'ask-g',
+      )
+    ).body.execution;
+    const events = await stream(execution.streamUrl, org.apiKey, 'ndjson');
+    const region = events
+      .filter((event) => event.type === 'citation')
+      .map((event) => event.payload)
+      .find((citation) => citation.source.type === 'region');
+    const manifests = events
+      .filter((event) => event.type === 'artifact.manifest')
+      .map((event) => event.payload);
+    // Assess
+    expect(region).toMatchObject({ fileName: 'A-101.pdf', sheetNumber: 'A-101', pageNumber: 1 });
+    expect(region.quote).toContain('09 29 00');
+    expect(region.box).toEqual({
+      left: expect.any(Number),
+      top: expect.any(Number),
+      right: expect.any(Number),
+      bottom: expect.any(Number),
+    });
+    expect(region.artifact.type).toBe('region_crop');
+    expect(manifests).toContainEqual({
+      sourceCatalogUri: region.sourceCatalogUri,
+      artifact: region.artifact,
+    });
+    const crop = await fetch(`${apiUrl}${region.artifact.url}`, {
+      headers: { authorization: `Bearer ${org.apiKey}` },
+    });
+    expect(crop.status).toBe(200);
+    expect(
+      Buffer.from(await crop.arrayBuffer())
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
   });
 
   it('says plainly when the documents do not answer, with no citation', async () => {

@@ -18,7 +18,7 @@ import { analyzeQuery, analyzeText } from '../../core/search/analyzer.ts';
 /** Sentences kept in an answer, and from one source. */
 const MAX_QUOTES = 3;
 const MAX_QUOTES_PER_SOURCE = 2;
-/** Share of the question's weighted terms a sentence must contain to be quoted. */
+/** Share of the question's weighted terms a sentence (with its source's name) must contain to be quoted. */
 const MIN_COVERAGE = 0.5;
 const SENTENCE = { min: 20, max: 400 };
 
@@ -49,15 +49,20 @@ function bestQuotes(question: string, sources: ReviewedSource[]): Quote[] {
   const total = terms.reduce((sum, term) => sum + weightOf(term), 0);
   if (total === 0) return [];
   const quotes: Quote[] = [];
+  // A sentence said by two sources (a section and its part) is quoted once, from the first.
+  const seen = new Set<string>();
   for (const [rank, source] of sources.entries()) {
-    const seen = new Set<string>();
+    // What names the source (sheet number and title, section number and title) is the context of
+    // each of its sentences: "what does A-101 say about…" is answered by a sentence of sheet A-101.
+    const context = new Set(analyzeText(source.source.label).split(' '));
     for (const passage of source.passages) {
       for (const sentence of sentencesOf(passage.text)) {
         if (seen.has(sentence)) continue;
         seen.add(sentence);
         const tokens = new Set(analyzeText(sentence).split(' '));
+        if (!terms.some((term) => tokens.has(term))) continue;
         const matched = terms
-          .filter((term) => tokens.has(term))
+          .filter((term) => tokens.has(term) || context.has(term))
           .reduce((sum, term) => sum + weightOf(term), 0);
         const coverage = matched / total;
         if (coverage >= MIN_COVERAGE) quotes.push({ source, sentence, coverage, rank });
