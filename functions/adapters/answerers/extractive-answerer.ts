@@ -18,7 +18,7 @@ import { analyzeQuery, analyzeText } from '../../core/search/analyzer.ts';
 /** Sentences kept in an answer, and from one source. */
 const MAX_QUOTES = 3;
 const MAX_QUOTES_PER_SOURCE = 2;
-/** Share of the question's weighted terms a sentence (with its source's name) must contain to be quoted. */
+/** Share of the question's weight (see bestQuotes) a sentence must hold to be quoted. */
 const MIN_COVERAGE = 0.5;
 const SENTENCE = { min: 20, max: 400 };
 
@@ -44,30 +44,67 @@ function sentencesOf(text: string): string[] {
     );
 }
 
+interface Candidate {
+  source: ReviewedSource;
+  sentence: string;
+  tokens: Set<string>;
+  context: Set<string>;
+  rank: number;
+}
+
+/**
+ * The sentences that answer: each question term weighs by how rare it is among the sentences read
+ * (idf, identifiers double); a sentence scores its own terms, and half of the terms its source's name
+ * holds (what sheet A-101 says about X is a sentence of sheet A-101). Coverage is the share of the
+ * weight of the question's terms that the sources hold at all (a word no source has cannot be
+ * answered by a quote, and does not count against one). A quote needs two of the question's terms
+ * of its own (or one identifier) and half of that weight.
+ */
 function bestQuotes(question: string, sources: ReviewedSource[]): Quote[] {
   const terms = analyzeQuery(question).terms;
-  const total = terms.reduce((sum, term) => sum + weightOf(term), 0);
-  if (total === 0) return [];
-  const quotes: Quote[] = [];
+  if (terms.length === 0) return [];
+  const candidates: Candidate[] = [];
   // A sentence said by two sources (a section and its part) is quoted once, from the first.
   const seen = new Set<string>();
   for (const [rank, source] of sources.entries()) {
-    // What names the source (sheet number and title, section number and title) is the context of
-    // each of its sentences: "what does A-101 say about…" is answered by a sentence of sheet A-101.
     const context = new Set(analyzeText(source.source.label).split(' '));
-    for (const passage of source.passages) {
+    for (const passage of source.passages)
       for (const sentence of sentencesOf(passage.text)) {
         if (seen.has(sentence)) continue;
         seen.add(sentence);
-        const tokens = new Set(analyzeText(sentence).split(' '));
-        if (!terms.some((term) => tokens.has(term))) continue;
-        const matched = terms
-          .filter((term) => tokens.has(term) || context.has(term))
-          .reduce((sum, term) => sum + weightOf(term), 0);
-        const coverage = matched / total;
-        if (coverage >= MIN_COVERAGE) quotes.push({ source, sentence, coverage, rank });
+        candidates.push({
+          source,
+          sentence,
+          tokens: new Set(analyzeText(sentence).split(' ')),
+          context,
+          rank,
+        });
       }
-    }
+  }
+  const documentFrequency = new Map(
+    terms.map((term) => [term, candidates.filter((candidate) => candidate.tokens.has(term)).length]),
+  );
+  const weight = (term: string) =>
+    Math.log(1 + candidates.length / (1 + (documentFrequency.get(term) ?? 0))) * weightOf(term);
+  const held = terms.filter(
+    (term) =>
+      (documentFrequency.get(term) ?? 0) > 0 || candidates.some((candidate) => candidate.context.has(term)),
+  );
+  const total = held.reduce((sum, term) => sum + weight(term), 0);
+  if (total === 0) return [];
+  const quotes: Quote[] = [];
+  for (const candidate of candidates) {
+    const own = terms.filter((term) => candidate.tokens.has(term));
+    if (own.length < 2 && !own.some((term) => /\d/.test(term))) continue;
+    const score =
+      own.reduce((sum, term) => sum + weight(term), 0) +
+      0.5 *
+        terms
+          .filter((term) => !candidate.tokens.has(term) && candidate.context.has(term))
+          .reduce((sum, term) => sum + weight(term), 0);
+    const coverage = score / total;
+    if (coverage >= MIN_COVERAGE)
+      quotes.push({ source: candidate.source, sentence: candidate.sentence, coverage, rank: candidate.rank });
   }
   quotes.sort((a, b) => b.coverage - a.coverage || a.rank - b.rank);
   const perSource = new Map<string, number>();
