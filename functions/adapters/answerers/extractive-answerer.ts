@@ -32,11 +32,26 @@ interface Quote {
 /** Identifiers (sheet and section numbers, sizes) weigh more than words. */
 const weightOf = (term: string) => (/\d/.test(term) ? 2 : 1);
 
+/** Lines that are not prose: table-of-contents entries (dot leaders). */
+const NOT_PROSE = /\.{4,}|…{2,}/;
+
+/**
+ * Sentences of a passage: lines of one paragraph are joined (extracted text breaks lines where the
+ * page did), a new paragraph starts at a blank line or a list marker (`A.`, `1.`, `(a)`), and
+ * sentences end at `.`, `!`, `?` or `;` before a capital or a digit.
+ */
 function sentencesOf(text: string): string[] {
   return text
-    .split(/(?<=[.!?;])\s+(?=[A-Z0-9"“(])|\n+/)
-    .map((sentence) => sentence.replace(/\s+/g, ' ').trim())
-    .filter((sentence) => sentence.length >= SENTENCE.min)
+    .replace(/\n(?=\s*(?:[A-Z]\.|\d{1,2}\.|\([A-Za-z0-9]{1,3}\))\s)/g, '\n\n')
+    .split(/\n\s*\n/)
+    .flatMap((paragraph) =>
+      paragraph
+        .replace(/\s+/g, ' ')
+        .trim()
+        .split(/(?<=[.!?;])\s+(?=[A-Z0-9"“(])/),
+    )
+    .map((sentence) => sentence.trim())
+    .filter((sentence) => sentence.length >= SENTENCE.min && !NOT_PROSE.test(sentence))
     .map((sentence) =>
       sentence.length > SENTENCE.max
         ? `${sentence.slice(0, SENTENCE.max).replace(/\s+\S*$/, '')} …`
@@ -67,7 +82,10 @@ function bestQuotes(question: string, sources: ReviewedSource[]): Quote[] {
   // A sentence said by two sources (a section and its part) is quoted once, from the first.
   const seen = new Set<string>();
   for (const [rank, source] of sources.entries()) {
-    const context = new Set(analyzeText(source.source.label).split(' '));
+    // What names the source and its file (sheet, section, project) is context, not an answer.
+    const context = new Set(
+      analyzeText(`${source.source.label} ${source.fileName.replace(/[-_.]/g, ' ')}`).split(' '),
+    );
     for (const passage of source.passages)
       for (const sentence of sentencesOf(passage.text)) {
         if (seen.has(sentence)) continue;
@@ -84,23 +102,24 @@ function bestQuotes(question: string, sources: ReviewedSource[]): Quote[] {
   const documentFrequency = new Map(
     terms.map((term) => [term, candidates.filter((candidate) => candidate.tokens.has(term)).length]),
   );
+  // A term no sentence holds weighs as the rarest: a question whose specific word (an R-value) no
+  // source has is not answered by sentences that hold its other words.
   const weight = (term: string) =>
     Math.log(1 + candidates.length / (1 + (documentFrequency.get(term) ?? 0))) * weightOf(term);
-  const held = terms.filter(
-    (term) =>
-      (documentFrequency.get(term) ?? 0) > 0 || candidates.some((candidate) => candidate.context.has(term)),
-  );
-  const total = held.reduce((sum, term) => sum + weight(term), 0);
+  const named = (term: string) => candidates.some((candidate) => candidate.context.has(term));
+  const total = terms
+    .filter((term) => (documentFrequency.get(term) ?? 0) > 0 || !named(term))
+    .reduce((sum, term) => sum + weight(term), 0);
   if (total === 0) return [];
   const quotes: Quote[] = [];
   for (const candidate of candidates) {
-    const own = terms.filter((term) => candidate.tokens.has(term));
+    const own = terms.filter((term) => candidate.tokens.has(term) && !candidate.context.has(term));
     if (own.length < 2 && !own.some((term) => /\d/.test(term))) continue;
     const score =
       own.reduce((sum, term) => sum + weight(term), 0) +
       0.5 *
         terms
-          .filter((term) => !candidate.tokens.has(term) && candidate.context.has(term))
+          .filter((term) => !own.includes(term) && candidate.context.has(term))
           .reduce((sum, term) => sum + weight(term), 0);
     const coverage = score / total;
     if (coverage >= MIN_COVERAGE)
