@@ -2,7 +2,8 @@
  * bench/review-eval: asks the labeled review questions of `labels/questions.json` about the ingested
  * corpus (bench/corpus-project.ts, shared with search-eval) through the local API, streams each
  * answer, and prints per question and overall:
- * - citation precision: cited (file, page) pairs that are among the reference citations' pages;
+ * - citation precision: of all citations made (every question), the share whose (file, page) is among
+ *   the reference citations' pages of its question (a citation on an unanswerable question is wrong);
  * - citation recall: reference (file, page) pairs that some citation points to;
  * - key-fact match: the reference answer's figures (numbers, amounts, identifiers) found in the answer;
  * - abstention: unanswerable questions answered with no citation;
@@ -10,8 +11,9 @@
  *
  *   npm run bench:review-eval [-- --json FILE] [--fresh] [--verbose]
  *
- * Reads CORPUS_DIR (default ../shared/corpus). Precision and recall are over the answerable
- * questions; a question we answer with no citation has precision 0.
+ * Reads CORPUS_DIR (default ../shared/corpus). Recall and key facts are per answerable question,
+ * averaged (an abstention on an answerable question scores 0 on both); `answered` is the share of
+ * answerable questions given at least one citation.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -66,6 +68,7 @@ interface Outcome {
   type: string;
   precision: number | null;
   recall: number | null;
+  correctCitations: number;
   keyFacts: number;
   abstained: boolean;
   firstDeltaMs: number | null;
@@ -148,6 +151,7 @@ for (const question of questions) {
     firstDeltaMs,
     completedMs,
     citations: cited.length,
+    correctCitations: answerable ? cited.filter(hits).length : 0,
   });
   if (verbose) console.log(`\n${question.id} ${question.question}\n${text}\n`);
 }
@@ -160,7 +164,13 @@ const median = (values: number[]) => {
 const answerable = outcomes.filter((outcome) => outcome.precision !== null);
 const unanswerable = outcomes.filter((outcome) => outcome.precision === null);
 const overall = {
-  citationPrecision: mean(answerable.map((outcome) => outcome.precision as number)),
+  citationPrecision:
+    outcomes.reduce((sum, outcome) => sum + outcome.correctCitations, 0) /
+    Math.max(
+      1,
+      outcomes.reduce((sum, outcome) => sum + outcome.citations, 0),
+    ),
+  answered: answerable.filter((outcome) => outcome.citations > 0).length / Math.max(1, answerable.length),
   citationRecall: mean(answerable.map((outcome) => outcome.recall as number)),
   keyFactMatch: mean(answerable.map((outcome) => outcome.keyFacts)),
   abstention: unanswerable.length
@@ -182,7 +192,7 @@ for (const outcome of outcomes)
     `| ${outcome.id} | ${outcome.type} | ${outcome.citations} | ${f(outcome.precision)} | ${f(outcome.recall)} | ${f(outcome.keyFacts)} | ${outcome.abstained ? 'yes' : 'no'} | ${outcome.firstDeltaMs?.toFixed(0) ?? '–'} | ${outcome.completedMs.toFixed(0)} |`,
   );
 console.log(
-  `overall: citation precision ${f(overall.citationPrecision)}, recall ${f(overall.citationRecall)}, key facts ${f(overall.keyFactMatch)}, abstention ${f(overall.abstention)}; first delta p50 ${overall.firstDeltaMsP50.toFixed(0)} ms, completed p50 ${overall.completedMsP50.toFixed(0)} ms (targets for the local answerer: precision >= 0.8, recall >= 0.6, abstention 1.0)`,
+  `overall: citation precision ${f(overall.citationPrecision)} (${outcomes.reduce((sum, outcome) => sum + outcome.citations, 0)} citations), answered ${f(overall.answered)}, recall ${f(overall.citationRecall)}, key facts ${f(overall.keyFactMatch)}, abstention ${f(overall.abstention)}; first delta p50 ${overall.firstDeltaMsP50.toFixed(0)} ms, completed p50 ${overall.completedMsP50.toFixed(0)} ms (targets for the local answerer: precision >= 0.8, recall >= 0.6, abstention 1.0)`,
 );
 if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify({ overall, questions: outcomes }, null, 2)}\n`);
 await stack.stop();
