@@ -30,7 +30,16 @@ interface Quote {
 }
 
 /** Identifiers (sheet and section numbers, sizes) weigh more than words. */
-const weightOf = (term: string) => (/\d/.test(term) ? 2 : 1);
+/**
+ * Words that phrase a question rather than name what it is about (`how long`, `required`, `apply`,
+ * `say`): a quarter of a word's weight.
+ */
+const SCAFFOLD = new Set(
+  analyzeQuery(
+    'how long much many required requires apply applies say says cover covers mean use used late reach keep kept',
+  ).terms,
+);
+const weightOf = (term: string) => (/\d/.test(term) ? 2 : SCAFFOLD.has(term) ? 0.25 : 1);
 
 /** Lines that are not prose: table-of-contents entries (dot leaders). */
 const NOT_PROSE = /\.{4,}|…{2,}/;
@@ -59,6 +68,22 @@ function sentencesOf(text: string): string[] {
     );
 }
 
+/**
+ * What the question asks for: a quantity (`how long`, `how much`, …: the answer holds a number),
+ * and the thing a `what`/`which` question names before its verb (`What R-value is required`: the
+ * answer names an R-value).
+ */
+function questionShape(question: string): { number: boolean; focus: string[] } {
+  const number =
+    /\bhow\s+(?:long|much|many|far|thick|wide|deep|high|tall|big|large|often|soon|heavy)\b/i.test(question);
+  const match =
+    /\b(?:what|which)\s+((?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:is|are|was|were|must|should|shall|does|do|did|can|will|has|have)\b/i.exec(
+      question,
+    );
+  const focus = match ? analyzeQuery((match[1] as string).replace(/^(?:the|a|an)\s+/i, '')).terms : [];
+  return { number, focus };
+}
+
 interface Candidate {
   source: ReviewedSource;
   sentence: string;
@@ -78,6 +103,7 @@ interface Candidate {
 function bestQuotes(question: string, sources: ReviewedSource[]): Quote[] {
   const terms = analyzeQuery(question).terms;
   if (terms.length === 0) return [];
+  const shape = questionShape(question);
   const candidates: Candidate[] = [];
   // A sentence said by two sources (a section and its part) is quoted once, from the first.
   const seen = new Set<string>();
@@ -115,6 +141,10 @@ function bestQuotes(question: string, sources: ReviewedSource[]): Quote[] {
   for (const candidate of candidates) {
     const own = terms.filter((term) => candidate.tokens.has(term) && !candidate.context.has(term));
     if (own.length < 2 && !own.some((term) => /\d/.test(term))) continue;
+    // A quantity asked for is a number in the answer; the thing a what/which question names is in it.
+    if (shape.number && !/\d/.test(candidate.sentence)) continue;
+    const focus = shape.focus.filter((term) => !candidate.context.has(term));
+    if (focus.length > 0 && !focus.some((term) => candidate.tokens.has(term))) continue;
     const score =
       own.reduce((sum, term) => sum + weight(term), 0) +
       0.5 *
