@@ -1,4 +1,9 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '../../functions/adapters/dynamodb/table.ts';
+import { failExecution } from '../../functions/core/reviews/execute.ts';
+import { dynamo } from '../../functions/shared/clients.ts';
+import { executionDeps } from '../../functions/shared/review-container.ts';
 import { addendumPdf, drawingSheetPdf, specificationPdf } from '../fixtures/pdfs.ts';
 import {
   api,
@@ -298,6 +303,38 @@ describe('reviews', () => {
         .subarray(1, 4)
         .toString(),
     ).toBe('PNG');
+  });
+
+  it('ends an execution as its written terminal event says when the step that saves it failed after writing it', async () => {
+    // Prepare: an answered execution whose record is put back to running (finish wrote the events
+    // and failed before saving the record), as the state machine's catcher would then find it.
+    const review = (await create({ name: 'Crash after completion' }, 'key-crash')).body.review;
+    const execution = (await ask(review.id, { question: 'Who pays the permit fees?' }, 'ask-crash')).body
+      .execution;
+    const events = await stream(execution.streamUrl, org.apiKey, 'ndjson');
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: process.env.TABLE_NAME,
+        Key: keys.reviewExecution(org.orgId, execution.id),
+        UpdateExpression: 'SET #status = :running, answer = :none, citations = :empty',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':running': 'running', ':none': null, ':empty': [] },
+      }),
+    );
+    // Act
+    await failExecution(await executionDeps(), {
+      orgId: org.orgId,
+      executionId: execution.id,
+      error: { Error: 'States.TaskFailed', Cause: 'connection reset' },
+    });
+    const polled = (await api(execution.url, { key: org.apiKey })).body.execution;
+    const after = await stream(execution.streamUrl, org.apiKey, 'ndjson');
+    // Assess
+    expect(polled).toMatchObject({ status: 'succeeded', answer: events.at(-1)?.payload.text, error: null });
+    expect(polled.citations).toEqual(
+      events.filter((event) => event.type === 'citation').map((event) => event.payload),
+    );
+    expect(after.filter((event) => event.type === 'response.error')).toEqual([]);
   });
 
   it('says plainly when the documents do not answer, with no citation', async () => {

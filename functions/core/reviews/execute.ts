@@ -180,17 +180,35 @@ const ERROR_CODES: Record<string, string> = {
   ServiceUnavailableException: 'review_answerer_unavailable',
 };
 
-/** Fail: `response.error` (a public code, never the internal detail), the execution `failed`. */
+/**
+ * Fail: `response.error` (a public code, never the internal detail), the execution `failed`; unless
+ * `response.completed` was already written, which then decides how the execution ended.
+ */
 export async function failExecution(
   deps: ExecutionDeps,
   input: { orgId: string; executionId: string; error?: { Error?: string; Cause?: string } },
 ): Promise<{ status: ExecutionStatus }> {
   const execution = await load(deps, input.orgId, input.executionId);
   if (terminal(execution.status)) return { status: execution.status };
+  // The terminal event was written before the failure (finish stopped before saving the record):
+  // the execution ended as that event says, with the answer and citations clients received.
+  if (await deps.events.hasEvent(execution.id, 'finish:completed')) {
+    const events = await deps.events.events(execution.id, -1);
+    const completed = events.find((event) => event.type === 'response.completed');
+    const status = completed?.payload.status === 'partial' ? 'partial' : 'succeeded';
+    await deps.reviews.updateExecution(execution, ['queued', 'running'], {
+      status,
+      answer: String(completed?.payload.text ?? ''),
+      citations: events
+        .filter((event) => event.type === 'citation')
+        .map((event) => event.payload as Citation),
+      completedAt: completed?.createdAt ?? new Date().toISOString(),
+    });
+    return { status };
+  }
   const error = publicError({ code: ERROR_CODES[input.error?.Error ?? ''] });
   const writer = new EventWriter(deps, execution);
-  if (!(await deps.events.hasEvent(execution.id, 'finish:completed')))
-    await writer.emit('response.error', error, 'fail:error');
+  await writer.emit('response.error', error, 'fail:error');
   await deps.reviews.updateExecution(execution, ['queued', 'running'], {
     status: 'failed',
     error: { code: error.code, message: error.message },
