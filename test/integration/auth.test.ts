@@ -31,6 +31,8 @@ function bodyFor(routeId: string): unknown {
     };
   }
   if (routeId === 'completeUploads') return { directUploads: [{ documentId: 'doc_x', uploadToken: 'x' }] };
+  if (routeId === 'createReview') return { name: 'Isolation' };
+  if (routeId === 'askReviewQuestion') return { question: 'Who pays the permit fees?' };
   return undefined;
 }
 
