@@ -30,6 +30,7 @@ const { stack, orgId, call, apiKey } = await benchApi({
 const { dynamo } = await import('../../functions/shared/clients.ts');
 const { keys, ENTITY_VERSION } = await import('../../functions/adapters/dynamodb/table.ts');
 const { batchWriteAll } = await import('../../functions/adapters/dynamodb/batch-write.ts');
+const { executionEventItem } = await import('../../functions/adapters/dynamodb/review-event-store.ts');
 const { queryAll } = await import('../../functions/adapters/dynamodb/query-page.ts');
 const { newId } = await import('../../functions/core/ids.ts');
 const table = process.env.TABLE_NAME as string;
@@ -68,23 +69,18 @@ await batchWriteAll(dynamo, table, [
     const last = sequence === eventCount;
     return {
       PutRequest: {
-        Item: {
-          ...keys.executionEvent(executionId, sequence),
-          entity: 'executionEvent',
-          v: ENTITY_VERSION.executionEvent,
-          event: {
-            version: 1,
-            executionId,
-            sequence,
-            createdAt,
-            type: last ? 'response.completed' : 'response.text.delta',
-            payload: last
-              ? { text: 'The answer.', status: 'succeeded' }
-              : {
-                  delta: `Sentence ${sequence} of a long streamed answer, with a citation marker [${sequence % 7}]. `,
-                },
-          },
-        },
+        Item: executionEventItem({
+          version: 1,
+          executionId,
+          sequence,
+          createdAt,
+          type: last ? 'response.completed' : 'response.text.delta',
+          payload: last
+            ? { text: 'The answer.', status: 'succeeded' }
+            : {
+                delta: `Sentence ${sequence} of a long streamed answer, with a citation marker [${sequence % 7}]. `,
+              },
+        }),
       },
     };
   }),

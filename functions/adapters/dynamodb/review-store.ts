@@ -20,6 +20,7 @@ import type { StreamEvent } from '../../core/reviews/stream.ts';
 import type { ReviewSourceLookup } from '../../core/search/ports.ts';
 import { cancellationReasons, isConditionFailure } from './errors.ts';
 import { queryAll, queryPage, setExpression } from './query-page.ts';
+import { executionEventItem, storedEvent } from './review-event-store.ts';
 import { ENTITY_VERSION, keys, recordOf, TABLE_DESIGN } from './table.ts';
 
 type TransactItem = NonNullable<
@@ -300,12 +301,7 @@ export class DynamoReviewStore implements ReviewStore, ExecutionEventLog, Review
       }),
     );
     const sequence = Number(allocated.Attributes?.nextSequence ?? 0);
-    const item = {
-      ...keys.executionEvent(execution.id, sequence),
-      entity: 'executionEvent',
-      v: ENTITY_VERSION.executionEvent,
-      event: { ...event, sequence },
-    };
+    const item = executionEventItem({ ...event, sequence } as StreamEvent);
     if (!eventKey) {
       await this.client.send(new PutCommand({ TableName: this.tableName, Item: item }));
       return sequence;
@@ -347,6 +343,6 @@ export class DynamoReviewStore implements ReviewStore, ExecutionEventLog, Review
       },
       ConsistentRead: true,
     });
-    return items.map((item) => item.event as StreamEvent);
+    return items.map(storedEvent);
   }
 }
