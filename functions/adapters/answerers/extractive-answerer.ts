@@ -168,6 +168,22 @@ function bestQuotes(question: string, sources: ReviewedSource[]): Quote[] {
   return chosen;
 }
 
+/**
+ * An addendum as it names itself (`Addendum No. 4`, and its date when the source prints one), or as
+ * its file is named; `Addendum` when neither says.
+ */
+export function addendumName(source: ReviewedSource): string {
+  const text = source.passages.map((passage) => passage.text).join('\n');
+  const number =
+    /\bADDENDUM\s+(?:NO\.?|NUMBER|#)\s*(\d{1,3})\b/i.exec(text)?.[1] ??
+    /addendum[-_\s]*(?:no[-_.\s]*)?0*(\d{1,3})\b/i.exec(source.fileName)?.[1];
+  const date =
+    /\b(?:(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2},\s+\d{4}|\d{1,2}\/\d{1,2}\/\d{2,4})\b/i.exec(
+      text,
+    )?.[0];
+  return `Addendum${number ? ` No. ${number}` : ''}${date ? ` (${date})` : ''}`;
+}
+
 const where = (source: ReviewedSource) =>
   `${source.source.label} (${source.fileName}, p. ${source.pageStart}${source.pageEnd > source.pageStart ? `–${source.pageEnd}` : ''})`;
 
@@ -219,7 +235,9 @@ export class ExtractiveAnswerer implements Answerer {
       for (const [index, quote] of ordered.entries()) {
         const marker = index + 1;
         const later =
-          quote.source.classification === 'addenda' ? 'Addendum, which governs over earlier documents: ' : '';
+          quote.source.classification === 'addenda'
+            ? `${addendumName(quote.source)}, which governs over earlier documents: `
+            : '';
         lines.push(`- ${later}${where(quote.source)}: “${quote.sentence}” [${marker}]`);
         citations.push({
           marker,
