@@ -75,6 +75,10 @@ const body = fc.oneof(
       ),
       directUploads: fc.array(fc.record({ documentId: junk, uploadToken: junk }), { maxLength: 2 }),
       label: junk,
+      question: junk,
+      entityTypes: fc.array(fc.oneof(junk, fc.constantFrom('region', 'specification', 'doc')), {
+        maxLength: 3,
+      }),
       scopes: fc.array(junk, { maxLength: 3 }),
       url: fc.oneof(junk, fc.webUrl()),
     })
@@ -106,6 +110,21 @@ describe('fuzzing every route', () => {
     await waitForProject(key, projectId);
     const job = await api(`/api/open/v1/projects/${projectId}/jobs`, { method: 'POST', key, body: {} });
     ids.jobId = String(job.body.job.id);
+    // A review and an execution of the project, so review paths also reach real records.
+    const review = await api(`/api/open/v1/projects/${projectId}/reviews`, {
+      method: 'POST',
+      key,
+      body: { name: 'Fuzzed review' },
+      headers: { 'idempotency-key': 'fuzz-review' },
+    });
+    ids.reviewId = String(review.body.review.id);
+    const asked = await api(`/api/open/v1/projects/${projectId}/reviews/${ids.reviewId}/executions`, {
+      method: 'POST',
+      key,
+      body: { question: 'Anything about gypsum board?' },
+      headers: { 'idempotency-key': 'fuzz-ask' },
+    });
+    ids.executionId = String(asked.body.execution.id);
   });
 
   afterAll(() => {
@@ -130,6 +149,8 @@ describe('fuzzing every route', () => {
           '',
         ),
         accept: fc.constantFrom('text/event-stream', 'application/x-ndjson', '*/*', 'application/json', ''),
+        // Header values a client can send (visible ASCII), sometimes none, sometimes far too long.
+        idempotencyKey: fc.option(fc.stringMatching(/^[\x21-\x7e]{1,400}$/), { nil: undefined }),
         auth,
       });
       await fc.assert(
@@ -139,6 +160,7 @@ describe('fuzzing every route', () => {
           const headers: Record<string, string> = {};
           if (input.contentType) headers['content-type'] = input.contentType;
           if (input.accept) headers.accept = input.accept;
+          if (input.idempotencyKey) headers['idempotency-key'] = input.idempotencyKey;
           // `valid`: the credential the route takes; `otherKind`: the other one (a key on a session route).
           const session = (input.auth === 'valid') === (route.auth === 'session');
           if (input.auth === 'garbage')
