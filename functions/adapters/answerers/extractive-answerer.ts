@@ -184,6 +184,36 @@ export function addendumName(source: ReviewedSource): string {
   return `Addendum${number ? ` No. ${number}` : ''}${date ? ` (${date})` : ''}`;
 }
 
+/** What an addendum's sentence points at in earlier documents: section numbers and sheet numbers. */
+export function referencesOf(sentence: string): string[] {
+  const sections = sentence.match(/\b\d{2} \d{2} \d{2}\b/g) ?? [];
+  const sheets = [
+    ...sentence.matchAll(/\b(?:sheets?|drawings?|dwg\.?)\s+([A-Z]{1,2}-?\d{1,3}(?:\.\d{1,2})?[A-Z]?)\b/gi),
+  ].map((match) => match[1] as string);
+  return [...new Set([...sections, ...sheets])];
+}
+
+/** The sentence of the earlier sources that says most of what the addendum's sentence changes. */
+function originalOf(addendum: Quote, sources: ReviewedSource[]): Quote | null {
+  const terms = new Set(analyzeText(addendum.sentence).split(' '));
+  let best: Quote | null = null;
+  let bestShared = 2;
+  for (const [rank, source] of sources.entries())
+    for (const passage of source.passages)
+      for (const sentence of sentencesOf(passage.text)) {
+        const shared = analyzeText(sentence)
+          .split(' ')
+          .filter((token, index, all) => terms.has(token) && all.indexOf(token) === index).length;
+        if (shared > bestShared) {
+          best = { source, sentence, coverage: shared, rank };
+          bestShared = shared;
+        }
+      }
+  return best;
+}
+
+const ORIGINAL = 'original:';
+
 const where = (source: ReviewedSource) =>
   `${source.source.label} (${source.fileName}, p. ${source.pageStart}${source.pageEnd > source.pageStart ? `–${source.pageEnd}` : ''})`;
 
@@ -216,7 +246,47 @@ export class ExtractiveAnswerer implements Answerer {
       if (uris.length > 0)
         return { kind: 'tools', calls: [{ name: 'review_sources', sourceCatalogUris: uris }] };
     }
-    const quotes = bestQuotes(conversation.question, [...reviewed.values()]);
+    // The sources read for the question, and those read to find what an addendum changes.
+    const sourcesOf = (original: boolean) =>
+      conversation.results
+        .filter((result) => (result.call.id ?? '').startsWith(ORIGINAL) === original)
+        .flatMap((result) => result.sources ?? []);
+    const quotes = bestQuotes(conversation.question, [
+      ...new Map(sourcesOf(false).map((source) => [source.sourceCatalogUri, source])).values(),
+    ]);
+    const changes = quotes.filter((quote) => quote.source.classification === 'addenda');
+    const followed = conversation.results.filter((result) => (result.call.id ?? '').startsWith(ORIGINAL));
+    if (!final && changes.length > 0) {
+      // An addendum quoted: find what it changes (the section or sheet it names), to cite both.
+      const references = [...new Set(changes.flatMap((quote) => referencesOf(quote.sentence)))].slice(0, 2);
+      if (followed.length === 0 && references.length > 0)
+        return {
+          kind: 'tools',
+          calls: references.map((reference, index) => ({
+            id: `${ORIGINAL}search:${index}`,
+            name: 'search_sources' as const,
+            query: reference,
+            modes: ['exact' as const],
+          })),
+        };
+      const addendumFiles = new Set(changes.map((quote) => quote.source.fileName));
+      if (followed.length > 0 && !followed.some((result) => result.call.name === 'review_sources')) {
+        const uris = [
+          ...new Set(
+            followed
+              .flatMap((result) => (result.hits ?? []).slice(0, 3))
+              .filter((hit) => !addendumFiles.has(hit.fileName) && hit.matchedModes.includes('lexical'))
+              .map((hit) => hit.sourceCatalogUri),
+          ),
+        ].slice(0, 4);
+        if (uris.length > 0)
+          return {
+            kind: 'tools',
+            calls: [{ id: `${ORIGINAL}review`, name: 'review_sources', sourceCatalogUris: uris }],
+          };
+      }
+    }
+    const originals = sourcesOf(true).filter((source) => source.classification !== 'addenda');
     const lines: string[] = [];
     const citations: DraftCitation[] = [];
     if (quotes.length === 0) {
@@ -226,18 +296,23 @@ export class ExtractiveAnswerer implements Answerer {
           : `I read ${reviewed.size} source${reviewed.size === 1 ? '' : 's'} of this project and none of them states an answer to this question.`,
       );
     } else {
-      // Addenda change what they reissue: their quotes first, and said so.
-      const ordered = [...quotes].sort(
-        (a, b) =>
-          Number(b.source.classification === 'addenda') - Number(a.source.classification === 'addenda'),
-      );
+      // Addenda change what they reissue: their quotes first, and said so, each followed by what it changes.
+      const ordered: (Quote & { replaced?: boolean })[] = [];
+      for (const quote of [...changes, ...quotes.filter((quote) => !changes.includes(quote))]) {
+        ordered.push(quote);
+        const original = quote.source.classification === 'addenda' ? originalOf(quote, originals) : null;
+        if (original && !ordered.some((entry) => entry.sentence === original.sentence))
+          ordered.push({ ...original, replaced: true });
+      }
       lines.push("Quoted from the project's documents (extractive answer, no paraphrase):");
       for (const [index, quote] of ordered.entries()) {
         const marker = index + 1;
         const later =
           quote.source.classification === 'addenda'
             ? `${addendumName(quote.source)}, which governs over earlier documents: `
-            : '';
+            : quote.replaced
+              ? 'Earlier document, changed by the addendum above: '
+              : '';
         lines.push(`- ${later}${where(quote.source)}: “${quote.sentence}” [${marker}]`);
         citations.push({
           marker,
