@@ -12,23 +12,33 @@ import { searchDeps, sourceIndex } from './search-container.ts';
 export async function toolDeps(): Promise<ToolDeps> {
   return {
     ...(await executionDeps()),
-    tools: (execution) => ({
-      search: ({ query, modes, filters, maxHits }) =>
-        searchSources(searchDeps(), {
-          orgId: execution.orgId,
-          projectId: execution.projectId,
-          body: {
-            query,
-            mode: modes.length === 2 ? 'hybrid' : modes[0] === 'exact' ? 'exact' : 'semantic',
-            maxHits,
-            ...(filters.entityTypes ? { entityTypes: filters.entityTypes } : {}),
-          },
-          ...(filters.fileIds ? { fileIds: filters.fileIds } : {}),
-        }),
-      passages: async (uri) => {
-        const project = await requireProject(projectStore(), execution.orgId, execution.projectId);
-        return project.indexLocation ? sourceIndex().passagesOf(project.indexLocation, uri) : [];
-      },
-    }),
+    tools: (execution) => {
+      // The project's index location, read once per step (not once per source read).
+      let location: Promise<string | null> | undefined;
+      const indexLocation = () => {
+        location ??= requireProject(projectStore(), execution.orgId, execution.projectId).then(
+          (project) => project.indexLocation,
+        );
+        return location;
+      };
+      return {
+        search: ({ query, modes, filters, maxHits }) =>
+          searchSources(searchDeps(), {
+            orgId: execution.orgId,
+            projectId: execution.projectId,
+            body: {
+              query,
+              mode: modes.length === 2 ? 'hybrid' : modes[0] === 'exact' ? 'exact' : 'semantic',
+              maxHits,
+              ...(filters.entityTypes ? { entityTypes: filters.entityTypes } : {}),
+            },
+            ...(filters.fileIds ? { fileIds: filters.fileIds } : {}),
+          }),
+        passages: async (uri) => {
+          const at = await indexLocation();
+          return at ? sourceIndex().passagesOf(at, uri) : [];
+        },
+      };
+    },
   };
 }

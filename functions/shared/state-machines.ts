@@ -26,6 +26,31 @@ export interface StateMachineTask {
 
 type StateMachineName = ResourceNameOfKind<'stateMachine'>;
 
+/** Tasks of the job machines (process-job and normalize-regions): one definition, one function. */
+const JOB_TASKS = {
+  FailFileFunctionArn: {
+    handler: 'functions/handlers/sfn/fail-file.ts',
+    access: { table: 'readwrite' },
+    timeoutSeconds: 60,
+    memoryMb: 256,
+    usesEngine: true,
+  },
+  FinalizeJobFunctionArn: {
+    handler: 'functions/handlers/sfn/finalize-job.ts',
+    access: { table: 'readwrite', artifactsBucket: 'readwrite', webhookQueue: 'send' },
+    timeoutSeconds: 300,
+    memoryMb: 1024,
+    usesEngine: true,
+  },
+  FailJobFunctionArn: {
+    handler: 'functions/handlers/sfn/fail-job.ts',
+    access: { table: 'readwrite', webhookQueue: 'send' },
+    timeoutSeconds: 120,
+    memoryMb: 512,
+    usesEngine: true,
+  },
+} as const satisfies Record<string, StateMachineTask>;
+
 /** Every state machine of `RESOURCES` must have its tasks here (the `satisfies` says so). */
 const TASKS = {
   provisionStateMachine: {
@@ -85,27 +110,7 @@ const TASKS = {
       isolated: true,
       usesIndex: true,
     },
-    FailFileFunctionArn: {
-      handler: 'functions/handlers/sfn/fail-file.ts',
-      access: { table: 'readwrite' },
-      timeoutSeconds: 60,
-      memoryMb: 256,
-      usesEngine: true,
-    },
-    FinalizeJobFunctionArn: {
-      handler: 'functions/handlers/sfn/finalize-job.ts',
-      access: { table: 'readwrite', artifactsBucket: 'readwrite', webhookQueue: 'send' },
-      timeoutSeconds: 300,
-      memoryMb: 1024,
-      usesEngine: true,
-    },
-    FailJobFunctionArn: {
-      handler: 'functions/handlers/sfn/fail-job.ts',
-      access: { table: 'readwrite', webhookQueue: 'send' },
-      timeoutSeconds: 120,
-      memoryMb: 512,
-      usesEngine: true,
-    },
+    ...JOB_TASKS,
   },
   reviewExecutionStateMachine: {
     BeginReviewExecutionFunctionArn: {
@@ -149,27 +154,7 @@ const TASKS = {
       usesEngine: true,
       isolated: true,
     },
-    FailFileFunctionArn: {
-      handler: 'functions/handlers/sfn/fail-file.ts',
-      access: { table: 'readwrite' },
-      timeoutSeconds: 60,
-      memoryMb: 256,
-      usesEngine: true,
-    },
-    FinalizeJobFunctionArn: {
-      handler: 'functions/handlers/sfn/finalize-job.ts',
-      access: { table: 'readwrite', artifactsBucket: 'readwrite', webhookQueue: 'send' },
-      timeoutSeconds: 300,
-      memoryMb: 1024,
-      usesEngine: true,
-    },
-    FailJobFunctionArn: {
-      handler: 'functions/handlers/sfn/fail-job.ts',
-      access: { table: 'readwrite', webhookQueue: 'send' },
-      timeoutSeconds: 120,
-      memoryMb: 512,
-      usesEngine: true,
-    },
+    ...JOB_TASKS,
   },
 } as const satisfies Record<StateMachineName, Record<string, StateMachineTask>>;
 

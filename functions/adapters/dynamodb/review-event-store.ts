@@ -21,6 +21,22 @@ export function storedEvent(item: Record<string, unknown>): StreamEvent {
     : (item.event as StreamEvent);
 }
 
+/** The query of an execution's events with a sequence greater than `after`, only the event read back. */
+export function eventsQuery(tableName: string, executionId: string, after: number) {
+  return {
+    TableName: tableName,
+    KeyConditionExpression: 'pk = :pk AND sk > :after',
+    ExpressionAttributeValues: {
+      ':pk': keys.executionEvent(executionId, 0).pk,
+      // 'EVENT#' sorts before every stored event, so after = -1 replays from the first.
+      ':after': after < 0 ? keys.executionEventPrefix : keys.executionEvent(executionId, after).sk,
+    },
+    ConsistentRead: true,
+    ProjectionExpression: 'eventJson, #event',
+    ExpressionAttributeNames: { '#event': 'event' },
+  };
+}
+
 /** Stored review executions and their public events, read by sequence. */
 export class DynamoReviewEventStore implements ReviewEventLog {
   private readonly client: DynamoDBDocumentClient;
@@ -50,22 +66,8 @@ export class DynamoReviewEventStore implements ReviewEventLog {
   }
 
   async eventsAfter(execution: OwnedExecution, after: number, limit: number): Promise<StreamEvent[]> {
-    const executionId = execution.id;
     const result = await this.client.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND sk > :after',
-        ExpressionAttributeValues: {
-          ':pk': keys.executionEvent(executionId, 0).pk,
-          // 'EVENT#' sorts before every stored event, so after = -1 replays from the first.
-          ':after': after < 0 ? keys.executionEventPrefix : keys.executionEvent(executionId, after).sk,
-        },
-        ConsistentRead: true,
-        // Only the event: keys and labels are not read back.
-        ProjectionExpression: 'eventJson, #event',
-        ExpressionAttributeNames: { '#event': 'event' },
-        Limit: limit,
-      }),
+      new QueryCommand({ ...eventsQuery(this.tableName, execution.id, after), Limit: limit }),
     );
     return (result.Items ?? []).map(storedEvent);
   }

@@ -20,7 +20,7 @@ import type { StreamEvent } from '../../core/reviews/stream.ts';
 import type { ReviewSourceLookup } from '../../core/search/ports.ts';
 import { cancellationReasons, isConditionFailure } from './errors.ts';
 import { queryAll, queryPage, setExpression } from './query-page.ts';
-import { executionEventItem, storedEvent } from './review-event-store.ts';
+import { eventsQuery, executionEventItem, storedEvent } from './review-event-store.ts';
 import { ENTITY_VERSION, keys, recordOf, TABLE_DESIGN } from './table.ts';
 
 type TransactItem = NonNullable<
@@ -288,8 +288,8 @@ export class DynamoReviewStore implements ReviewStore, ExecutionEventLog, Review
     event: Omit<StreamEvent, 'sequence'>,
     eventKey: string | null,
   ): Promise<number | null> {
-    if (eventKey && (await this.hasEvent(execution.id, eventKey))) return null;
-    // The sequence is allocated atomically; a number a retried step leaves unused is a gap (allowed).
+    // The sequence is allocated atomically; the key's condition below refuses an event written
+    // already (a retried step), whose number is then a gap (allowed).
     const allocated = await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
@@ -334,15 +334,7 @@ export class DynamoReviewStore implements ReviewStore, ExecutionEventLog, Review
   }
 
   async events(executionId: string, after: number): Promise<StreamEvent[]> {
-    const items = await queryAll(this.client, {
-      TableName: this.tableName,
-      KeyConditionExpression: 'pk = :pk AND sk > :after',
-      ExpressionAttributeValues: {
-        ':pk': keys.executionEvent(executionId, 0).pk,
-        ':after': after < 0 ? keys.executionEventPrefix : keys.executionEvent(executionId, after).sk,
-      },
-      ConsistentRead: true,
-    });
+    const items = await queryAll(this.client, eventsQuery(this.tableName, executionId, after));
     return items.map(storedEvent);
   }
 }

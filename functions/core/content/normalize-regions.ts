@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ConflictError, NotFoundError } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { JOB_LIMITS, type JobFileRecord, type JobRecord, jobKind } from '../jobs/model.ts';
+import { JOB_LIMITS, type JobFileRecord, type JobRecord, jobKind, newJobRecord } from '../jobs/model.ts';
 import type { JobStore } from '../jobs/ports.ts';
 import { computeOverview, type Project, type ProjectOverview, toPublicProject } from '../projects/model.ts';
 import type { LatestJobLookup, ProjectStore } from '../projects/ports.ts';
@@ -188,37 +188,21 @@ export async function normalizeProjectRegions(
   const iso = (input.now ?? new Date()).toISOString();
   const pageCount = scheduled.reduce((sum, document) => sum + document.pageCount, 0);
   const regionCount = missing.reduce((sum, count) => sum + count, 0);
-  const job: JobRecord = {
+  const job = newJobRecord({
     orgId: input.orgId,
     id: newId('job'),
-    projectId: project.id,
-    projectName: project.name,
+    project,
     kind: 'region_normalization',
     displayName: `Normalize regions of ${scheduled.length} document${scheduled.length === 1 ? '' : 's'}`,
     externalId: null,
     status: 'processing',
-    declaredBytes: 0,
     fileCount: scheduled.length,
     pageCount,
-    successfulPageCount: 0,
-    failedPageCount: 0,
-    progress: {
-      processedPages: 0,
-      totalPages: pageCount,
-      percent: 0,
-      phase: 'processing',
-      message: `Normalizing ${regionCount} regions.`,
-      updatedAt: iso,
-    },
-    creditsReserved: 0,
-    creditsDebited: 0,
-    error: null,
-    createdAt: iso,
-    updatedAt: iso,
-    completedAt: null,
+    message: `Normalizing ${regionCount} regions.`,
+    now: iso,
     // No uploads: the window is closed from the start.
     expiresAt: iso,
-  };
+  });
   const files = scheduled.map((document) => repairFile(job, document, iso));
   await deps.jobs.createWithFiles(job, files);
   await deps.starter.start(

@@ -8,7 +8,7 @@ import {
   JOB_LIMITS,
   type Job,
   type JobFile,
-  type JobRecord,
+  newJobRecord,
   type OwnedJob,
   toPublicJob,
   toPublicJobFile,
@@ -58,35 +58,19 @@ export async function createJob(
   }
   const now = input.now ?? new Date();
   const iso = now.toISOString();
-  const record: JobRecord = {
+  const record = newJobRecord({
     orgId: input.orgId,
     id: newId('job'),
-    projectId: project.id,
-    projectName: project.name,
+    project,
     displayName: input.displayName ?? `Upload ${iso.slice(0, 16).replace('T', ' ')} UTC`,
     externalId: input.externalId ?? null,
     status: 'awaiting_uploads',
-    declaredBytes: 0,
     fileCount: 0,
     pageCount: 0,
-    successfulPageCount: 0,
-    failedPageCount: 0,
-    progress: {
-      processedPages: 0,
-      totalPages: 0,
-      percent: 0,
-      phase: 'awaiting_uploads',
-      message: 'Register files to upload.',
-      updatedAt: iso,
-    },
-    creditsReserved: 0,
-    creditsDebited: 0,
-    error: null,
-    createdAt: iso,
-    updatedAt: iso,
-    completedAt: null,
+    message: 'Register files to upload.',
+    now: iso,
     expiresAt: new Date(now.getTime() + JOB_UPLOAD_WINDOW_MS).toISOString(),
-  };
+  });
   await deps.jobs.create(record);
   return toPublicJob(record, [], false);
 }

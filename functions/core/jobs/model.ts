@@ -155,6 +155,53 @@ const ACTIVITY_LABELS_BY_KIND: Record<JobKind, Partial<Record<JobStatus, string>
 
 export const jobKind = (record: Pick<JobRecord, 'kind'>): JobKind => record.kind ?? 'ingest';
 
+/** A job as it starts: nothing counted, debited or failed yet; `pageCount` pages to come. */
+export function newJobRecord(input: {
+  orgId: string;
+  id: string;
+  project: { id: string; name: string };
+  kind?: JobKind;
+  displayName: string;
+  externalId: string | null;
+  status: JobStatus;
+  fileCount: number;
+  pageCount: number;
+  message: string;
+  now: string;
+  expiresAt: string;
+}): JobRecord {
+  return {
+    orgId: input.orgId,
+    id: input.id,
+    projectId: input.project.id,
+    projectName: input.project.name,
+    ...(input.kind ? { kind: input.kind } : {}),
+    displayName: input.displayName,
+    externalId: input.externalId,
+    status: input.status,
+    declaredBytes: 0,
+    fileCount: input.fileCount,
+    pageCount: input.pageCount,
+    successfulPageCount: 0,
+    failedPageCount: 0,
+    progress: {
+      processedPages: 0,
+      totalPages: input.pageCount,
+      percent: 0,
+      phase: input.status,
+      message: input.message,
+      updatedAt: input.now,
+    },
+    creditsReserved: 0,
+    creditsDebited: 0,
+    error: null,
+    createdAt: input.now,
+    updatedAt: input.now,
+    completedAt: null,
+    expiresAt: input.expiresAt,
+  };
+}
+
 export function toPublicJobFile(record: JobFileRecord): JobFile {
   return {
     id: record.id,
