@@ -9,7 +9,7 @@
  * - abstention: unanswerable questions answered with no citation;
  * - time from the question to the first text delta and to completion (p50).
  *
- *   npm run bench:review-eval [-- --json FILE] [--fresh] [--verbose]
+ *   npm run bench:review-eval [-- --json FILE] [--fresh] [--verbose] [--only S-R04,S-R05]
  *
  * Reads CORPUS_DIR (default ../shared/corpus). Recall and key facts are per answerable question,
  * averaged (an abstention on an answerable question scores 0 on both); `answered` is the share of
@@ -24,6 +24,7 @@ const CORPUS = process.env.CORPUS_DIR ?? resolve(ROOT, '../shared/corpus');
 const args = process.argv.slice(2);
 const jsonOut = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined;
 const verbose = args.includes('--verbose');
+const only = args.includes('--only') ? new Set((args[args.indexOf('--only') + 1] ?? '').split(',')) : null;
 
 interface Question {
   id: string;
@@ -38,7 +39,9 @@ if (!existsSync(labelsFile)) {
   console.log(`bench/review-eval: ${labelsFile} not found; nothing to measure.`);
   process.exit(0);
 }
-const questions = (JSON.parse(readFileSync(labelsFile, 'utf8')) as { questions: Question[] }).questions;
+const questions = (
+  JSON.parse(readFileSync(labelsFile, 'utf8')) as { questions: Question[] }
+).questions.filter((question) => only === null || only.has(question.id));
 const { stack, call, apiKey, projectId } = await corpusProject({
   corpus: CORPUS,
   fresh: args.includes('--fresh'),
@@ -91,6 +94,7 @@ for (const question of questions) {
   let firstDeltaMs: number | null = null;
   let text = '';
   const cited: { file: string; page: number; pageEnd: number }[] = [];
+  const steps: string[] = [];
   if (response && response.status === 200 && response.body) {
     const decoder = new TextDecoder();
     let buffer = '';
@@ -110,6 +114,12 @@ for (const question of questions) {
             pageEnd: event.payload.pageEnd,
           });
         if (event.type === 'response.completed') text = event.payload.text;
+        if (verbose && event.type === 'tool.completed')
+          steps.push(`  ${event.payload.name}: ${event.payload.hitCount ?? event.payload.sourceCount ?? 0}`);
+        if (verbose && event.type === 'source.reviewed')
+          steps.push(
+            `  read ${event.payload.source.label} (${event.payload.fileName} p. ${event.payload.pageNumber})`,
+          );
       }
     }
   }
@@ -153,7 +163,7 @@ for (const question of questions) {
     citations: cited.length,
     correctCitations: answerable ? cited.filter(hits).length : 0,
   });
-  if (verbose) console.log(`\n${question.id} ${question.question}\n${text}\n`);
+  if (verbose) console.log(`\n${question.id} ${question.question}\n${steps.join('\n')}\n${text}\n`);
 }
 
 const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0);

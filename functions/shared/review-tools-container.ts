@@ -22,7 +22,7 @@ export async function toolDeps(): Promise<ToolDeps> {
         return location;
       };
       return {
-        search: ({ query, modes, filters, maxHits }) =>
+        search: ({ query, modes, filters, fileName, maxHits }) =>
           searchSources(searchDeps(), {
             orgId: execution.orgId,
             projectId: execution.projectId,
@@ -30,6 +30,7 @@ export async function toolDeps(): Promise<ToolDeps> {
               query,
               mode: modes.length === 2 ? 'hybrid' : modes[0] === 'exact' ? 'exact' : 'semantic',
               maxHits,
+              ...(fileName ? { fileName } : {}),
               ...(filters.entityTypes ? { entityTypes: filters.entityTypes } : {}),
             },
             ...(filters.fileIds ? { fileIds: filters.fileIds } : {}),

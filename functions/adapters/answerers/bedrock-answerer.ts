@@ -45,6 +45,11 @@ const TOOLS: ToolConfiguration = {
             properties: {
               query: { type: 'string', description: 'Words, identifiers (A-501, 07 55 00) or a phrase.' },
               modes: { type: 'array', items: { type: 'string', enum: ['exact', 'semantic'] } },
+              fileName: {
+                type: 'string',
+                description:
+                  'Only files whose name contains this (case-insensitive), e.g. a file name from earlier hits.',
+              },
             },
             required: ['query'],
           },
@@ -140,7 +145,8 @@ export function messagesOf(conversation: Conversation): Message[] {
 }
 
 function inputOf(call: ToolCall): Record<string, unknown> {
-  if (call.name === 'search_sources') return { query: call.query, modes: call.modes };
+  if (call.name === 'search_sources')
+    return { query: call.query, modes: call.modes, ...(call.fileName ? { fileName: call.fileName } : {}) };
   if (call.name === 'read_source') return { sourceCatalogUri: call.sourceCatalogUri };
   return { sourceCatalogUris: call.sourceCatalogUris };
 }
@@ -162,6 +168,9 @@ function toolCall(name: string, id: string, raw: string): ToolCall | null {
       id,
       query: input.query.slice(0, 1000),
       modes: modes.length ? modes : ['exact', 'semantic'],
+      ...(typeof input.fileName === 'string' && input.fileName.trim()
+        ? { fileName: input.fileName.trim().slice(0, 255) }
+        : {}),
     };
   }
   if (name === 'read_source' && typeof input.sourceCatalogUri === 'string')

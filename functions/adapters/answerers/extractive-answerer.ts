@@ -1,9 +1,11 @@
 import {
   type Answerer,
+  CONVERSATION_LIMITS,
   type Conversation,
   type DraftCitation,
   type ReviewedSource,
   reviewedSources,
+  type ToolResult,
   type TurnResult,
 } from '../../core/reviews/answerer.ts';
 import { analyzeQuery, analyzeText } from '../../core/search/analyzer.ts';
@@ -16,13 +18,13 @@ import { analyzeQuery, analyzeText } from '../../core/search/analyzer.ts';
  */
 
 /** Sentences kept in an answer, and from one source. */
-const MAX_QUOTES = 3;
+const MAX_QUOTES = 4;
 const MAX_QUOTES_PER_SOURCE = 2;
 /** Share of the question's weight (see bestQuotes) a sentence must hold to be quoted. */
-const MIN_COVERAGE = 0.5;
+const MIN_COVERAGE = 0.45;
 const SENTENCE = { min: 20, max: 400 };
 
-interface Quote {
+export interface Quote {
   source: ReviewedSource;
   sentence: string;
   coverage: number;
@@ -36,7 +38,7 @@ interface Quote {
  */
 const SCAFFOLD = new Set(
   analyzeQuery(
-    'how long much many required requires apply applies say says cover covers mean use used late reach keep kept',
+    'how long much many required requires apply applies say says cover covers mean use used late reach keep kept disagree disagrees conflict conflicts govern governs correct differ differs still',
   ).terms,
 );
 const weightOf = (term: string) => (/\d/.test(term) ? 2 : SCAFFOLD.has(term) ? 0.25 : 1);
@@ -84,6 +86,84 @@ function questionShape(question: string): { number: boolean; focus: string[] } {
   return { number, focus };
 }
 
+/**
+ * The parts of a question that asks several things (`How long …, and what damages apply?`, two
+ * sentences): each part is searched and answered on its own. Split at a question mark, and at `and`
+ * or a comma before a question word; a piece that asks nothing belongs to the next. The phrases that
+ * name the files searched (`on the Paul Ave contract`, see withoutNaming) are left out.
+ */
+export function questionParts(question: string, namingFiles: string[] = []): string[] {
+  const pieces = question
+    .split(
+      /\?\s+|[,;]?\s+and\s+(?=(?:what|which|how|when|where|who|whom|why|is|are|does|do|did|can)\b)|,\s+(?=(?:what|which|how|when|where|who|whom|why)\b)/i,
+    )
+    .map((part) => withoutNaming(part.trim(), namingFiles))
+    .filter((part) => analyzeQuery(part).terms.length > 0);
+  const parts: string[] = [];
+  let pending = '';
+  for (const piece of pieces) {
+    if (!ASKING.test(piece)) pending = `${pending}${piece}, `;
+    else {
+      parts.push(`${pending}${piece}`);
+      pending = '';
+    }
+  }
+  if (pending) parts.push(pending.replace(/, $/, ''));
+  return parts.length > 0 ? parts : [question];
+}
+const ASKING =
+  /\b(?:what|which|how|when|where|who|whom|why|whose|is|are|does|do|did|can|must|should|shall|will|list|name|describe|explain|compare)\b/i;
+
+/** A phrase that names a document or contract (`for the … building contract`, `on the … drawings`). */
+const NAMING_PHRASE =
+  /\b(?:on|for|of|in|at|under)\s+(?:the\s+)?(?:(?!(?:on|for|of|in|at|under|from|to|with)\b)[\w'’.&-]+,?\s+){0,8}?(?:contract|project|job|drawings|plans|specifications|specs|manual|addendum|addenda|set)\b/gi;
+
+/**
+ * A piece of a question without the phrases that name the files its search is limited to: a phrase
+ * that names a document or contract and holds a word of those files' names.
+ */
+export function withoutNaming(piece: string, fileNames: string[]): string {
+  if (fileNames.length === 0) return piece;
+  const naming = new Set(
+    fileNames.flatMap((name) => analyzeText(name.replace(/\.pdf$/i, '').replace(/[-_.]/g, ' ')).split(' ')),
+  );
+  return piece
+    .replace(NAMING_PHRASE, (phrase) =>
+      analyzeQuery(phrase).terms.some((term) => naming.has(term)) ? ' ' : phrase,
+    )
+    .replace(/\s+([,?])/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * The files a question names (`the Ochlocknee … contract`, `the Paul Ave drawings`): among the
+ * files seen, a question word in some files' names but not all tells them apart; the files holding
+ * the most such words are the ones meant. None when no word tells
+ * the files apart (every file is named alike, or none is named).
+ */
+export function namedFiles(question: string, fileNames: string[]): string[] {
+  const terms = new Set(analyzeQuery(question).terms);
+  const names = [...new Set(fileNames)];
+  const held = new Map(
+    names.map((name) => [
+      name,
+      new Set(
+        analyzeText(name.replace(/\.pdf$/i, '').replace(/[-_.]/g, ' '))
+          .split(' ')
+          .filter((token) => terms.has(token)),
+      ),
+    ]),
+  );
+  const telling = [...terms].filter((term) => {
+    const count = [...held.values()].filter((tokens) => tokens.has(term)).length;
+    return count > 0 && count < names.length;
+  });
+  const score = (name: string) => telling.filter((term) => held.get(name)?.has(term)).length;
+  const best = Math.max(0, ...names.map(score));
+  return best === 0 ? [] : names.filter((name) => score(name) === best);
+}
+
 interface Candidate {
   source: ReviewedSource;
   sentence: string;
@@ -92,18 +172,29 @@ interface Candidate {
   rank: number;
 }
 
-/**
- * The sentences that answer: each question term weighs by how rare it is among the sentences read
- * (idf, identifiers double); a sentence scores its own terms, and half of the terms its source's name
- * holds (what sheet A-101 says about X is a sentence of sheet A-101). Coverage is the share of the
- * weight of the question's terms that the sources hold at all (a word no source has cannot be
- * answered by a quote, and does not count against one). A quote needs two of the question's terms
- * of its own (or one identifier) and half of that weight.
- */
-function bestQuotes(question: string, sources: ReviewedSource[]): Quote[] {
-  const terms = analyzeQuery(question).terms;
-  if (terms.length === 0) return [];
-  const shape = questionShape(question);
+/** The page source after a page source (`…/pages/3` → `…/pages/4`), or null for other sources. */
+export function nextPageUri(uri: string): string | null {
+  const match = /^(.*\/pages\/)(\d+)$/.exec(uri);
+  return match ? `${match[1]}${Number(match[2]) + 1}` : null;
+}
+
+/** A sentence that asks (an addendum's bidder question), and one that answers it (`Answer: …`). */
+const ASKS = /\?["”]?$/;
+const ANSWERS = /^(?:answer|response|reply|a)\s*[:.-]\s*/i;
+/** An answer that starts after what the page repeats at its top (`2024-19 Camilla Gymnasium ADDENDUM NO. 4 Answer: …`). */
+const ANSWER_AFTER_HEADER = /^.{0,100}?\b(?=(?:answer|response|reply)\s*:)/i;
+/** The first answer of a page, from its `Answer:` on. */
+function firstAnswer(candidates: Candidate[]): string | undefined {
+  for (const { sentence } of candidates) {
+    if (ANSWERS.test(sentence)) return sentence;
+    const header = ANSWER_AFTER_HEADER.exec(sentence);
+    if (header) return sentence.slice(header[0].length);
+  }
+  return undefined;
+}
+
+/** Every sentence of the sources read, in order, with what names its source. */
+function candidatesOf(sources: ReviewedSource[]): Candidate[] {
   const candidates: Candidate[] = [];
   // A sentence said by two sources (a section and its part) is quoted once, from the first.
   const seen = new Set<string>();
@@ -125,6 +216,64 @@ function bestQuotes(question: string, sources: ReviewedSource[]): Quote[] {
         });
       }
   }
+  return candidates;
+}
+
+/**
+ * Where a quoted sentence's bidder question is answered (`… says 750 gallons. Can you confirm which is
+ * correct?` then `Answer: …`): the quoted sentence or one of the two after it asks; the answer is
+ * right after it (maybe after a repeated page header), or, when at most a footer follows the question
+ * on its page, on the next page.
+ */
+function askedAt(quote: Quote): { rest: Candidate[] } | null {
+  const own = candidatesOf([quote.source]);
+  const index = own.findIndex((entry) => entry.sentence === quote.sentence);
+  if (index < 0) return null;
+  const asking = own.slice(index, index + 3).findIndex((entry) => ASKS.test(entry.sentence));
+  return asking < 0 ? null : { rest: own.slice(index + asking + 1) };
+}
+
+function answerTo(quote: Quote, sources: ReviewedSource[]): Quote | null {
+  const asked = askedAt(quote);
+  if (!asked) return null;
+  const here = firstAnswer(asked.rest.slice(0, 2));
+  if (here) return { ...quote, sentence: here };
+  if (asked.rest.length > 1) return null;
+  const following = nextPageUri(quote.source.sourceCatalogUri);
+  const page = sources.find((source) => source.sourceCatalogUri === following);
+  const answer = page ? firstAnswer(candidatesOf([page]).slice(0, 3)) : undefined;
+  return page && answer ? { ...quote, source: page, sentence: answer } : null;
+}
+
+/** A quoted bidder's question that ends its page (at most a footer after it, no answer). */
+function askEndsPage(quote: Quote): boolean {
+  const asked = askedAt(quote);
+  return asked !== null && asked.rest.length <= 1 && firstAnswer(asked.rest) === undefined;
+}
+
+/** Quoted bidder questions that end their page, whose answer is on the next page (not read yet). */
+export function unansweredAsks(quotes: Quote[], sources: ReviewedSource[]): string[] {
+  return quotes.flatMap((quote) => {
+    const following = nextPageUri(quote.source.sourceCatalogUri);
+    return following && askEndsPage(quote) && !sources.some((source) => source.sourceCatalogUri === following)
+      ? [following]
+      : [];
+  });
+}
+
+/**
+ * The sentences that answer one part of a question: each of its terms weighs by how rare it is
+ * among the sentences read (idf, identifiers double); a sentence scores its own terms, and half of
+ * the terms its source's name holds (what sheet A-101 says about X is a sentence of sheet A-101).
+ * Coverage is the share of the weight of the part's terms that a sentence holds (a word only the
+ * sources' names hold counts at half, what a sentence of such a source gets for it). A quote needs two of
+ * the part's terms of its own (or one identifier, or the one term a part has beside the source's
+ * name) and half of that weight.
+ */
+function partQuotes(part: string, candidates: Candidate[]): Quote[] {
+  const terms = analyzeQuery(part).terms;
+  if (terms.length === 0) return [];
+  const shape = questionShape(part);
   const documentFrequency = new Map(
     terms.map((term) => [term, candidates.filter((candidate) => candidate.tokens.has(term)).length]),
   );
@@ -133,14 +282,19 @@ function bestQuotes(question: string, sources: ReviewedSource[]): Quote[] {
   const weight = (term: string) =>
     Math.log(1 + candidates.length / (1 + (documentFrequency.get(term) ?? 0))) * weightOf(term);
   const named = (term: string) => candidates.some((candidate) => candidate.context.has(term));
-  const total = terms
-    .filter((term) => (documentFrequency.get(term) ?? 0) > 0 || !named(term))
-    .reduce((sum, term) => sum + weight(term), 0);
+  // A word only the sources' names hold counts at the half a sentence of those sources gets for it.
+  const total = terms.reduce(
+    (sum, term) => sum + ((documentFrequency.get(term) ?? 0) === 0 && named(term) ? 0.5 : 1) * weight(term),
+    0,
+  );
   if (total === 0) return [];
   const quotes: Quote[] = [];
   for (const candidate of candidates) {
     const own = terms.filter((term) => candidate.tokens.has(term) && !candidate.context.has(term));
-    if (own.length < 2 && !own.some((term) => /\d/.test(term))) continue;
+    // Two of the part's own words (one when the part has only one beside what names the source).
+    const askable = terms.filter((term) => !candidate.context.has(term) && weightOf(term) >= 1).length;
+    if (own.length === 0 || (own.length < Math.min(2, askable) && !own.some((term) => /\d/.test(term))))
+      continue;
     // A quantity asked for is a number in the answer; the thing a what/which question names is in it.
     if (shape.number && !/\d/.test(candidate.sentence)) continue;
     const focus = shape.focus.filter((term) => !candidate.context.has(term));
@@ -155,17 +309,37 @@ function bestQuotes(question: string, sources: ReviewedSource[]): Quote[] {
     if (coverage >= MIN_COVERAGE)
       quotes.push({ source: candidate.source, sentence: candidate.sentence, coverage, rank: candidate.rank });
   }
-  quotes.sort((a, b) => b.coverage - a.coverage || a.rank - b.rank);
+  return quotes.sort((a, b) => b.coverage - a.coverage || a.rank - b.rank);
+}
+
+/**
+ * The quotes of an answer: the best of each part of the question in turn (so a two-part question
+ * gets both answers), at most MAX_QUOTES, MAX_QUOTES_PER_SOURCE of one source; a bidder's question
+ * quoted carries its answer.
+ */
+function bestQuotes(parts: string[], sources: ReviewedSource[]): Quote[] {
+  const candidates = candidatesOf(sources);
+  const ranked = parts.map((part) => partQuotes(part, candidates));
   const perSource = new Map<string, number>();
   const chosen: Quote[] = [];
-  for (const quote of quotes) {
+  const take = (quote: Quote) => {
     const count = perSource.get(quote.source.sourceCatalogUri) ?? 0;
-    if (count >= MAX_QUOTES_PER_SOURCE) continue;
+    if (count >= MAX_QUOTES_PER_SOURCE || chosen.some((entry) => entry.sentence === quote.sentence))
+      return false;
     perSource.set(quote.source.sourceCatalogUri, count + 1);
     chosen.push(quote);
-    if (chosen.length === MAX_QUOTES) break;
-  }
-  return chosen;
+    return true;
+  };
+  // Round robin over the parts: each part's best first, then the seconds, …
+  for (let round = 0; chosen.length < MAX_QUOTES && ranked.some((quotes) => quotes.length > round); round++)
+    for (const quotes of ranked) {
+      const quote = quotes[round];
+      if (quote && chosen.length < MAX_QUOTES) take(quote);
+    }
+  return chosen.flatMap((quote) => {
+    const answer = answerTo(quote, sources);
+    return answer && !chosen.some((entry) => entry.sentence === answer.sentence) ? [quote, answer] : [quote];
+  });
 }
 
 /**
@@ -213,6 +387,8 @@ function originalOf(addendum: Quote, sources: ReviewedSource[]): Quote | null {
 }
 
 const ORIGINAL = 'original:';
+const NAMED = 'named:';
+const NEXT = 'next:';
 
 const where = (source: ReviewedSource) =>
   `${source.source.label} (${source.fileName}, p. ${source.pageStart}${source.pageEnd > source.pageStart ? `–${source.pageEnd}` : ''})`;
@@ -226,36 +402,88 @@ export class ExtractiveAnswerer implements Answerer {
     emit: (delta: string) => Promise<void>,
     final: boolean,
   ): Promise<TurnResult> {
-    const searches = conversation.results.filter((result) => result.call.name === 'search_sources');
+    const question = conversation.question;
+    const idOf = (result: ToolResult) => result.call.id ?? '';
+    const searches = conversation.results.filter(
+      (result) => result.call.name === 'search_sources' && !idOf(result).startsWith(ORIGINAL),
+    );
     if (searches.length === 0 && !final)
       return {
         kind: 'tools',
-        calls: [{ name: 'search_sources', query: conversation.question, modes: ['exact', 'semantic'] }],
+        calls: [{ name: 'search_sources', query: question, modes: ['exact', 'semantic'] }],
       };
+    // The files the question names (`the Ochlocknee contract`): searched on their own, and the only ones read.
+    const named = namedFiles(
+      question,
+      searches.flatMap((result) => (result.hits ?? []).map((hit) => hit.fileName)),
+    ).slice(0, 3);
+    const namedSearches = searches.filter((result) => idOf(result).startsWith(NAMED));
+    const parts = questionParts(question, named);
+    // Each part of the question searched on its own, in the files it names (without the naming words).
+    if ((named.length > 0 || parts.length > 1) && namedSearches.length === 0 && !final) {
+      const files: (string | null)[] = named.length > 0 ? named.slice(0, 2) : [null];
+      return {
+        kind: 'tools',
+        calls: files
+          .flatMap((fileName) => parts.slice(0, 3).map((part) => ({ fileName, query: part })))
+          .map(({ fileName, query }, index) => ({
+            id: `${NAMED}${index}`,
+            name: 'search_sources' as const,
+            query,
+            modes: ['exact' as const, 'semantic' as const],
+            ...(fileName ? { fileName } : {}),
+          })),
+      };
+    }
     const reviewed = reviewedSources(conversation);
     if (reviewed.size === 0 && !final) {
-      // A source the words of the question found (not a nearest neighbour alone) is worth reading.
+      // A source the words of the question found (not a nearest neighbour alone) is worth reading:
+      // those of the named files' own searches first, a file each in turn.
+      const lists = [...namedSearches, ...searches.filter((result) => !namedSearches.includes(result))].map(
+        (result) => result.hits ?? [],
+      );
+      const ordered = Array.from({ length: Math.max(0, ...lists.map((hits) => hits.length)) }, (_, index) =>
+        lists.flatMap((hits) => (hits[index] ? [hits[index]] : [])),
+      ).flat();
       const uris = [
         ...new Set(
-          searches
-            .flatMap((result) => result.hits ?? [])
-            .filter((hit) => hit.matchedModes.includes('lexical'))
+          ordered
+            .filter(
+              (hit) =>
+                hit.matchedModes.includes('lexical') && (named.length === 0 || named.includes(hit.fileName)),
+            )
             .map((hit) => hit.sourceCatalogUri),
         ),
-      ].slice(0, 6);
+      ].slice(0, 2 * CONVERSATION_LIMITS.sourcesPerReview);
+      // Two reviews at most (each reads CONVERSATION_LIMITS.sourcesPerReview sources).
+      const batches = [
+        uris.slice(0, CONVERSATION_LIMITS.sourcesPerReview),
+        uris.slice(CONVERSATION_LIMITS.sourcesPerReview),
+      ];
       if (uris.length > 0)
-        return { kind: 'tools', calls: [{ name: 'review_sources', sourceCatalogUris: uris }] };
+        return {
+          kind: 'tools',
+          calls: batches
+            .filter((batch) => batch.length > 0)
+            .map((batch) => ({ name: 'review_sources' as const, sourceCatalogUris: batch })),
+        };
     }
     // The sources read for the question, and those read to find what an addendum changes.
     const sourcesOf = (original: boolean) =>
       conversation.results
-        .filter((result) => (result.call.id ?? '').startsWith(ORIGINAL) === original)
+        .filter((result) => idOf(result).startsWith(ORIGINAL) === original)
         .flatMap((result) => result.sources ?? []);
-    const quotes = bestQuotes(conversation.question, [
-      ...new Map(sourcesOf(false).map((source) => [source.sourceCatalogUri, source])).values(),
-    ]);
+    const read = [...new Map(sourcesOf(false).map((source) => [source.sourceCatalogUri, source])).values()];
+    const quotes = bestQuotes(parts, read);
+    // A bidder's question quoted whose answer starts the next page: read that page.
+    const asks = unansweredAsks(quotes, read);
+    if (!final && asks.length > 0 && !conversation.results.some((result) => idOf(result).startsWith(NEXT)))
+      return {
+        kind: 'tools',
+        calls: [{ id: `${NEXT}review`, name: 'review_sources', sourceCatalogUris: [...new Set(asks)] }],
+      };
     const changes = quotes.filter((quote) => quote.source.classification === 'addenda');
-    const followed = conversation.results.filter((result) => (result.call.id ?? '').startsWith(ORIGINAL));
+    const followed = conversation.results.filter((result) => idOf(result).startsWith(ORIGINAL));
     if (!final && changes.length > 0) {
       // An addendum quoted: find what it changes (the section or sheet it names), to cite both.
       const references = [...new Set(changes.flatMap((quote) => referencesOf(quote.sentence)))].slice(0, 2);

@@ -14,12 +14,18 @@ export const CONVERSATION_LIMITS = {
   /** Hits of a search kept. */
   hitsPerSearch: 10,
   /** Model turns before the answer is forced. */
-  turns: 6,
+  turns: 8,
 } as const;
 
 /** A tool the answerer asks for; `id` is the model's own id of the call, when it has one. */
 export type ToolCall = { id?: string } & (
-  | { name: 'search_sources'; query: string; modes: ('exact' | 'semantic')[] }
+  | {
+      name: 'search_sources';
+      query: string;
+      modes: ('exact' | 'semantic')[];
+      /** Only files whose name holds this (case-insensitive), like the search body's `fileName`. */
+      fileName?: string;
+    }
   | { name: 'read_source'; sourceCatalogUri: string }
   | { name: 'review_sources'; sourceCatalogUris: string[] }
 );

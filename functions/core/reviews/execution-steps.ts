@@ -19,6 +19,7 @@ export interface ExecutionTools {
     query: string;
     modes: ('exact' | 'semantic')[];
     filters: Conversation['filters'];
+    fileName?: string;
     maxHits: number;
   }): Promise<SourceSearchResponse>;
   /** The passages of a source of the execution's project, in order (empty when there is none). */

@@ -55,6 +55,7 @@ export async function runTools(deps: ToolDeps, state: ExecutionState): Promise<E
           query: call.query,
           modes: call.modes,
           filters: conversation.filters,
+          ...(call.fileName ? { fileName: call.fileName } : {}),
           maxHits: CONVERSATION_LIMITS.hitsPerSearch,
         });
         const hits = response.hits.map((hit) => ({

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   addendumName,
   ExtractiveAnswerer,
+  namedFiles,
+  questionParts,
   referencesOf,
 } from '../../../functions/adapters/answerers/extractive-answerer.ts';
 import type { Conversation, ReviewedSource } from '../../../functions/core/reviews/answerer.ts';
@@ -175,5 +177,178 @@ describe('the extractive answerer', () => {
     expect(lines[1]).toContain('Addendum No. 1, which governs');
     expect(lines[2]).toContain('Earlier document, changed by the addendum above');
     expect(lines[2]).toContain('Bidder shall not subcontract more than 40 percent of the work.');
+  });
+
+  it('splits a question into the parts it asks, without the phrase that names the files searched', () => {
+    // Prepare
+    const files = [
+      'elm-st-paving_project-manual.pdf',
+      'elm-st-paving_drawings.pdf',
+      'city-hall_addendum-02.pdf',
+    ];
+    const question =
+      'On the Elm St paving contract, how long does the contractor have to finish, and what damages apply if it is late?';
+    // Act
+    const named = namedFiles(question, files);
+    const parts = questionParts(question, named);
+    const drawings = namedFiles('How thick is the base on the Elm St drawings?', files);
+    // Assess
+    expect(named).toEqual(['elm-st-paving_project-manual.pdf', 'elm-st-paving_drawings.pdf']);
+    expect(parts).toEqual([
+      'how long does the contractor have to finish',
+      'what damages apply if it is late?',
+    ]);
+    expect(drawings).toEqual(['elm-st-paving_drawings.pdf']);
+    expect(namedFiles('How long is the warranty?', files)).toEqual([]);
+    expect(questionParts('What R-value is required for the roof insulation?')).toEqual([
+      'What R-value is required for the roof insulation?',
+    ]);
+  });
+
+  it('searches each part of a question in the file it names, and reads only that file', async () => {
+    // Prepare
+    const question =
+      'What is the time of completion for the Oak Tank contract, and what are the daily damages?';
+    const hit = (fileName: string, page: number) => ({
+      sourceCatalogUri: `service://projects/prj_1/documents/${fileName}/pages/${page}`,
+      type: 'doc',
+      label: `${fileName} · p. ${page}`,
+      fileName,
+      classification: null,
+      pageNumber: page,
+      score: 1,
+      matchedModes: ['lexical'],
+      snippet: '',
+    });
+    const first: Conversation = {
+      question,
+      filters: {},
+      turn: 1,
+      results: [
+        {
+          turn: 0,
+          call: { name: 'search_sources', query: question, modes: ['exact', 'semantic'] },
+          hits: [hit('pine-road_manual.pdf', 4), hit('oak-tank_addendum-01.pdf', 1)],
+        },
+      ],
+    };
+    const answerer = new ExtractiveAnswerer();
+    const none = async () => undefined;
+    // Act
+    const searches = await answerer.turn(first, none, false);
+    const second: Conversation = {
+      ...first,
+      turn: 2,
+      results: [
+        ...first.results,
+        {
+          turn: 1,
+          call: {
+            id: 'named:0',
+            name: 'search_sources',
+            query: 'What is the time of completion',
+            modes: ['exact', 'semantic'],
+            fileName: 'oak-tank_addendum-01.pdf',
+          },
+          hits: [hit('oak-tank_addendum-01.pdf', 3)],
+        },
+      ],
+    };
+    const review = await answerer.turn(second, none, false);
+    // Assess
+    expect(searches).toEqual({
+      kind: 'tools',
+      calls: [
+        {
+          id: 'named:0',
+          name: 'search_sources',
+          query: 'What is the time of completion',
+          modes: ['exact', 'semantic'],
+          fileName: 'oak-tank_addendum-01.pdf',
+        },
+        {
+          id: 'named:1',
+          name: 'search_sources',
+          query: 'what are the daily damages?',
+          modes: ['exact', 'semantic'],
+          fileName: 'oak-tank_addendum-01.pdf',
+        },
+      ],
+    });
+    expect(review).toEqual({
+      kind: 'tools',
+      calls: [
+        {
+          name: 'review_sources',
+          sourceCatalogUris: [
+            hit('oak-tank_addendum-01.pdf', 3).sourceCatalogUri,
+            hit('oak-tank_addendum-01.pdf', 1).sourceCatalogUri,
+          ],
+        },
+      ],
+    });
+  });
+
+  it("quotes an addendum's answer to a bidder's question, reading the next page when the question ends its page", async () => {
+    // Prepare
+    const asked = source({
+      fileName: 'gym_addendum-04.pdf',
+      classification: 'addenda',
+      text: 'QUESTIONS/ANSWERS:\n1. Sheet P1.02A says the grease trap holds 750 gallons and the detail on sheet P3.01 says 3000 gallons. Can you confirm which is correct?\nProject 2024-19 ADDENDUM NO. 4',
+    });
+    const next = source({
+      fileName: 'gym_addendum-04.pdf',
+      classification: 'addenda',
+      pageStart: 2,
+      pageEnd: 2,
+      text: 'Project 2024-19 ADDENDUM NO. 4\nAnswer: Please use 750 gallons as shown on sheet P1.02A.\n2. Please verify the storefront finish.',
+    });
+    const question = 'The plumbing sheets disagree on the grease trap size. Which size governs?';
+    const read: Conversation = {
+      question,
+      filters: {},
+      turn: 2,
+      results: [
+        {
+          turn: 0,
+          call: { name: 'search_sources', query: question, modes: ['exact', 'semantic'] },
+          hits: [],
+        },
+        { turn: 1, call: { name: 'review_sources', sourceCatalogUris: [] }, sources: [asked] },
+      ],
+    };
+    const answerer = new ExtractiveAnswerer();
+    const none = async () => undefined;
+    // Act
+    const follow = await answerer.turn(read, none, false);
+    const final = await answerer.turn(
+      {
+        ...read,
+        turn: 3,
+        results: [
+          ...read.results,
+          {
+            turn: 2,
+            call: { id: 'next:review', name: 'review_sources', sourceCatalogUris: [next.sourceCatalogUri] },
+            sources: [next],
+          },
+        ],
+      },
+      none,
+      true,
+    );
+    // Assess
+    expect(follow).toEqual({
+      kind: 'tools',
+      calls: [{ id: 'next:review', name: 'review_sources', sourceCatalogUris: [next.sourceCatalogUri] }],
+    });
+    expect(final.kind).toBe('answer');
+    const citations = (final as { answer: { citations: { sourceCatalogUri: string; quote: string }[] } })
+      .answer.citations;
+    expect(citations.map((citation) => citation.sourceCatalogUri)).toEqual([
+      asked.sourceCatalogUri,
+      next.sourceCatalogUri,
+    ]);
+    expect(citations[1]?.quote).toBe('Answer: Please use 750 gallons as shown on sheet P1.02A.');
   });
 });
