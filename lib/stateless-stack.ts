@@ -2,16 +2,19 @@ import { Arn, CfnOutput, Duration, Stack, type StackProps, Validations } from 'a
 import { HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FunctionUrlAuthType, InvokeMode } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
-import { type IQueue, Queue } from 'aws-cdk-lib/aws-sqs';
+import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { DefinitionBody, LogLevel, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import { CONSUMERS } from '../functions/shared/consumers.ts';
+import { ENDED_EXECUTIONS_TARGET } from '../functions/shared/event-rules.ts';
 import {
   type ModelDefinition,
   RESOURCES,
@@ -41,6 +44,7 @@ export class StatelessStack extends Stack {
   readonly api: HttpApi;
   readonly functions = new Map<string, ServiceFunction>();
   edge!: ApiEdge;
+  endedExecutionsDlq!: Queue;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
@@ -69,6 +73,7 @@ export class StatelessStack extends Stack {
     ];
 
     // State machines first: routes start them.
+    const machines: StateMachine[] = [];
     for (const definition of STATE_MACHINES) {
       const substitutions: Record<string, string> = {};
       const taskFunctions: ServiceFunction[] = [];
@@ -114,10 +119,22 @@ export class StatelessStack extends Stack {
         reason: 'X-Ray tracing and CloudWatch log delivery actions have no resource-level permissions.',
       });
       resources[definition.resource] = machine;
+      machines.push(machine);
     }
+    this.recoverEndedExecutions(machines, resources, layersOf(ENDED_EXECUTIONS_TARGET));
 
     const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.THREE_MONTHS });
-    this.api = new HttpApi(this, 'HttpApi', { createDefaultStage: false });
+    // Every path no route matches, `/` included, reaches the `$default` route: the service's 404 envelope.
+    const fallback = new ServiceFunction(this, 'RouteNotFound', {
+      entry: FALLBACK_HANDLER,
+      access: {},
+      resources,
+    });
+    this.functions.set('routeNotFound', fallback);
+    this.api = new HttpApi(this, 'HttpApi', {
+      createDefaultStage: false,
+      defaultIntegration: new HttpLambdaIntegration('RouteNotFoundIntegration', fallback.fn),
+    });
     new HttpStage(this, 'DefaultStage', {
       httpApi: this.api,
       autoDeploy: true,
@@ -139,16 +156,6 @@ export class StatelessStack extends Stack {
         integration: new HttpLambdaIntegration(`${pascal(route.id)}Integration`, fn.fn),
       });
     }
-    const fallback = new ServiceFunction(this, 'RouteNotFound', {
-      entry: FALLBACK_HANDLER,
-      access: {},
-      resources,
-    });
-    this.functions.set('routeNotFound', fallback);
-    this.api.addRoutes({
-      path: '/{proxy+}',
-      integration: new HttpLambdaIntegration('RouteNotFoundIntegration', fallback.fn),
-    });
 
     for (const consumer of CONSUMERS) {
       const fn = new ServiceFunction(this, pascal(consumer.id), {
@@ -196,9 +203,61 @@ export class StatelessStack extends Stack {
         'Node.js 22 is the runtime the service is built and tested on (pinned on purpose, not the newest).',
     });
 
+    new CfnOutput(this, 'EndedExecutionsDeadLetterQueue', {
+      value: this.endedExecutionsDlq.queueUrl,
+      description: 'Ended executions the recovery target could not handle: see docs/operations.md',
+    });
     new CfnOutput(this, 'HttpApiUrl', {
       value: this.api.apiEndpoint,
       description: 'The HTTP API itself (without the review stream): use ApiBaseUrl',
+    });
+  }
+
+  /**
+   * Executions that end outside their catchers (FAILED by the service, TIMED_OUT, ABORTED) reach a
+   * function that fails the job, review execution or project they worked for and releases what they
+   * held. EventBridge retries the target for a day, then keeps the event in a dead-letter queue.
+   */
+  private recoverEndedExecutions(
+    machines: StateMachine[],
+    resources: ServiceResources,
+    layers: ReturnType<typeof nativeLayer>[],
+  ) {
+    const fn = new ServiceFunction(this, 'RecoverEndedExecutions', {
+      entry: ENDED_EXECUTIONS_TARGET.handler,
+      access: ENDED_EXECUTIONS_TARGET.access,
+      resources,
+      timeout: Duration.seconds(ENDED_EXECUTIONS_TARGET.timeoutSeconds),
+      memorySize: ENDED_EXECUTIONS_TARGET.memoryMb,
+      layers,
+    });
+    this.functions.set(ENDED_EXECUTIONS_TARGET.id, fn);
+    this.endedExecutionsDlq = new Queue(this, 'EndedExecutionsDlq', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    Validations.of(this.endedExecutionsDlq).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'This queue is the dead-letter queue of the ended-executions rule target.',
+    });
+    new Rule(this, 'EndedExecutionsRule', {
+      description: 'Executions of this service that end outside their catchers',
+      eventPattern: {
+        source: ['aws.states'],
+        detailType: ['Step Functions Execution Status Change'],
+        detail: {
+          status: [...ENDED_EXECUTIONS_TARGET.statuses],
+          stateMachineArn: machines.map((machine) => machine.stateMachineArn),
+        },
+      },
+      targets: [
+        new LambdaFunction(fn.fn, {
+          deadLetterQueue: this.endedExecutionsDlq,
+          maxEventAge: Duration.hours(24),
+          retryAttempts: 185,
+        }),
+      ],
     });
   }
 }

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
-import { StateMachine } from 'aws-local-stepfunctions';
+import { ExecutionAbortedError, ExecutionTimeoutError, StateMachine } from 'aws-local-stepfunctions';
+import { ENDED_EXECUTIONS_TARGET } from '../functions/shared/event-rules.ts';
 import { STATE_MACHINES } from '../functions/shared/state-machines.ts';
 import { freePort, LOCAL_ACCOUNT, LOCAL_REGION } from './emulators/util.ts';
 import { invokeHandler, REPO_ROOT } from './lambda.ts';
@@ -14,13 +15,14 @@ interface Execution {
   stateMachineArn: string;
   name: string;
   input: string;
-  status: 'RUNNING' | 'SUCCEEDED' | 'FAILED';
+  status: 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'ABORTED';
   output?: string;
   error?: string;
   cause?: string;
   startDate: number;
   stopDate?: number;
   done: Promise<void>;
+  abort: () => void;
 }
 
 export function localStateMachineArn(id: string): string {
@@ -119,10 +121,12 @@ export class LocalStepFunctions {
       status: 'RUNNING',
       startDate: Date.now() / 1000,
       done: Promise.resolve(),
+      abort: () => undefined,
     };
     const run = entry.machine.run(JSON.parse(input), {
       overrides: { taskResourceLocalHandlers: entry.handlers as never },
     });
+    execution.abort = run.abort;
     execution.done = run.result
       .then(
         (output) => {
@@ -132,16 +136,67 @@ export class LocalStepFunctions {
         (error: Error & { cause?: unknown }) => {
           // ExecutionError wraps the state's own error (a Fail state's Error/Cause, or the task's).
           const cause = error.cause instanceof Error ? error.cause : error;
-          execution.status = 'FAILED';
+          execution.status =
+            error instanceof ExecutionAbortedError
+              ? 'ABORTED'
+              : error instanceof ExecutionTimeoutError
+                ? 'TIMED_OUT'
+                : 'FAILED';
           execution.error = cause.name;
           execution.cause = cause.message;
         },
       )
       .finally(() => {
         execution.stopDate = Date.now() / 1000;
-      });
+      })
+      .then(() => this.reportEnd(execution));
     this.executions.set(executionArn, execution);
     return execution;
+  }
+
+  /** StopExecution: the execution ends ABORTED (its catchers do not run, as on AWS). */
+  stopExecution(executionArn: string): Execution | undefined {
+    const execution = this.executions.get(executionArn);
+    if (execution?.status === 'RUNNING') execution.abort();
+    return execution;
+  }
+
+  /**
+   * What EventBridge does on AWS: an execution that ended FAILED, TIMED_OUT or ABORTED is handed to
+   * the rule's target (the same handler, with the same event shape). A target that fails is
+   * logged, as a dead-lettered event would be.
+   */
+  private async reportEnd(execution: Execution): Promise<void> {
+    const statuses: readonly string[] = ENDED_EXECUTIONS_TARGET.statuses;
+    if (!statuses.includes(execution.status)) return;
+    const event = {
+      version: '0',
+      source: 'aws.states',
+      'detail-type': 'Step Functions Execution Status Change',
+      account: LOCAL_ACCOUNT,
+      region: LOCAL_REGION,
+      time: new Date().toISOString(),
+      resources: [execution.executionArn],
+      detail: {
+        executionArn: execution.executionArn,
+        stateMachineArn: execution.stateMachineArn,
+        name: execution.name,
+        status: execution.status,
+        startDate: Math.round(execution.startDate * 1000),
+        stopDate: Math.round((execution.stopDate ?? Date.now() / 1000) * 1000),
+        input: execution.input,
+        inputDetails: { included: true },
+        error: execution.error ?? null,
+        cause: execution.cause ?? null,
+      },
+    };
+    await invokeHandler(
+      ENDED_EXECUTIONS_TARGET.handler,
+      event,
+      ENDED_EXECUTIONS_TARGET.timeoutSeconds * 1000,
+    ).catch((error: Error) =>
+      console.error(`The ended-execution target failed for ${execution.executionArn}: ${error.message}`),
+    );
   }
 
   async listen(): Promise<string> {
@@ -172,6 +227,15 @@ export class LocalStepFunctions {
           body.input ?? '{}',
         );
         reply(200, { executionArn: execution.executionArn, startDate: execution.startDate });
+      } else if (target === 'StopExecution') {
+        const execution = this.stopExecution(String(body.executionArn));
+        if (!execution)
+          return reply(
+            400,
+            { __type: 'ExecutionDoesNotExist', message: 'No such execution' },
+            'ExecutionDoesNotExist',
+          );
+        reply(200, { stopDate: Date.now() / 1000 });
       } else if (target === 'DescribeExecution') {
         const execution = this.executions.get(String(body.executionArn));
         if (!execution)
@@ -180,7 +244,7 @@ export class LocalStepFunctions {
             { __type: 'ExecutionDoesNotExist', message: 'No such execution' },
             'ExecutionDoesNotExist',
           );
-        const { done: _done, ...visible } = execution;
+        const { done: _done, abort: _abort, ...visible } = execution;
         reply(200, visible);
       } else {
         reply(

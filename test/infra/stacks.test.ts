@@ -5,6 +5,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONSUMERS } from '../../functions/shared/consumers.ts';
+import { ENDED_EXECUTIONS_TARGET } from '../../functions/shared/event-rules.ts';
 import { RESOURCES, type ResourceName, resourcesOfKind } from '../../functions/shared/resources.ts';
 import { ROUTES, type RouteDefinition, STREAM_ROUTE } from '../../functions/shared/routes.ts';
 import { STATE_MACHINES } from '../../functions/shared/state-machines.ts';
@@ -94,12 +95,18 @@ describe('CDK stacks', () => {
       expect(Object.keys(integration), `${route.method} ${route.path}`).toHaveLength(1);
       expect(statelessStack.functions.get(route.id)).toBeDefined();
     }
-    stateless.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'ANY /{proxy+}' });
+    // The fallback is the `$default` route: `/` and every unknown path get the service's 404 envelope.
+    stateless.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: '$default' });
+    expect(
+      Object.values(stateless.findResources('AWS::ApiGatewayV2::Route')).map(
+        (route) => route.Properties.RouteKey,
+      ),
+    ).not.toContain('ANY /{proxy+}');
     const functions = stateless.findResources('AWS::Lambda::Function');
     // A task two machines share (finalize, fail) is one function.
     const taskCount = new Set(STATE_MACHINES.flatMap((machine) => Object.keys(machine.tasks))).size;
-    // routes + fallback + stream + state machine tasks + queue consumers
-    expect(Object.keys(functions)).toHaveLength(ROUTES.length + 2 + taskCount + CONSUMERS.length);
+    // routes + fallback + stream + state machine tasks + queue consumers + ended-executions recovery
+    expect(Object.keys(functions)).toHaveLength(ROUTES.length + 2 + taskCount + CONSUMERS.length + 1);
     stateless.resourceCountIs('AWS::Lambda::EventSourceMapping', CONSUMERS.length);
     for (const fn of Object.values(functions)) {
       expect(fn.Properties.Runtime).toBe('nodejs24.x');
@@ -152,6 +159,36 @@ describe('CDK stacks', () => {
       expect(machine.Properties.DefinitionSubstitutions).toBeDefined();
       expect(machine.Properties.TracingConfiguration).toEqual({ Enabled: true });
     }
+  });
+
+  it("sends every machine's executions that end FAILED, TIMED_OUT or ABORTED to the recovery function, with retries and a dead-letter queue", () => {
+    const machines = Object.keys(stateless.findResources('AWS::StepFunctions::StateMachine'));
+    const fn = statelessStack.functions.get(ENDED_EXECUTIONS_TARGET.id);
+    if (!fn) throw new Error('no recovery function');
+    const fnId = statelessStack.resolve(
+      (fn.fn.node.defaultChild as unknown as { logicalId: string }).logicalId,
+    );
+    const dlqId = statelessStack.resolve(
+      (statelessStack.endedExecutionsDlq.node.defaultChild as unknown as { logicalId: string }).logicalId,
+    );
+    stateless.hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: {
+        source: ['aws.states'],
+        'detail-type': ['Step Functions Execution Status Change'],
+        detail: {
+          status: ['FAILED', 'TIMED_OUT', 'ABORTED'],
+          stateMachineArn: machines.map((id) => ({ Ref: id })),
+        },
+      },
+      State: 'ENABLED',
+      Targets: [
+        Match.objectLike({
+          Arn: { 'Fn::GetAtt': [fnId, 'Arn'] },
+          DeadLetterConfig: { Arn: { 'Fn::GetAtt': [dlqId, 'Arn'] } },
+          RetryPolicy: { MaximumEventAgeInSeconds: 86_400, MaximumRetryAttempts: 185 },
+        }),
+      ],
+    });
   });
 
   describe('least privilege', () => {
@@ -261,6 +298,10 @@ describe('CDK stacks', () => {
           id: route.id,
           uses: route as { usesEngine?: boolean; usesIndex?: boolean },
         })),
+        {
+          id: ENDED_EXECUTIONS_TARGET.id,
+          uses: ENDED_EXECUTIONS_TARGET as { usesEngine?: boolean; usesIndex?: boolean },
+        },
       ];
       for (const { id, uses } of users) {
         const fn = statelessStack.functions.get(id);
