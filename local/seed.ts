@@ -2,8 +2,8 @@ import { SCOPES, type Scope } from '../functions/core/auth/scopes.ts';
 import { newId } from '../functions/core/ids.ts';
 
 /**
- * Organizations, sessions and keys for local use and tests. There is no public API to create
- * organizations; an operator does it. Imported lazily: the stores read their configuration on import.
+ * Organizations, sessions and keys for local use, tests and the operator's bootstrap command
+ * (bin/bootstrap-organization.ts). There is no public API to create organizations; an operator does it. Imported lazily: the stores read their configuration on import.
  */
 export async function seedOrganization(input: {
   orgId?: string;
