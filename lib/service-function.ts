@@ -69,6 +69,11 @@ export class ServiceFunction extends Construct {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
     const layers = props.layers ?? [];
+    // This function's role only (each ServiceFunction acknowledges its own).
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      reason: 'AWSLambdaBasicExecutionRole only allows writing the function’s own logs.',
+    });
     this.fn = new NodejsFunction(this, 'Function', {
       entry: props.entry,
       handler: 'handler',

@@ -11,8 +11,11 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { TABLE_DESIGN } from '../functions/adapters/dynamodb/table.ts';
+import { JOB_UPLOAD_WINDOW_MS } from '../functions/core/jobs/jobs.ts';
 import { RESOURCES, type ResourceNameOfKind, resourcesOfKind } from '../functions/shared/resources.ts';
 import { auxiliaryNames, pascal, physicalName, resourceName } from './resource-names.ts';
+
+const UPLOAD_WINDOW_DAYS = Math.ceil(JOB_UPLOAD_WINDOW_MS / 86_400_000);
 
 export interface StatefulStackProps extends StackProps {
   stage: string;
@@ -77,7 +80,13 @@ export class StatefulStack extends Stack {
           enforceSSL: true,
           serverAccessLogsBucket: accessLogs,
           serverAccessLogsPrefix: `${constructId}/`,
-          lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+          lifecycleRules: [
+            // A job's uploads may take its whole upload window: an unfinished multipart upload goes a day after.
+            { abortIncompleteMultipartUploadAfter: Duration.days(UPLOAD_WINDOW_DAYS + 1) },
+            ...(definition.scratch
+              ? [{ prefix: definition.scratch.prefix, expiration: Duration.days(definition.scratch.days) }]
+              : []),
+          ],
           removalPolicy: retain,
           autoDeleteObjects: props.stage !== 'prod',
           // Browsers upload straight to signed URLs and must read each part's ETag.

@@ -11,8 +11,11 @@ import { createResponseStream, installStreamingShim } from './streaming-shim.ts'
 installStreamingShim();
 const STREAM_PATH = new RegExp(`^${STREAM_ROUTE.path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
 
-/** API Gateway's own payload limit; bigger requests never reach a function. */
-const API_GATEWAY_MAX_BODY = 10 * 1024 * 1024;
+/**
+ * What reaches a function on AWS: API Gateway takes up to 10 MB, but a synchronous Lambda invocation
+ * takes 6 MB, so a bigger request never reaches the handler there either.
+ */
+const API_GATEWAY_MAX_BODY = 6 * 1024 * 1024;
 
 const TEXT_TYPES = /^(application\/(json|.*\+json|x-www-form-urlencoded|xml)|text\/)/i;
 

@@ -11,6 +11,9 @@ interface FileOwner extends ProjectOwner {
   fileId: string;
 }
 
+/** Artifacts bucket: the pipeline's scratch (page batches), expired by a lifecycle rule. */
+export const WORK_PREFIX = 'work/';
+
 const project = (owner: ProjectOwner) => `orgs/${owner.orgId}/projects/${owner.projectId}/`;
 
 export const objectKeys = {
@@ -21,7 +24,7 @@ export const objectKeys = {
     `${project(owner)}jobs/${owner.jobId}/files/${fileId}/source`,
   /** Artifacts bucket: one batch of extracted pages, kept for assembly. */
   pageBatch: (jobId: string, fileId: string, fromPage: number) =>
-    `work/${jobId}/${fileId}/${String(fromPage).padStart(5, '0')}.json`,
+    `${WORK_PREFIX}${jobId}/${fileId}/${String(fromPage).padStart(5, '0')}.json`,
   /** Artifacts bucket: the PNG crop of one region. */
   regionCrop: (owner: FileOwner, regionId: string) =>
     `${project(owner)}files/${owner.fileId}/regions/${regionId}.png`,

@@ -1,3 +1,5 @@
+import { WORK_PREFIX } from '../core/storage-keys.ts';
+
 /**
  * THE list of the service's AWS resources: what kind each is, the environment variable that names it
  * to a function, and (for the kinds that need them) a few build options. Everything else reads this
@@ -38,6 +40,8 @@ export interface BucketDefinition extends ResourceDefinitionBase {
   kind: 'bucket';
   /** Browsers PUT to signed URLs of this bucket and read each part's ETag (CORS). */
   browserUploads?: boolean;
+  /** Objects under this prefix are scratch: they expire after this many days. */
+  scratch?: { prefix: string; days: number };
 }
 export interface QueueDefinition extends ResourceDefinitionBase {
   kind: 'queue';
@@ -91,6 +95,8 @@ export const RESOURCES = {
     env: 'ARTIFACTS_BUCKET',
     name: 'artifacts',
     description: 'Region crops, section PDFs, job results and intermediate page batches',
+    // Page batches are read by the job that wrote them (executions time out after 2 hours).
+    scratch: { prefix: WORK_PREFIX, days: 7 },
   },
   indexBucket: {
     kind: 'bucket',
@@ -117,7 +123,8 @@ export const RESOURCES = {
     env: 'WEBHOOK_QUEUE_URL',
     name: 'webhooks',
     description: 'Webhook deliveries (with a dead-letter queue)',
-    visibilityTimeoutSeconds: 120,
+    // Six times its consumer's timeout (AWS's advice for a Lambda event source; consumers.ts).
+    visibilityTimeoutSeconds: 720,
     maxReceiveCount: 8,
   },
   provisionStateMachine: {

@@ -4,6 +4,8 @@ import { App, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { JOB_UPLOAD_WINDOW_MS } from '../../functions/core/jobs/jobs.ts';
+import { WORK_PREFIX } from '../../functions/core/storage-keys.ts';
 import { CONSUMERS } from '../../functions/shared/consumers.ts';
 import { ENDED_EXECUTIONS_TARGET } from '../../functions/shared/event-rules.ts';
 import { RESOURCES, type ResourceName, resourcesOfKind } from '../../functions/shared/resources.ts';
@@ -49,7 +51,7 @@ describe('CDK stacks', () => {
     });
   });
 
-  it('blocks public access, enforces TLS and aborts incomplete multipart uploads on data buckets', () => {
+  it('blocks public access, enforces TLS, aborts incomplete multipart uploads after the upload window and expires scratch objects', () => {
     const buckets = stateful.findResources('AWS::S3::Bucket');
     const names = resourcesOfKind('bucket').map(([, definition]) => `psa-test-${definition.name}-`);
     const data = Object.values(buckets).filter((bucket) =>
@@ -63,13 +65,20 @@ describe('CDK stacks', () => {
         IgnorePublicAcls: true,
         RestrictPublicBuckets: true,
       });
+      // A job's uploads may take its 7-day window: a multipart upload is aborted only after it.
       expect(bucket.Properties.LifecycleConfiguration.Rules).toContainEqual(
         expect.objectContaining({
-          AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+          AbortIncompleteMultipartUpload: { DaysAfterInitiation: JOB_UPLOAD_WINDOW_MS / 86_400_000 + 1 },
           Status: 'Enabled',
         }),
       );
     }
+    const artifacts = data.find((bucket) =>
+      JSON.stringify(bucket.Properties.BucketName).includes('-artifacts-'),
+    );
+    expect(artifacts?.Properties.LifecycleConfiguration.Rules).toContainEqual(
+      expect.objectContaining({ Prefix: WORK_PREFIX, ExpirationInDays: 7, Status: 'Enabled' }),
+    );
     const policies = Object.values(stateful.findResources('AWS::S3::BucketPolicy'));
     const tlsDenials = policies.filter((policy) =>
       JSON.stringify(policy.Properties.PolicyDocument).includes('"aws:SecureTransport":"false"'),
@@ -85,6 +94,11 @@ describe('CDK stacks', () => {
         VisibilityTimeout: definition.visibilityTimeoutSeconds,
       });
     }
+    // A message is not handed to a second consumer while the first may still run (AWS advises 6x).
+    for (const consumer of CONSUMERS)
+      expect(RESOURCES[consumer.queue].visibilityTimeoutSeconds).toBeGreaterThanOrEqual(
+        6 * consumer.timeoutSeconds,
+      );
   });
 
   it('builds one function and one HTTP route per entry of the route table, plus the $default fallback', () => {
@@ -111,6 +125,18 @@ describe('CDK stacks', () => {
     for (const fn of Object.values(functions)) {
       expect(fn.Properties.Runtime).toBe('nodejs24.x');
     }
+  });
+
+  it('writes one JSON access-log line per request with its route and any integration error', () => {
+    const stages = Object.values(stateless.findResources('AWS::ApiGatewayV2::Stage'));
+    expect(stages).toHaveLength(1);
+    const format = JSON.parse(stages[0]?.Properties.AccessLogSettings.Format);
+    expect(format).toMatchObject({
+      requestId: '$context.requestId',
+      routeKey: '$context.routeKey',
+      status: '$context.status',
+      integrationError: '$context.integrationErrorMessage',
+    });
   });
 
   it('serves the review stream from an IAM-only function URL in RESPONSE_STREAM mode, under the API base URL', () => {
@@ -158,6 +184,10 @@ describe('CDK stacks', () => {
     for (const machine of Object.values(machines)) {
       expect(machine.Properties.DefinitionSubstitutions).toBeDefined();
       expect(machine.Properties.TracingConfiguration).toEqual({ Enabled: true });
+      expect(machine.Properties.LoggingConfiguration).toMatchObject({
+        Level: 'ERROR',
+        IncludeExecutionData: false,
+      });
     }
   });
 

@@ -24,6 +24,13 @@ export class S3UploadStorage implements UploadStorage {
     this.bucket = bucket;
   }
 
+  async signingLifetimeSeconds(): Promise<number | null> {
+    const credentials = await this.client.config.credentials();
+    if (!credentials.expiration) return null;
+    // A minute of margin; never less than a minute (the SDK renews credentials well before they expire).
+    return Math.max(60, Math.floor((credentials.expiration.getTime() - Date.now()) / 1000) - 60);
+  }
+
   async presignPut(input: {
     key: string;
     contentType: string;

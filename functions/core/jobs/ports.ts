@@ -62,6 +62,11 @@ export interface ObjectInfo {
 }
 
 export interface UploadStorage {
+  /**
+   * How long a URL signed now can stay valid, in seconds: storage refuses a signed URL once the
+   * credentials that signed it expire (a Lambda role's are temporary). Null: no such limit.
+   */
+  signingLifetimeSeconds(): Promise<number | null>;
   presignPut(input: {
     key: string;
     contentType: string;

@@ -154,10 +154,14 @@ export async function registerUploads(
     },
   });
 
-  const expiresAt = new Date(now.getTime() + input.settings.urlTtlSeconds * 1000).toISOString();
+  // The configured lifetime, unless the signing credentials expire sooner (the URLs would stop working then).
+  const ttlSeconds = Math.min(
+    input.settings.urlTtlSeconds,
+    (await deps.storage.signingLifetimeSeconds()) ?? Infinity,
+  );
+  const expiresAt = new Date(now.getTime() + ttlSeconds * 1000).toISOString();
   const uploads: UploadInstruction[] = [];
-  for (const file of chosen)
-    uploads.push(await instructionFor(deps, file, expiresAt, input.settings.urlTtlSeconds));
+  for (const file of chosen) uploads.push(await instructionFor(deps, file, expiresAt, ttlSeconds));
 
   const fresh = await requireJob(deps.jobs, input.orgId, input.jobId);
   return {
