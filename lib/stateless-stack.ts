@@ -3,7 +3,7 @@ import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { Rule } from 'aws-cdk-lib/aws-events';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FunctionUrlAuthType, InvokeMode } from 'aws-cdk-lib/aws-lambda';
@@ -15,7 +15,7 @@ import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { DefinitionBody, LogLevel, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import { CONSUMERS } from '../functions/shared/consumers.ts';
-import { ENDED_EXECUTIONS_TARGET } from '../functions/shared/event-rules.ts';
+import { ENDED_EXECUTIONS_TARGET, EXPIRE_JOBS_SCHEDULE } from '../functions/shared/event-rules.ts';
 import {
   type ModelDefinition,
   RESOURCES,
@@ -146,6 +146,7 @@ export class StatelessStack extends Stack {
       machines.push(machine);
     }
     this.recoverEndedExecutions(machines, resources, layersOf(ENDED_EXECUTIONS_TARGET));
+    this.expireJobs(resources, layersOf(EXPIRE_JOBS_SCHEDULE));
 
     const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.THREE_MONTHS });
     // Every path no route matches, `/` included, reaches the `$default` route: the service's 404 envelope.
@@ -278,6 +279,24 @@ export class StatelessStack extends Stack {
           retryAttempts: 185,
         }),
       ],
+    });
+  }
+
+  /** Jobs whose upload window ended while they waited for uploads end `failed` (`job_expired`), on a schedule. */
+  private expireJobs(resources: ServiceResources, layers: ReturnType<typeof nativeLayer>[]) {
+    const fn = new ServiceFunction(this, 'ExpireJobs', {
+      entry: EXPIRE_JOBS_SCHEDULE.handler,
+      access: EXPIRE_JOBS_SCHEDULE.access,
+      resources,
+      timeout: Duration.seconds(EXPIRE_JOBS_SCHEDULE.timeoutSeconds),
+      memorySize: EXPIRE_JOBS_SCHEDULE.memoryMb,
+      layers,
+    });
+    this.functions.set(EXPIRE_JOBS_SCHEDULE.id, fn);
+    new Rule(this, 'ExpireJobsSchedule', {
+      description: 'Jobs whose upload window ended',
+      schedule: Schedule.rate(Duration.minutes(EXPIRE_JOBS_SCHEDULE.everyMinutes)),
+      targets: [new LambdaFunction(fn.fn, { retryAttempts: 2 })],
     });
   }
 }

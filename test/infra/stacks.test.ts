@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { JOB_UPLOAD_WINDOW_MS } from '../../functions/core/jobs/jobs.ts';
 import { WORK_PREFIX } from '../../functions/core/storage-keys.ts';
 import { CONSUMERS } from '../../functions/shared/consumers.ts';
-import { ENDED_EXECUTIONS_TARGET } from '../../functions/shared/event-rules.ts';
+import { ENDED_EXECUTIONS_TARGET, EXPIRE_JOBS_SCHEDULE } from '../../functions/shared/event-rules.ts';
 import { RESOURCES, type ResourceName, resourcesOfKind } from '../../functions/shared/resources.ts';
 import { ROUTES, type RouteDefinition, STREAM_ROUTE } from '../../functions/shared/routes.ts';
 import { STATE_MACHINES } from '../../functions/shared/state-machines.ts';
@@ -42,7 +42,10 @@ describe('CDK stacks', () => {
         { AttributeName: 'pk', KeyType: 'HASH' },
         { AttributeName: 'sk', KeyType: 'RANGE' },
       ],
-      GlobalSecondaryIndexes: [Match.objectLike({ IndexName: 'gsi1' })],
+      GlobalSecondaryIndexes: [
+        Match.objectLike({ IndexName: 'gsi1' }),
+        Match.objectLike({ IndexName: 'gsi2' }),
+      ],
       SSESpecification: { SSEEnabled: true },
       Replicas: [
         Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } }),
@@ -119,12 +122,36 @@ describe('CDK stacks', () => {
     const functions = stateless.findResources('AWS::Lambda::Function');
     // A task two machines share (finalize, fail) is one function.
     const taskCount = new Set(STATE_MACHINES.flatMap((machine) => Object.keys(machine.tasks))).size;
-    // routes + fallback + stream + state machine tasks + queue consumers + ended-executions recovery
-    expect(Object.keys(functions)).toHaveLength(ROUTES.length + 2 + taskCount + CONSUMERS.length + 1);
+    // routes + fallback + stream + state machine tasks + queue consumers + recovery + expiry sweep
+    expect(Object.keys(functions)).toHaveLength(ROUTES.length + 2 + taskCount + CONSUMERS.length + 2);
     stateless.resourceCountIs('AWS::Lambda::EventSourceMapping', CONSUMERS.length);
     for (const fn of Object.values(functions)) {
       expect(fn.Properties.Runtime).toBe('nodejs24.x');
     }
+  });
+
+  it('sweeps jobs whose upload window ended on a schedule', () => {
+    const fn = statelessStack.functions.get(EXPIRE_JOBS_SCHEDULE.id);
+    if (!fn) throw new Error('no expiry sweep function');
+    const fnId = statelessStack.resolve(
+      (fn.fn.node.defaultChild as unknown as { logicalId: string }).logicalId,
+    );
+    stateless.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: `rate(${EXPIRE_JOBS_SCHEDULE.everyMinutes} minutes)`,
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fnId, 'Arn'] } })],
+    });
+    stateful.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      GlobalSecondaryIndexes: Match.arrayWith([
+        Match.objectLike({
+          IndexName: 'gsi2',
+          KeySchema: [
+            { AttributeName: 'gsi2pk', KeyType: 'HASH' },
+            { AttributeName: 'gsi2sk', KeyType: 'RANGE' },
+          ],
+        }),
+      ]),
+    });
   });
 
   it('writes one JSON access-log line per request with its route and any integration error', () => {

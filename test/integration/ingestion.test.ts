@@ -595,6 +595,39 @@ describe('extracted content listings and artifacts', () => {
     expect(notInResult.status).toBe(404);
   });
 
+  it("pages the result's artifacts, each page with the whole rest of the result", async () => {
+    // Act
+    const whole = await api(`/api/open/v1/jobs/${jobId}/result`, { key: org.apiKey });
+    const paths: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const query: string = cursor ? `limit=1&cursor=${encodeURIComponent(cursor)}` : 'limit=1';
+      const page = await api(`/api/open/v1/jobs/${jobId}/result?${query}`, { key: org.apiKey });
+      expect(page.status).toBe(200);
+      expect(page.body.result.successfulPageCount).toBe(3);
+      paths.push(...page.body.result.artifacts.map((artifact: { path: string }) => artifact.path));
+      cursor = page.body.nextCursor;
+      pages++;
+    } while (cursor && pages < 100);
+    const first = await api(`/api/open/v1/jobs/${jobId}/result?limit=1`, { key: org.apiKey });
+    const tampered = await api(
+      `/api/open/v1/jobs/${jobId}/result?cursor=${encodeURIComponent(`${first.body.nextCursor}x`)}`,
+      { key: org.apiKey },
+    );
+    const tooMany = await api(`/api/open/v1/jobs/${jobId}/result?limit=1001`, { key: org.apiKey });
+
+    // Assess
+    expect(whole.body.total).toBe(whole.body.result.artifacts.length);
+    expect(whole.body.total).toBeGreaterThanOrEqual(2);
+    expect(paths).toEqual(whole.body.result.artifacts.map((artifact: { path: string }) => artifact.path));
+    expect(pages).toBe(whole.body.total);
+    expect(first.body).toMatchObject({ limit: 1, returnedCount: 1, hasMore: true, cursor: null });
+    expect(tampered.status).toBe(400);
+    expect(tampered.body.error.code).toBe('invalid_cursor');
+    expect(tooMany.status).toBe(400);
+  });
+
   it('lists documents with their classification', async () => {
     const documents = await api(`/api/open/v1/projects/${projectId}/documents`, { key: org.apiKey });
     expect(documents.body.total).toBe(2);

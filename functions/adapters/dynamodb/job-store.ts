@@ -16,7 +16,7 @@ import type {
 } from '../../core/jobs/model.ts';
 import { ACTIVE_JOB_STATUSES } from '../../core/jobs/model.ts';
 import type { DocumentLookup, JobListFilter, JobStore } from '../../core/jobs/ports.ts';
-import { isActiveJobStatus } from '../../core/jobs/statuses.ts';
+import { isActiveJobStatus, OPEN_JOB_STATUSES } from '../../core/jobs/statuses.ts';
 import type { Page } from '../../core/pagination/page.ts';
 import type { LatestJobLookup, LatestJobSummary } from '../../core/projects/ports.ts';
 import { batchWriteAll } from './batch-write.ts';
@@ -40,6 +40,7 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
         Item: {
           ...keys.job(job.orgId, job.id),
           ...keys.jobInProject(job.projectId, job.id),
+          ...(OPEN_JOB_STATUSES.includes(job.status) ? keys.openJob(job.expiresAt, job.id) : {}),
           entity: 'job',
           v: ENTITY_VERSION.job,
           ...job,
@@ -262,7 +263,10 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.job(orgId, jobId),
-          UpdateExpression: set.expression,
+          // A job that no longer accepts uploads leaves the expiry sweep's index.
+          UpdateExpression: OPEN_JOB_STATUSES.includes(to)
+            ? set.expression
+            : `${set.expression} REMOVE gsi2pk, gsi2sk`,
           ConditionExpression: `#st IN (${Object.keys(fromValues).join(', ')})`,
           ExpressionAttributeNames: { ...set.names, '#st': 'status' },
           ExpressionAttributeValues: { ...set.values, ...fromValues },
@@ -273,6 +277,21 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
       if (isConditionFailure(error)) return false;
       throw error;
     }
+  }
+
+  async expiredOpenJobs(before: string, limit: number): Promise<OwnedJob[]> {
+    const index = TABLE_DESIGN.indexes.openJobsByExpiry;
+    const result = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: index.name,
+        KeyConditionExpression: '#pk = :pk AND #sk < :before',
+        ExpressionAttributeNames: { '#pk': index.partitionKey, '#sk': index.sortKey },
+        ExpressionAttributeValues: { ':pk': keys.openJob('', '').gsi2pk, ':before': before },
+        Limit: limit,
+      }),
+    );
+    return (result.Items ?? []).map((item) => recordOf<JobRecord>(item) as OwnedJob);
   }
 
   async update(orgId: string, jobId: string, changes: Partial<JobRecord>): Promise<void> {

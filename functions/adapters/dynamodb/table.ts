@@ -14,6 +14,8 @@ export const TABLE_DESIGN = {
   indexes: {
     /** Children of a parent listed in time order: an org's API keys, a project's jobs. */
     byParent: { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+    /** Jobs still accepting uploads, by the time their upload window ends: the expiry sweep. */
+    openJobsByExpiry: { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
   },
 } as const;
 
@@ -59,6 +61,8 @@ export const keys = {
     gsi1pk: `PROJECT#${projectId}#JOBS`,
     gsi1sk: `JOB#${jobId}`,
   }),
+  /** Set while a job accepts uploads, removed when it leaves those statuses (a sparse index). */
+  openJob: (expiresAt: string, jobId: string) => ({ gsi2pk: 'OPENJOBS', gsi2sk: `${expiresAt}#${jobId}` }),
   jobFile: (jobId: string, fileId: string): Key => ({ pk: `JOB#${jobId}`, sk: `FILE#${fileId}` }),
   jobFilePrefix: 'FILE#',
   document: (projectId: string, documentId: string): Key => ({

@@ -1,6 +1,8 @@
-import { ConflictError, NotFoundError } from '../errors.ts';
+import { ConflictError, InvalidRequestError, NotFoundError } from '../errors.ts';
 import { requireJob } from '../jobs/jobs.ts';
 import type { JobStore } from '../jobs/ports.ts';
+import type { CursorCodec } from '../pagination/cursor.ts';
+import { pageEnvelope } from '../pagination/page.ts';
 import type { ProjectStore } from '../projects/ports.ts';
 import { requireProject } from '../projects/queries.ts';
 import { objectKeys } from '../storage-keys.ts';
@@ -75,19 +77,40 @@ async function storedResult(
   return StoredJobResultSchema.parse(JSON.parse(Buffer.from(await deps.storage.get(key)).toString('utf8')));
 }
 
-/** The job's immutable result, with each artifact as a reference readable through the job artifact endpoint. */
+/**
+ * The job's immutable result, with each artifact as a reference readable through the job artifact
+ * endpoint. Its artifacts are paged (a job of 1,000 sheets has about 10,000, which no single response
+ * may carry); the rest of the result comes whole with every page. A position is an offset into the
+ * immutable list, so pages never shift.
+ */
 export async function getJobResult(
-  deps: { jobs: JobStore; storage: ArtifactStorage; artifacts: ArtifactPaths },
-  input: { orgId: string; jobId: string },
+  deps: { jobs: JobStore; storage: ArtifactStorage; artifacts: ArtifactPaths; cursors: CursorCodec },
+  input: { orgId: string; jobId: string; limit: number; cursor?: string },
 ) {
   const { artifacts, ...result } = await storedResult(deps, input);
+  const scope = { endpoint: 'getJobResult', orgId: input.orgId, filters: { jobId: input.jobId } };
+  const offset = input.cursor ? deps.cursors.decode<number>(input.cursor, scope) : 0;
+  if (!Number.isSafeInteger(offset) || offset < 0 || offset > artifacts.length)
+    throw new InvalidRequestError(
+      'invalid_cursor',
+      'The cursor is not valid for this request. Use the nextCursor of the previous page unchanged.',
+    );
+  const page = artifacts.slice(offset, offset + input.limit);
+  const next = offset + page.length;
   return {
     result: {
       ...result,
-      artifacts: artifacts.map((artifact) =>
+      artifacts: page.map((artifact) =>
         deps.artifacts.jobReference(input.jobId, artifact.type, artifact.key),
       ),
     },
+    ...pageEnvelope({
+      total: artifacts.length,
+      limit: input.limit,
+      cursor: input.cursor ?? null,
+      nextCursor: next < artifacts.length ? deps.cursors.encode(scope, next) : null,
+      returnedCount: page.length,
+    }),
   };
 }
 

@@ -38,6 +38,8 @@ export interface JobStore {
     files: JobFileRecord[],
     limits: { maxDeclaredBytes: number; maxFiles: number },
   ): Promise<'added' | 'limit_exceeded' | 'not_accepting'>;
+  /** Jobs still accepting uploads whose upload window ended before `before` (ISO time), oldest first. */
+  expiredOpenJobs(before: string, limit: number): Promise<OwnedJob[]>;
   updateFile(file: JobFileRecord, changes: Partial<JobFileRecord>): Promise<void>;
   /** Moves the job between statuses when it is in one of `from`; false when it was not. */
   transition(

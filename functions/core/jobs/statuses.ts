@@ -19,6 +19,9 @@ export const ACTIVE_JOB_STATUSES: readonly JobStatus[] = [
   'processing',
 ];
 
+/** A job in one of these still accepts uploads, until its `expiresAt`. */
+export const OPEN_JOB_STATUSES: readonly JobStatus[] = ['awaiting_uploads', 'uploading'];
+
 export function isActiveJobStatus(status: string): boolean {
   return (ACTIVE_JOB_STATUSES as readonly string[]).includes(status);
 }

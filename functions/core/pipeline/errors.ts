@@ -52,6 +52,10 @@ export const PIPELINE_ERRORS = {
     code: 'no_file_processed',
     message: "No file of the job could be processed; see each file's error.",
   }),
+  jobExpired: (expiresAt: string): ErrorInfo => ({
+    code: 'job_expired',
+    message: `The job's uploads were not completed before ${expiresAt}; create a new job. No credits were charged.`,
+  }),
   processingFailed: (): ErrorInfo => ({
     code: 'processing_failed',
     message: 'The job could not be processed. No credits were charged.',

@@ -171,8 +171,13 @@ export const CONTENT_CONTRACTS = {
   },
   getJobResult: {
     path: jobIdPath,
+    query: z.object({ limit: limitParam(1000, 500), cursor: cursorParam }).strict(),
     responses: {
-      200: { description: 'The immutable result.', schema: z.object({ result: JobResultSchema }) },
+      200: {
+        description:
+          'The immutable result; its `artifacts` are paged (up to 1,000 a page, 500 by default; `total` counts them all), the rest comes whole with every page.',
+        schema: PageEnvelopeSchema.extend({ result: JobResultSchema }),
+      },
       404: { description: '`job_not_found`, `job_result_not_found`.' },
       409: { description: '`job_result_not_ready`: the job has not finished.' },
     },
