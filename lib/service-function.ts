@@ -1,7 +1,7 @@
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
@@ -10,7 +10,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import { Construct } from 'constructs';
-import { TABLE_DESIGN } from '../functions/adapters/dynamodb/table.ts';
+import { REQUEST_ACCOUNTING_PREFIXES, TABLE_DESIGN } from '../functions/adapters/dynamodb/table.ts';
 import { type Access, accessEntries, type KindOf, type ResourceName } from '../functions/shared/resources.ts';
 import type { NativeLayer } from './native-layers.ts';
 
@@ -69,6 +69,11 @@ export class ServiceFunction extends Construct {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
     const layers = props.layers ?? [];
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'X-Ray tracing actions (PutTraceSegments, PutTelemetryRecords) have no resource-level permissions.',
+    });
     // This function's role only (each ServiceFunction acknowledges its own).
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
@@ -83,6 +88,8 @@ export class ServiceFunction extends Construct {
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(29),
       logGroup,
+      // X-Ray, as the state machines: a request's path through API, functions, DynamoDB and S3.
+      tracing: Tracing.ACTIVE,
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'project-source-api',
@@ -101,7 +108,8 @@ export class ServiceFunction extends Construct {
         mainFields: ['module', 'main'],
         banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
         logLevel: LogLevel.WARNING,
-        externalModules: ['@aws-sdk/*', ...layers.flatMap((native) => native.modules)],
+        // The AWS SDK is bundled: the version the tests ran, not whichever the runtime carries.
+        externalModules: layers.flatMap((native) => native.modules),
       },
     });
     this.bind(props.access, props.resources);
@@ -122,11 +130,21 @@ export class ServiceFunction extends Construct {
             table.tableArn,
             ...Object.values(TABLE_DESIGN.indexes).map((index) => `${table.tableArn}/index/${index.name}`),
           ];
-          // `read` keeps UpdateItem: authentication counts requests and marks key use on every call.
-          allow(
-            mode === 'readwrite' ? [...TABLE_READ, ...TABLE_WRITE] : [...TABLE_READ, 'dynamodb:UpdateItem'],
-            arns,
-          );
+          allow(mode === 'readwrite' ? [...TABLE_READ, ...TABLE_WRITE] : TABLE_READ, arns);
+          // `read` keeps UpdateItem on what authentication writes on every call (the request's rate
+          // window, the key's last use), and on nothing else.
+          if (mode !== 'readwrite')
+            fn.addToRolePolicy(
+              new PolicyStatement({
+                actions: ['dynamodb:UpdateItem'],
+                resources: [table.tableArn],
+                conditions: {
+                  'ForAllValues:StringLike': {
+                    'dynamodb:LeadingKeys': REQUEST_ACCOUNTING_PREFIXES.map((prefix) => `${prefix}*`),
+                  },
+                },
+              }),
+            );
           break;
         }
         case 'secret': {

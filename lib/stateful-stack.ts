@@ -1,4 +1,5 @@
 import { Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { AttributeType, Billing, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import {
   BlockPublicAccess,
@@ -115,6 +116,17 @@ export class StatefulStack extends Stack {
         encryption: QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
         retentionPeriod: Duration.days(14),
+      });
+      new Alarm(this, `${constructId}DeadLetterAlarm`, {
+        alarmDescription: `Messages of ${queueName} that failed every attempt (docs/operations.md)`,
+        metric: deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+          period: Duration.minutes(5),
+          statistic: 'Maximum',
+        }),
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
       });
       Validations.of(deadLetterQueue).acknowledge({
         id: 'AwsSolutions-SQS3',

@@ -2,6 +2,7 @@ import { Arn, CfnOutput, Duration, Stack, type StackProps, Validations } from 'a
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Alarm, ComparisonOperator, type Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
@@ -29,6 +30,18 @@ import { ApiEdge } from './edge.ts';
 import { nativeLayer } from './native-layers.ts';
 import { pascal, physicalName } from './resource-names.ts';
 import { ServiceFunction, type ServiceResources } from './service-function.ts';
+
+/** An alarm when a count is at least 1 in 5 minutes (no data is not a breach). */
+export function whenAny(scope: Construct, id: string, metric: Metric, description: string): Alarm {
+  return new Alarm(scope, id, {
+    alarmDescription: description,
+    metric: metric.with({ period: Duration.minutes(5), statistic: 'Maximum' }),
+    threshold: 1,
+    evaluationPeriods: 1,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+  });
+}
 
 function queueOf(resources: ServiceResources, name: ResourceNameOfKind<'queue'>): IQueue {
   const queue = resources[name];
@@ -63,6 +76,8 @@ export class StatelessStack extends Stack {
   readonly functions = new Map<string, ServiceFunction>();
   edge!: ApiEdge;
   endedExecutionsDlq!: Queue;
+  /** What operators watch (docs/operations.md); created without actions: subscribe per account. */
+  alarms: Alarm[] = [];
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
@@ -147,6 +162,26 @@ export class StatelessStack extends Stack {
     }
     this.recoverEndedExecutions(machines, resources, layersOf(ENDED_EXECUTIONS_TARGET));
     this.expireJobs(resources, layersOf(EXPIRE_JOBS_SCHEDULE));
+    this.alarms = machines.flatMap((machine, index) => {
+      const name = pascal((STATE_MACHINES[index] as { name: string }).name);
+      return [
+        whenAny(this, `${name}ExecutionsFailedAlarm`, machine.metricFailed(), `${name}: executions failed`),
+        whenAny(
+          this,
+          `${name}ExecutionsTimedOutAlarm`,
+          machine.metricTimedOut(),
+          `${name}: executions timed out`,
+        ),
+      ];
+    });
+    this.alarms.push(
+      whenAny(
+        this,
+        'EndedExecutionsDlqAlarm',
+        this.endedExecutionsDlq.metricApproximateNumberOfMessagesVisible(),
+        'Ended executions the recovery function could not handle (docs/operations.md)',
+      ),
+    );
 
     const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.THREE_MONTHS });
     // Every path no route matches, `/` included, reaches the `$default` route: the service's 404 envelope.
@@ -216,6 +251,28 @@ export class StatelessStack extends Stack {
       invokeMode: InvokeMode.RESPONSE_STREAM,
     });
     this.edge = new ApiEdge(this, 'Edge', { api: this.api, streamUrl });
+    this.alarms.push(
+      new Alarm(this, 'ApiServerErrorsAlarm', {
+        alarmDescription: 'The API answered 5xx to at least 5 requests in 5 minutes',
+        metric: this.api.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
+        threshold: 5,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }),
+    );
+    for (const id of ['ExtractPageBatchFunctionArn', STREAM_ROUTE.id]) {
+      const fn = this.functions.get(id);
+      if (fn)
+        this.alarms.push(
+          whenAny(
+            this,
+            `${pascal(id.replace(/FunctionArn$/, ''))}ThrottlesAlarm`,
+            fn.fn.metricThrottles(),
+            `${id}: throttled`,
+          ),
+        );
+    }
 
     // The HTTP API's routes only (not stack-wide).
     Validations.of(this.api).acknowledge({

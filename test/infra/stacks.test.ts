@@ -154,6 +154,31 @@ describe('CDK stacks', () => {
     });
   });
 
+  it('alarms on failed and timed-out executions, dead letters, API 5xx and throttled engine or stream functions; traces every function', () => {
+    const alarms = Object.values(stateless.findResources('AWS::CloudWatch::Alarm'));
+    const metrics = alarms.map((alarm) => `${alarm.Properties.Namespace}/${alarm.Properties.MetricName}`);
+    expect(metrics.filter((metric) => metric === 'AWS/States/ExecutionsFailed')).toHaveLength(
+      STATE_MACHINES.length,
+    );
+    expect(metrics.filter((metric) => metric === 'AWS/States/ExecutionsTimedOut')).toHaveLength(
+      STATE_MACHINES.length,
+    );
+    expect(metrics).toContain('AWS/SQS/ApproximateNumberOfMessagesVisible');
+    expect(metrics).toContain('AWS/ApiGateway/5xx');
+    expect(metrics.filter((metric) => metric === 'AWS/Lambda/Throttles')).toHaveLength(2);
+    const deadLetters = Object.values(stateful.findResources('AWS::CloudWatch::Alarm')).filter(
+      (alarm) => alarm.Properties.MetricName === 'ApproximateNumberOfMessagesVisible',
+    );
+    expect(deadLetters).toHaveLength(resourcesOfKind('queue').length);
+    const functions = Object.values(stateless.findResources('AWS::Lambda::Function')).filter(
+      (fn) => fn.Properties.Handler === 'index.handler',
+    );
+    expect(functions.length).toBe(statelessStack.functions.size);
+    expect(new Set(functions.map((fn) => JSON.stringify(fn.Properties.TracingConfig)))).toEqual(
+      new Set([JSON.stringify({ Mode: 'Active' })]),
+    );
+  });
+
   it('writes one JSON access-log line per request with its route and any integration error', () => {
     const stages = Object.values(stateless.findResources('AWS::ApiGatewayV2::Stage'));
     expect(stages).toHaveLength(1);
@@ -263,7 +288,17 @@ describe('CDK stacks', () => {
     it('lets read routes read the table (and count requests) but never put or delete', () => {
       const policy = policyOf('getProject');
       expect(policy).toContain('dynamodb:GetItem');
-      expect(policy).toContain('dynamodb:UpdateItem');
+      // UpdateItem only on the request's rate window and the key's last use.
+      const statements = (
+        JSON.parse(policy) as { Statement: { Action: string | string[]; Condition?: unknown }[] }[]
+      ).flatMap((document) => document.Statement);
+      const updates = statements.filter((statement) =>
+        [statement.Action].flat().includes('dynamodb:UpdateItem'),
+      );
+      expect(updates).toHaveLength(1);
+      expect(updates[0]?.Condition).toEqual({
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*', 'APIKEY#*'] },
+      });
       expect(policy).not.toContain('dynamodb:PutItem');
       expect(policy).not.toContain('dynamodb:DeleteItem');
       expect(policy).not.toContain('s3:');

@@ -19,6 +19,13 @@ export const TABLE_DESIGN = {
   },
 } as const;
 
+/**
+ * Partition-key prefixes of the items every authenticated request may update: its rate-limit window
+ * and its key's last use. A function with read access to the table may update only these
+ * (`dynamodb:LeadingKeys`).
+ */
+export const REQUEST_ACCOUNTING_PREFIXES = ['RATE#', 'APIKEY#'] as const;
+
 export const ENTITY_VERSION = {
   organization: 1,
   ledgerEntry: 1,
