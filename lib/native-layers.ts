@@ -1,8 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { AssetHashType, DockerImage } from 'aws-cdk-lib';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { Architecture, Code, type ILayerVersion, LayerVersion, Runtime } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 
@@ -17,6 +15,13 @@ export const NATIVE_LAYERS = {
     modules: ['@napi-rs/canvas', 'pdfjs-dist', 'tesseract.js', '@tesseract.js-data/eng'],
     description: 'Extraction engine runtime',
     strip: false,
+    /** Packages that must hold their platform binary (a `.node` file), or the synth fails. */
+    binaries: ['@napi-rs/canvas-linux-x64-gnu'],
+    /**
+     * Left out: pdf.js's own nested copy of the canvas binary (33 MB; it then resolves the engine's
+     * copy, which also draws every canvas) and its modern build (the engine loads `legacy/`).
+     */
+    prune: ['pdfjs-dist/node_modules', 'pdfjs-dist/build'],
   },
   /**
    * The project source index: LanceDB and Apache Arrow (one copy, shared by our code and LanceDB's,
@@ -27,8 +32,19 @@ export const NATIVE_LAYERS = {
     modules: ['@lancedb/lancedb', 'apache-arrow'],
     description: 'Source index runtime',
     strip: true,
+    binaries: ['@lancedb/lancedb-linux-x64-gnu'],
+    prune: [],
   },
-} as const;
+} as const satisfies Record<
+  string,
+  {
+    modules: readonly string[];
+    description: string;
+    strip: boolean;
+    binaries: readonly string[];
+    prune: readonly string[];
+  }
+>;
 export type NativeLayerName = keyof typeof NATIVE_LAYERS;
 
 export interface NativeLayer {
@@ -38,6 +54,7 @@ export interface NativeLayer {
 }
 
 const REPO_ROOT = resolve(import.meta.dirname ?? '.', '..');
+/** Files and folders no function reads, matched on the path inside the package (never above it). */
 const SKIPPED = /(\.map|\.d\.ts|\.d\.mts|\.md|\.markdown)$|\/(web|types|docs|test|tests)\//;
 
 /** The packages and everything they depend on, as installed in node_modules. */
@@ -65,10 +82,49 @@ function stripNativeBinaries(directory: string): void {
   }
 }
 
+/**
+ * Stages a layer's packages in a folder of their own (`nodejs/node_modules/...`): copied from
+ * node_modules without what no function reads, pruned, stripped when asked. Fails when a platform
+ * binary is missing, so a broken layer never deploys. The layer's asset hash is the hash of this
+ * staged content, so any change of what ships changes the asset.
+ */
+export function stageLayer(
+  name: NativeLayerName,
+  root = REPO_ROOT,
+  // One folder per checkout, replaced by each synth (gitignored).
+  into = join(root, '.layers', name),
+): string {
+  const spec = NATIVE_LAYERS[name];
+  rmSync(into, { recursive: true, force: true });
+  const modules = join(into, 'nodejs', 'node_modules');
+  for (const pkg of packageClosure(spec.modules, root)) {
+    const source = join(root, 'node_modules', pkg);
+    const target = join(modules, pkg);
+    mkdirSync(target, { recursive: true });
+    cpSync(source, target, {
+      recursive: true,
+      dereference: true,
+      filter: (path) => !SKIPPED.test(`/${relative(source, path).replaceAll('\\', '/')}`),
+    });
+  }
+  for (const path of spec.prune) rmSync(join(modules, path), { recursive: true, force: true });
+  if (spec.strip) stripNativeBinaries(into);
+  for (const pkg of spec.binaries) {
+    const directory = join(modules, pkg);
+    const found =
+      existsSync(directory) &&
+      readdirSync(directory, { recursive: true }).some((entry) => String(entry).endsWith('.node'));
+    if (!found)
+      throw new Error(
+        `The ${name} layer has no platform binary in ${pkg}: install dependencies on linux-x64 (npm install, optional dependencies included) before synthesizing.`,
+      );
+  }
+  return into;
+}
+
 export function nativeLayer(scope: Construct, id: string, name: NativeLayerName): NativeLayer {
   const spec = NATIVE_LAYERS[name];
-  const packages = packageClosure(spec.modules);
-  const versions = packages.map((pkg) => {
+  const versions = packageClosure(spec.modules).map((pkg) => {
     const manifest = JSON.parse(
       readFileSync(join(REPO_ROOT, 'node_modules', pkg, 'package.json'), 'utf8'),
     ) as {
@@ -80,30 +136,8 @@ export function nativeLayer(scope: Construct, id: string, name: NativeLayerName)
     description: `${spec.description}: ${versions.join(', ')}`.slice(0, 256),
     compatibleRuntimes: [Runtime.NODEJS_24_X],
     compatibleArchitectures: [Architecture.X86_64],
-    code: Code.fromAsset(REPO_ROOT, {
-      assetHashType: AssetHashType.CUSTOM,
-      assetHash: createHash('sha256')
-        .update(`${name}\n${spec.strip}\n${versions.join('\n')}`)
-        .digest('hex'),
-      bundling: {
-        image: DockerImage.fromRegistry('local-bundling-only'),
-        local: {
-          tryBundle(outputDir: string) {
-            for (const pkg of packages) {
-              const target = join(outputDir, 'nodejs', 'node_modules', pkg);
-              mkdirSync(target, { recursive: true });
-              cpSync(join(REPO_ROOT, 'node_modules', pkg), target, {
-                recursive: true,
-                dereference: true,
-                filter: (source) => !SKIPPED.test(source.replaceAll('\\', '/')),
-              });
-            }
-            if (spec.strip) stripNativeBinaries(outputDir);
-            return true;
-          },
-        },
-      },
-    }),
+    // Hashed from the staged files themselves (the default for a folder asset).
+    code: Code.fromAsset(stageLayer(name)),
   });
   return { layer, modules: spec.modules };
 }

@@ -1,0 +1,108 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { stageLayer } from '../../lib/native-layers.ts';
+import { specificationPdf } from '../fixtures/pdfs.ts';
+
+const run = promisify(execFile);
+
+/** A node_modules tree with the engine layer's packages, under a checkout path that holds `/docs/`. */
+function fakeCheckout(withBinary: boolean): string {
+  const root = join(mkdtempSync(join(tmpdir(), 'psa-layer-')), 'docs', 'checkout');
+  const file = (path: string, text = 'x') => {
+    mkdirSync(dirname(join(root, 'node_modules', path)), { recursive: true });
+    writeFileSync(join(root, 'node_modules', path), text);
+  };
+  const manifest = (name: string, optional: Record<string, string> = {}) =>
+    file(`${name}/package.json`, JSON.stringify({ name, version: '1.0.0', optionalDependencies: optional }));
+  manifest('@napi-rs/canvas', { '@napi-rs/canvas-linux-x64-gnu': '1.0.0' });
+  file('@napi-rs/canvas/index.js');
+  manifest('@napi-rs/canvas-linux-x64-gnu');
+  if (withBinary) file('@napi-rs/canvas-linux-x64-gnu/skia.linux-x64-gnu.node');
+  manifest('pdfjs-dist');
+  file('pdfjs-dist/legacy/build/pdf.mjs');
+  file('pdfjs-dist/build/pdf.mjs');
+  file('pdfjs-dist/node_modules/@napi-rs/canvas-linux-x64-gnu/skia.linux-x64-gnu.node');
+  file('pdfjs-dist/README.md');
+  file('pdfjs-dist/types/src/display/api.d.ts');
+  manifest('tesseract.js');
+  file('tesseract.js/src/index.js');
+  manifest('@tesseract.js-data/eng');
+  file('@tesseract.js-data/eng/4.0.0/eng.traineddata.gz');
+  return root;
+}
+
+/** The files under a folder, as paths relative to it. */
+const filesUnder = (folder: string) =>
+  readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(folder, join(entry.parentPath, entry.name)).replaceAll('\\', '/'))
+    .sort();
+
+describe('native layers', () => {
+  it('stage what functions read, whatever folder the checkout sits in, without pdf.js duplicates', () => {
+    // Prepare
+    const root = fakeCheckout(true);
+    // Act
+    const staged = stageLayer('engine', root, join(root, '..', 'staged'));
+    // Assess
+    const files = filesUnder(join(staged, 'nodejs', 'node_modules'));
+    expect(files).toEqual([
+      '@napi-rs/canvas-linux-x64-gnu/package.json',
+      '@napi-rs/canvas-linux-x64-gnu/skia.linux-x64-gnu.node',
+      '@napi-rs/canvas/index.js',
+      '@napi-rs/canvas/package.json',
+      '@tesseract.js-data/eng/4.0.0/eng.traineddata.gz',
+      '@tesseract.js-data/eng/package.json',
+      'pdfjs-dist/legacy/build/pdf.mjs',
+      'pdfjs-dist/package.json',
+      'tesseract.js/package.json',
+      'tesseract.js/src/index.js',
+    ]);
+  });
+
+  it('refuse to stage a layer whose platform binary is missing', () => {
+    // Prepare
+    const root = fakeCheckout(false);
+    // Act
+    const stage = () => stageLayer('engine', root, join(root, '..', 'staged'));
+    // Assess
+    expect(stage).toThrow(/no platform binary in @napi-rs\/canvas-linux-x64-gnu/);
+  });
+
+  it('render a page with pdf.js and canvas from the staged engine layer alone (Lambda /opt/nodejs layout)', async () => {
+    // Prepare: the real packages, staged as Lambda mounts the layer; a script that resolves from there.
+    const folder = mkdtempSync(join(tmpdir(), 'psa-opt-'));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+    const staged = stageLayer('engine', undefined, join(folder, 'opt'));
+    const pdf = join(staged, 'page.pdf');
+    writeFileSync(pdf, await specificationPdf());
+    const script = join(staged, 'nodejs', 'render.mjs');
+    writeFileSync(
+      script,
+      `import { readFileSync } from 'node:fs';
+import * as canvas from '@napi-rs/canvas';
+globalThis.Path2D ??= canvas.Path2D; globalThis.DOMMatrix ??= canvas.DOMMatrix; globalThis.ImageData ??= canvas.ImageData;
+const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+const document = await pdfjs.getDocument({ data: new Uint8Array(readFileSync(process.argv[2])), isEvalSupported: false }).promise;
+const page = await document.getPage(1);
+const viewport = page.getViewport({ scale: 1 });
+const surface = canvas.createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
+await page.render({ canvasContext: surface.getContext('2d'), viewport, canvas: surface }).promise;
+const text = (await page.getTextContent()).items.map((item) => item.str).join(' ');
+console.log(JSON.stringify({ pages: document.numPages, png: surface.toBuffer('image/png').length, text: text.slice(0, 80) }));
+`,
+    );
+    // Act
+    const { stdout } = await run(process.execPath, [script, pdf], { cwd: dirname(staged) });
+    // Assess
+    expect(existsSync(join(staged, 'nodejs', 'node_modules', 'pdfjs-dist', 'node_modules'))).toBe(false);
+    const rendered = JSON.parse(stdout) as { pages: number; png: number; text: string };
+    expect(rendered.pages).toBe(2);
+    expect(rendered.png).toBeGreaterThan(1000);
+    expect(rendered.text.length).toBeGreaterThan(10);
+  });
+});
