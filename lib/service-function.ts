@@ -55,6 +55,8 @@ export interface ServiceFunctionProps {
   environment?: Record<string, string>;
   /** Packages that come from these layers instead of the bundle (the function then runs on x86_64). */
   layers?: NativeLayer[];
+  /** Concurrency reserved for (and capping) this function; undefined: the account's shared pool. */
+  reservedConcurrency?: number;
 }
 
 /**
@@ -90,6 +92,7 @@ export class ServiceFunction extends Construct {
       logGroup,
       // X-Ray, as the state machines: a request's path through API, functions, DynamoDB and S3.
       tracing: Tracing.ACTIVE,
+      ...(props.reservedConcurrency ? { reservedConcurrentExecutions: props.reservedConcurrency } : {}),
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'project-source-api',

@@ -66,8 +66,17 @@ export const ACCESS_LOG_FIELDS = {
   error: '$context.error.message',
 };
 
+/**
+ * Concurrency reserved for the functions that could starve the API of the account's pool: page
+ * extraction (up to 8 batches of 3 GB per job, across every job) and the review stream (a connection
+ * holds a slot up to 15 minutes). CDK context `extractionConcurrency` / `streamConcurrency` set them;
+ * 0 reserves nothing (an account whose limit is below 100 plus the reservations cannot reserve).
+ */
+export const RESERVED_CONCURRENCY = { extraction: 40, stream: 100 };
+
 export interface StatelessStackProps extends StackProps {
   stage: string;
+  reservedConcurrency?: { extraction: number; stream: number };
 }
 
 /** Functions, the HTTP API, the streaming function URL and the state machines, all from the route and machine tables. */
@@ -82,6 +91,7 @@ export class StatelessStack extends Stack {
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
     const { stage } = props;
+    const concurrency = props.reservedConcurrency ?? RESERVED_CONCURRENCY;
     // The stateful resources of `resources.ts`, imported by name; state machines are built below.
     const resources: ServiceResources = {};
     for (const [name, definition] of Object.entries(RESOURCES) as [ResourceName, ResourceDefinition][]) {
@@ -121,6 +131,9 @@ export class StatelessStack extends Stack {
             timeout: Duration.seconds(task.timeoutSeconds),
             memorySize: task.memoryMb,
             layers: layersOf(task),
+            ...(placeholder === 'ExtractPageBatchFunctionArn'
+              ? { reservedConcurrency: concurrency.extraction }
+              : {}),
           });
         substitutions[placeholder] = fn.fn.functionArn;
         taskFunctions.push(fn);
@@ -242,6 +255,7 @@ export class StatelessStack extends Stack {
       access: STREAM_ROUTE.access,
       resources,
       timeout: Duration.minutes(15),
+      reservedConcurrency: concurrency.stream,
     });
     this.functions.set(STREAM_ROUTE.id, stream);
     // Reachable only through the distribution (origin access control signs with IAM); the function

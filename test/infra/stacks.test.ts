@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
@@ -13,7 +13,7 @@ import { ROUTES, type RouteDefinition, STREAM_ROUTE } from '../../functions/shar
 import { STATE_MACHINES } from '../../functions/shared/state-machines.ts';
 import { STREAM_PATH_PATTERN } from '../../lib/edge.ts';
 import { StatefulStack } from '../../lib/stateful-stack.ts';
-import { StatelessStack } from '../../lib/stateless-stack.ts';
+import { RESERVED_CONCURRENCY, StatelessStack } from '../../lib/stateless-stack.ts';
 
 /** Synthesizes both stacks once, with real esbuild bundling and the cdk-nag AwsSolutions pack. */
 describe('CDK stacks', () => {
@@ -177,6 +177,31 @@ describe('CDK stacks', () => {
     expect(new Set(functions.map((fn) => JSON.stringify(fn.Properties.TracingConfig)))).toEqual(
       new Set([JSON.stringify({ Mode: 'Active' })]),
     );
+  });
+
+  it('reserves concurrency for page extraction and the review stream, and waits out extraction throttles', () => {
+    const reservationOf = (id: string) => {
+      const fn = statelessStack.functions.get(id);
+      if (!fn) throw new Error(`no function ${id}`);
+      const logicalId = statelessStack.resolve(
+        (fn.fn.node.defaultChild as unknown as { logicalId: string }).logicalId,
+      );
+      return stateless.findResources('AWS::Lambda::Function')[logicalId]?.Properties
+        .ReservedConcurrentExecutions;
+    };
+    expect(reservationOf('ExtractPageBatchFunctionArn')).toBe(RESERVED_CONCURRENCY.extraction);
+    expect(reservationOf(STREAM_ROUTE.id)).toBe(RESERVED_CONCURRENCY.stream);
+    expect(reservationOf('getProject')).toBeUndefined();
+    const asl = JSON.parse(readFileSync('stepfunctions/process-job.asl.json', 'utf8'));
+    const extract =
+      asl.States.ProcessFiles.ItemProcessor.States.ExtractBatches.ItemProcessor.States.ExtractPageBatch;
+    expect(extract.Retry[0]).toMatchObject({
+      ErrorEquals: ['Lambda.TooManyRequestsException'],
+      MaxAttempts: 40,
+    });
+    expect(
+      extract.Retry.slice(1).flatMap((retrier: { ErrorEquals: string[] }) => retrier.ErrorEquals),
+    ).not.toContain('Lambda.TooManyRequestsException');
   });
 
   it('writes one JSON access-log line per request with its route and any integration error', () => {
