@@ -179,7 +179,7 @@ describe('CDK stacks', () => {
     );
   });
 
-  it('reserves concurrency for page extraction and the review stream, and waits out extraction throttles', () => {
+  it('reserves concurrency for page extraction and the review stream, waits out extraction throttles and never retries a timed-out batch', () => {
     const reservationOf = (id: string) => {
       const fn = statelessStack.functions.get(id);
       if (!fn) throw new Error(`no function ${id}`);
@@ -199,9 +199,13 @@ describe('CDK stacks', () => {
       ErrorEquals: ['Lambda.TooManyRequestsException'],
       MaxAttempts: 40,
     });
-    expect(
-      extract.Retry.slice(1).flatMap((retrier: { ErrorEquals: string[] }) => retrier.ErrorEquals),
-    ).not.toContain('Lambda.TooManyRequestsException');
+    // A batch that ran out of time would run out again: it is not retried (its pages fail alone).
+    expect(extract.Retry[1]).toEqual({ ErrorEquals: ['States.Timeout', 'Sandbox.Timedout'], MaxAttempts: 0 });
+    const retried = extract.Retry.slice(2).flatMap(
+      (retrier: { ErrorEquals: string[] }) => retrier.ErrorEquals,
+    );
+    expect(retried).not.toContain('Lambda.TooManyRequestsException');
+    expect(retried).not.toContain('States.Timeout');
   });
 
   it('writes one JSON access-log line per request with its route and any integration error', () => {
