@@ -184,7 +184,11 @@ export interface FollowOptions {
   format: StreamFormat;
   /** Milliseconds the caller can still write for (the function's remaining time). */
   remainingMs: () => number;
+  /** The wait before reading again once caught up; doubled after each read that finds nothing, up to maxPollMs. */
   pollMs: number;
+  maxPollMs?: number;
+  /** How to wait (tests record the waits instead). */
+  sleep?: (ms: number) => Promise<void>;
   /** The interval of the execution's heartbeat events (announced in `stream.ready`). */
   heartbeatMs: number;
   /** Stop following this long before the time runs out. */
@@ -244,6 +248,10 @@ export async function* followExecution(
     options.format,
   );
   let batch = first;
+  // Caught up, the stream reads again after pollMs; while nothing comes, the wait doubles up to
+  // maxPollMs (an idle execution still writes a heartbeat every heartbeatMs); new events reset it.
+  let wait = options.pollMs;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   for (;;) {
     let chunk = '';
     let ended = false;
@@ -257,9 +265,11 @@ export async function* followExecution(
     }
     if (chunk) yield chunk;
     if (ended) return;
+    if (batch.length > 0) wait = options.pollMs;
     if (batch.length < (batch === first ? FIRST_BATCH : BATCH)) {
       if (options.remainingMs() < options.reservedMs) return;
-      await new Promise((resolve) => setTimeout(resolve, options.pollMs));
+      await sleep(wait);
+      if (batch.length === 0) wait = Math.min(options.maxPollMs ?? options.pollMs, wait * 2);
     }
     try {
       batch = (await deps.events.eventsAfter(execution, cursor, BATCH)).map(publicEvent);

@@ -40,6 +40,7 @@ export const handler = streamHandler(
           format,
           remainingMs,
           pollMs: 250,
+          maxPollMs: 1_000,
           heartbeatMs: config.REVIEW_HEARTBEAT_MS,
           reservedMs: 5_000,
         }),

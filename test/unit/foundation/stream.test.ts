@@ -117,3 +117,50 @@ describe('review stream opening when the store fails', () => {
     expect(JSON.parse(frames[0] as string).type).toBe('stream.ready');
   });
 });
+
+describe('review stream following', () => {
+  it('reads again sooner while events come and less often while none do, within the heartbeat interval', async () => {
+    // Prepare: nothing for three reads, one event, nothing for two reads, then the terminal event.
+    const execution = {
+      id: 'exe_1',
+      projectId: 'prj_1',
+      reviewId: 'rev_1',
+      status: 'running',
+    } as OwnedExecution;
+    const event = (sequence: number, type: 'response.text.delta' | 'response.completed') => ({
+      version: 1 as const,
+      executionId: 'exe_1',
+      sequence,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      type,
+      payload: type === 'response.text.delta' ? { delta: 'Hi' } : { text: 'Hi', status: 'succeeded' },
+    });
+    const script = [[], [], [], [event(1, 'response.text.delta')], [], [], [event(2, 'response.completed')]];
+    let read = 0;
+    const waits: number[] = [];
+    const events: ReviewEventLog = {
+      getExecution: async () => execution,
+      eventsAfter: async () => (script[read++] ?? []) as never,
+    };
+    // Act
+    const frames: string[] = [];
+    const stream = await openStream({ events }, execution, {
+      after: -1,
+      format: 'ndjson',
+      remainingMs: () => 60_000,
+      pollMs: 250,
+      maxPollMs: 1_000,
+      sleep: async (ms) => void waits.push(ms),
+      heartbeatMs: 10_000,
+      reservedMs: 5_000,
+    });
+    for await (const chunk of stream) frames.push(chunk);
+    // Assess
+    expect(waits).toEqual([250, 500, 1_000, 250, 250, 500]);
+    expect(frames.map((chunk) => JSON.parse(chunk).type)).toEqual([
+      'stream.ready',
+      'response.text.delta',
+      'response.completed',
+    ]);
+  });
+});
