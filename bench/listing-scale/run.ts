@@ -1,0 +1,210 @@
+/**
+ * bench/listing-scale: how listings and the end-of-job recount grow with a project. One project in
+ * DynamoDB Local is filled with regions and specification sections (copies of the rows the real
+ * pipeline wrote for two generated PDFs, each under its own key), first to 1k regions and 100
+ * sections, then to 100k regions and 10k sections. At each size it prints the p95 of:
+ * - the first page and a late page (the 20th) of the regions listing, without and with filters
+ *   (`regionType`, a common value; `pageNumber`, a rare one), and of one specification's sections;
+ * - the recount a job's end runs (`projectTotals`, p50);
+ * and the ratio between the sizes (the target is at most 2x).
+ *
+ *   npm run bench:listing-scale [-- --sizes 1000,100000] [--reps 15]
+ *
+ * The rows are synthetic copies, so no corpus is needed; CORPUS_DIR is not read.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { drawingSheetPdf, specificationPdf } from '../../test/fixtures/pdfs.ts';
+import { benchApi, createReadyProject, ingestFile } from '../local-api.ts';
+
+const args = process.argv.slice(2);
+const sizes = (args.includes('--sizes') ? String(args[args.indexOf('--sizes') + 1]) : '1000,100000')
+  .split(',')
+  .map(Number);
+const reps = args.includes('--reps') ? Number(args[args.indexOf('--reps') + 1]) : 15;
+const REGIONS_PER_FILE = 1_000;
+const REGIONS_PER_PAGE = 10;
+
+const dataDir = mkdtempSync(join(tmpdir(), 'psa-listing-scale-'));
+const { stack, call } = await benchApi({
+  dataDir,
+  persistDynamo: false,
+  orgName: 'listing-scale',
+  credits: 1_000_000,
+});
+const { dynamo } = await import('../../functions/shared/clients.ts');
+const { BatchWriteCommand, QueryCommand } = await import('@aws-sdk/lib-dynamodb');
+const { keys } = await import('../../functions/adapters/dynamodb/table.ts');
+const { contentStore } = await import('../../functions/shared/container.ts');
+const TABLE = process.env.TABLE_NAME as string;
+
+// Real rows first: one drawing sheet and one specification through the whole pipeline.
+const projectId = await createReadyProject(call, 'listing scale');
+const folder = mkdtempSync(join(tmpdir(), 'psa-listing-pdfs-'));
+writeFileSync(join(folder, 'A-101.pdf'), await drawingSheetPdf());
+writeFileSync(join(folder, 'spec.pdf'), await specificationPdf());
+for (const name of ['A-101.pdf', 'spec.pdf']) await ingestFile(call, projectId, join(folder, name));
+
+async function rowsWithPrefix(prefix: string): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo.send(
+      new QueryCommand({
+        TableName: TABLE,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': `PROJECT#${projectId}`, ':prefix': prefix },
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+const regionTemplates = await rowsWithPrefix(keys.regionPrefix);
+const specRows = await rowsWithPrefix(keys.specPrefix);
+const sectionTemplates = specRows.filter((row) => row.entity === 'specSection');
+const facetTemplate = specRows.find((row) => row.entity === 'specFacet');
+const spec = sectionTemplates[0];
+if (regionTemplates.length === 0 || !spec || !facetTemplate)
+  throw new Error('The pipeline wrote no regions or sections to copy');
+const specId = String(spec.specId);
+const specFileId = String(spec.fileId);
+const commonType = String(regionTemplates[0]?.regionType);
+
+async function writeAll(items: Record<string, unknown>[]): Promise<void> {
+  const chunks: Record<string, unknown>[][] = [];
+  for (let i = 0; i < items.length; i += 25) chunks.push(items.slice(i, i + 25));
+  let next = 0;
+  const worker = async () => {
+    while (next < chunks.length) {
+      const chunk = chunks[next++] as Record<string, unknown>[];
+      let request: Record<string, { PutRequest: { Item: Record<string, unknown> } }[]> | undefined = {
+        [TABLE]: chunk.map((item) => ({ PutRequest: { Item: item } })),
+      };
+      while (request && Object.keys(request).length > 0) {
+        const result = await dynamo.send(new BatchWriteCommand({ RequestItems: request }));
+        request = result.UnprocessedItems as typeof request;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, worker));
+}
+
+let regionCount = 0;
+let sectionCount = 0;
+/** Copies of the real rows, each under its own key, up to this many regions and a tenth as many sections. */
+async function fillTo(regions: number): Promise<void> {
+  const items: Record<string, unknown>[] = [];
+  for (; regionCount < regions; regionCount++) {
+    const template = regionTemplates[regionCount % regionTemplates.length] as Record<string, unknown>;
+    const fileId = `fil_scale${String(Math.floor(regionCount / REGIONS_PER_FILE)).padStart(21, '0')}`;
+    const page = Math.floor((regionCount % REGIONS_PER_FILE) / REGIONS_PER_PAGE) + 1;
+    const index = regionCount % REGIONS_PER_PAGE;
+    items.push({
+      ...template,
+      ...keys.region(projectId, fileId, page, index),
+      fileId,
+      pageNumber: page,
+      regionIndex: index,
+      id: `reg_${fileId.slice(4)}_${page}_${index}`,
+      sheetId: `sht_${fileId.slice(4)}_${page}`,
+    });
+  }
+  const base = sectionTemplates.length;
+  for (; sectionCount < regions / 10; sectionCount++) {
+    const template = sectionTemplates[sectionCount % base] as Record<string, unknown>;
+    const index = base + sectionCount;
+    items.push({
+      ...template,
+      ...keys.specSection(projectId, specFileId, index),
+      sectionIndex: index,
+      id: `${String(template.id)}_${index}`,
+    });
+    items.push({
+      ...facetTemplate,
+      ...keys.specFacet(projectId, specFileId, index, 0),
+      facetIndex: 0,
+    });
+  }
+  await writeAll(items);
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] as number;
+};
+async function timed(path: string, times = reps): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    await call(path);
+    samples.push(performance.now() - started);
+  }
+  return percentile(samples, 0.95);
+}
+/** The path of the 20th page (or the last, when there are fewer), reached through the cursors. */
+async function latePage(path: string): Promise<string> {
+  let current = path;
+  for (let page = 1; page < 20; page++) {
+    const body = (await call(current)) as { nextCursor: string | null };
+    if (!body.nextCursor) break;
+    current = `${path}${path.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(body.nextCursor)}`;
+  }
+  return current;
+}
+
+const regionsPath = `/api/open/v1/projects/${projectId}/regions?limit=100`;
+const sectionsPath = `/api/open/v1/projects/${projectId}/specifications/${specId}/sections?limit=20`;
+const measures: [string, (size: number) => Promise<number>][] = [
+  ['regions, first page', () => timed(regionsPath)],
+  ['regions, 20th page', async () => timed(await latePage(regionsPath))],
+  [`regions, regionType=${commonType}, first page`, () => timed(`${regionsPath}&regionType=${commonType}`)],
+  ['regions, pageNumber=7 (rare), first page', () => timed(`${regionsPath}&pageNumber=7`)],
+  ['sections of one specification, first page', () => timed(sectionsPath)],
+  ['sections of one specification, 20th page', async () => timed(await latePage(sectionsPath))],
+  [
+    'end-of-job recount (projectTotals), p50',
+    async () => {
+      const samples: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const started = performance.now();
+        await contentStore().projectTotals(projectId);
+        samples.push(performance.now() - started);
+      }
+      return percentile(samples, 0.5);
+    },
+  ],
+];
+
+const results = new Map<string, number[]>();
+for (const size of sizes) {
+  const started = performance.now();
+  await fillTo(size);
+  console.log(
+    `${regionCount} regions and ${sectionCount} sections written in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
+  for (const [name, measure] of measures) {
+    const value = await measure(size);
+    results.set(name, [...(results.get(name) ?? []), value]);
+  }
+}
+
+console.log(
+  `\n| measure (ms, p95 unless noted) | ${sizes.map((size) => `${size} regions`).join(' | ')} | ratio |`,
+);
+console.log(`|---|${sizes.map(() => '---|').join('')}---|`);
+for (const [name, values] of results) {
+  const ratio = (values[values.length - 1] as number) / (values[0] as number);
+  console.log(
+    `| ${name} | ${values.map((value) => value.toFixed(1)).join(' | ')} | ${ratio.toFixed(2)}x${ratio > 2 ? ' (over 2x)' : ''} |`,
+  );
+}
+console.log('target: no figure grows by more than 2x from the smallest to the largest project');
+
+await stack.stop();
+rmSync(dataDir, { recursive: true, force: true });
+rmSync(folder, { recursive: true, force: true });
+process.exit(0);
