@@ -6,7 +6,8 @@
  * - the first page and a late page (the 20th) of the regions listing, without and with filters
  *   (`regionType`, a common value; `pageNumber`, a rare one), and of one specification's sections;
  * - the recount a job's end runs (`projectTotals`, p50);
- * and the ratio between the sizes (the target is at most 2x).
+ * and the ratio between the sizes (the target is at most 2x). A request that fails (a listing that
+ * outlives its function's 29 s answers 503) prints `fails`.
  *
  *   npm run bench:listing-scale [-- --sizes 1000,100000] [--reps 15]
  *
@@ -136,20 +137,28 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] as number;
 };
-async function timed(path: string, times = reps): Promise<number> {
+/** p95 of a GET; Infinity when it fails (a listing that outlives its function answers 503). */
+async function timed(path: string | null, times = reps): Promise<number> {
+  if (path === null) return Number.POSITIVE_INFINITY;
   const samples: number[] = [];
   for (let i = 0; i < times; i++) {
     const started = performance.now();
-    await call(path);
+    try {
+      await call(path);
+    } catch (error) {
+      console.log(`  ${path.replace(/\?.*/, '')}: ${(error as Error).message.slice(0, 160)}`);
+      return Number.POSITIVE_INFINITY;
+    }
     samples.push(performance.now() - started);
   }
   return percentile(samples, 0.95);
 }
-/** The path of the 20th page (or the last, when there are fewer), reached through the cursors. */
-async function latePage(path: string): Promise<string> {
+/** The path of the 20th page (or the last, when there are fewer), reached through the cursors; null when a page fails. */
+async function latePage(path: string): Promise<string | null> {
   let current = path;
   for (let page = 1; page < 20; page++) {
-    const body = (await call(current)) as { nextCursor: string | null };
+    const body = (await call(current).catch(() => null)) as { nextCursor: string | null } | null;
+    if (!body) return null;
     if (!body.nextCursor) break;
     current = `${path}${path.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(body.nextCursor)}`;
   }
@@ -199,7 +208,7 @@ console.log(`|---|${sizes.map(() => '---|').join('')}---|`);
 for (const [name, values] of results) {
   const ratio = (values[values.length - 1] as number) / (values[0] as number);
   console.log(
-    `| ${name} | ${values.map((value) => value.toFixed(1)).join(' | ')} | ${ratio.toFixed(2)}x${ratio > 2 ? ' (over 2x)' : ''} |`,
+    `| ${name} | ${values.map((value) => (Number.isFinite(value) ? value.toFixed(1) : 'fails')).join(' | ')} | ${Number.isFinite(ratio) ? `${ratio.toFixed(2)}x` : '–'}${ratio > 2 ? ' (over 2x)' : ''} |`,
   );
 }
 console.log('target: no figure grows by more than 2x from the smallest to the largest project');

@@ -4,7 +4,13 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { z } from 'zod';
 import { authenticateApiKey, authenticateSession } from '../../core/auth/api-keys.ts';
 import type { Principal } from '../../core/auth/model.ts';
-import { DomainError, InvalidRequestError, RateLimitedError, ScopeRequiredError } from '../../core/errors.ts';
+import {
+  DomainError,
+  InvalidRequestError,
+  RateLimitedError,
+  ScopeRequiredError,
+  ServiceUnavailableError,
+} from '../../core/errors.ts';
 import { config } from '../config.ts';
 import { apiKeyStore, rateLimiter, sessionStore } from '../container.ts';
 import { invocationLogger, logger } from '../logger.ts';
@@ -78,8 +84,27 @@ export function jsonResponse(
   };
 }
 
+/** The error middy raises when a handler runs out of the function's time. */
+function isFunctionTimeout(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    error.name === 'TimeoutError' &&
+    (error.cause as { package?: string } | undefined)?.package === '@middy/core'
+  );
+}
+
 /** Every error leaves in the spec's envelope; unknown ones become a logged, generic 500. */
 export function errorResponse(error: unknown, requestId: string, log: Logger = logger): ApiResult {
+  // Out of time is not an internal error: it says so, and the client may retry or narrow the request.
+  if (isFunctionTimeout(error))
+    return errorResponse(
+      new ServiceUnavailableError(
+        'The request did not finish in time. Retry it; if that keeps happening, narrow it (filters, a smaller limit).',
+        error,
+      ),
+      requestId,
+      log,
+    );
   if (error instanceof DomainError) {
     const status = statusOf(error);
     if (status >= 500) {

@@ -73,4 +73,21 @@ describe('error envelope', () => {
     expect(response.body).not.toContain('pk');
     expect(bodyOf(new TypeError('x')).error.code).toBe('internal_error');
   });
+
+  it("answers 503 service_unavailable, not 500, when a handler runs out of the function's time", () => {
+    // Prepare: the error middy raises on its early timeout.
+    const timeout = Object.assign(new Error('[AbortError]: The operation was aborted.'), {
+      name: 'TimeoutError',
+      cause: { package: '@middy/core' },
+    });
+    // Act
+    const response = errorResponse(timeout, 'req_6');
+    // Assess
+    expect(response.statusCode).toBe(503);
+    expect(JSON.parse(String(response.body)).error).toMatchObject({
+      code: 'service_unavailable',
+      message: expect.stringContaining('did not finish in time'),
+      requestId: 'req_6',
+    });
+  });
 });
