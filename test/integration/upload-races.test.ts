@@ -27,7 +27,8 @@ describe('registration races', () => {
         concurrent = await api(`/api/open/v1/jobs/${jobId}/uploads`, {
           method: 'POST',
           key: org.apiKey,
-          body: { files: [file('first.pdf', 9_995_000_000)] },
+          // Ten files just under the 1 GiB a file may have: the job's 10 GB are nearly full.
+          body: { files: Array.from({ length: 10 }, (_, index) => file(`first-${index}.pdf`, 999_500_000)) },
         });
         return real.addFiles(...args);
       },
@@ -109,5 +110,28 @@ describe('registration races', () => {
       error: { code: 'multipart_incomplete' },
     });
     expect(completed.body.files[0].error.message).toContain('InvalidPart');
+  });
+
+  it('refuses at registration a file bigger than the engine reads (1 GiB), and says the limit in the job', async () => {
+    // Prepare
+    const { org, jobId } = await createOrgWithJob('Too big');
+    const declare = (fileSize: number) =>
+      api(`/api/open/v1/jobs/${jobId}/uploads`, {
+        method: 'POST',
+        key: org.apiKey,
+        body: {
+          files: [{ fileName: 'set.pdf', contentType: 'application/pdf', fileSize, sha256: 'b'.repeat(64) }],
+        },
+      });
+    // Act
+    const tooBig = await declare(1024 ** 3 + 1);
+    const job = await api(`/api/open/v1/jobs/${jobId}`, { key: org.apiKey });
+    const fits = await declare(1024 ** 3);
+    // Assess
+    expect(tooBig.status).toBe(400);
+    expect(JSON.stringify(tooBig.body.error)).toContain('at most 1 GiB');
+    expect(job.body.job.limits.maxFileBytes).toBe(1024 ** 3);
+    expect(job.body.job.files).toEqual([]);
+    expect(fits.status).toBe(200);
   });
 });

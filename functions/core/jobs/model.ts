@@ -14,6 +14,11 @@ export type FileStatus = (typeof FILE_STATUSES)[number];
 /** Limits of one job. */
 export const JOB_LIMITS = {
   maxDeclaredBytes: 10_000_000_000,
+  /**
+   * One file's size: what the extraction engine reads in one function (preflight and each page batch
+   * hold the file in memory, within 3 GB). A bigger file is refused at registration, not failed later.
+   */
+  maxFileBytes: 1024 ** 3,
   maxFiles: 1_000,
   filesPerRegistration: 100,
   /** Files embedded in a Job response; past it `filesTruncated` is true and the file listing pages through all. */
@@ -74,7 +79,11 @@ export const JobSchema = z
     billing: z.object({ creditsDebited: z.number().int(), creditsReserved: z.number().int() }),
     files: z.array(JobFileSchema),
     filesTruncated: z.boolean(),
-    limits: z.object({ maxDeclaredBytes: z.number().int(), maxFiles: z.number().int() }),
+    limits: z.object({
+      maxDeclaredBytes: z.number().int(),
+      maxFiles: z.number().int(),
+      maxFileBytes: z.number().int().describe('Largest file a job accepts, in bytes.'),
+    }),
     error: ErrorInfoSchema.nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -240,7 +249,11 @@ export function toPublicJob(record: JobRecord, files: JobFileRecord[], filesTrun
     billing: { creditsDebited: record.creditsDebited, creditsReserved: record.creditsReserved },
     files: files.map(toPublicJobFile),
     filesTruncated,
-    limits: { maxDeclaredBytes: JOB_LIMITS.maxDeclaredBytes, maxFiles: JOB_LIMITS.maxFiles },
+    limits: {
+      maxDeclaredBytes: JOB_LIMITS.maxDeclaredBytes,
+      maxFiles: JOB_LIMITS.maxFiles,
+      maxFileBytes: JOB_LIMITS.maxFileBytes,
+    },
     error: record.error,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
@@ -286,7 +299,10 @@ export const RegisterUploadsBodySchema = z
               .number()
               .int()
               .min(0)
-              .max(5 * 1024 ** 4, 'must be at most 5 TiB (the S3 object limit)'),
+              .max(
+                JOB_LIMITS.maxFileBytes,
+                'must be at most 1 GiB (1073741824 bytes), the largest file the extraction engine reads; split bigger PDFs',
+              ),
             sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hexadecimal characters'),
             classification: ClassificationSchema.optional(),
           })
