@@ -1,29 +1,17 @@
 import { z } from 'zod';
 import { ErrorInfoSchema } from '../errors.ts';
+import { JOB_LIMITS } from './limits.ts';
 import { JOB_STATUSES, type JobStatus } from './statuses.ts';
 
 export const CLASSIFICATIONS = ['plans', 'specifications', 'documents', 'addenda', 'mixed', 'other'] as const;
 export const ClassificationSchema = z.enum(CLASSIFICATIONS);
 export type Classification = z.infer<typeof ClassificationSchema>;
 
+export { JOB_LIMITS } from './limits.ts';
 export { ACTIVE_JOB_STATUSES, JOB_STATUSES, type JobStatus } from './statuses.ts';
 
 export const FILE_STATUSES = ['processing', 'ready', 'error', 'cancelled'] as const;
 export type FileStatus = (typeof FILE_STATUSES)[number];
-
-/** Limits of one job. */
-export const JOB_LIMITS = {
-  maxDeclaredBytes: 10_000_000_000,
-  /**
-   * One file's size: what the extraction engine reads in one function (preflight and each page batch
-   * hold the file in memory, within 3 GB). A bigger file is refused at registration, not failed later.
-   */
-  maxFileBytes: 1024 ** 3,
-  maxFiles: 1_000,
-  filesPerRegistration: 100,
-  /** Files embedded in a Job response; past it `filesTruncated` is true and the file listing pages through all. */
-  embeddedFiles: 50,
-} as const;
 
 export const JobFileSchema = z
   .object({
