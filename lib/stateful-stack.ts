@@ -1,5 +1,4 @@
 import { Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { AttributeType, Billing, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import {
   BlockPublicAccess,
@@ -14,6 +13,7 @@ import type { Construct } from 'constructs';
 import { TABLE_DESIGN } from '../functions/adapters/dynamodb/table.ts';
 import { JOB_UPLOAD_WINDOW_MS } from '../functions/core/jobs/jobs.ts';
 import { RESOURCES, type ResourceNameOfKind, resourcesOfKind } from '../functions/shared/resources.ts';
+import { whenAny } from './alarms.ts';
 import { auxiliaryNames, pascal, physicalName, resourceName } from './resource-names.ts';
 
 const UPLOAD_WINDOW_DAYS = Math.ceil(JOB_UPLOAD_WINDOW_MS / 86_400_000);
@@ -117,17 +117,12 @@ export class StatefulStack extends Stack {
         enforceSSL: true,
         retentionPeriod: Duration.days(14),
       });
-      new Alarm(this, `${constructId}DeadLetterAlarm`, {
-        alarmDescription: `Messages of ${queueName} that failed every attempt (docs/operations.md)`,
-        metric: deadLetterQueue.metricApproximateNumberOfMessagesVisible({
-          period: Duration.minutes(5),
-          statistic: 'Maximum',
-        }),
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-      });
+      whenAny(
+        this,
+        `${constructId}DeadLetterAlarm`,
+        deadLetterQueue.metricApproximateNumberOfMessagesVisible(),
+        `Messages of ${queueName} that failed every attempt (docs/operations.md)`,
+      );
       Validations.of(deadLetterQueue).acknowledge({
         id: 'AwsSolutions-SQS3',
         reason: `This queue is itself the dead-letter queue of ${queueName}.`,

@@ -2,7 +2,7 @@ import { Arn, CfnOutput, Duration, Stack, type StackProps, Validations } from 'a
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { Alarm, ComparisonOperator, type Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
@@ -18,6 +18,7 @@ import type { Construct } from 'constructs';
 import { CONSUMERS } from '../functions/shared/consumers.ts';
 import { ENDED_EXECUTIONS_TARGET, EXPIRE_JOBS_SCHEDULE } from '../functions/shared/event-rules.ts';
 import {
+  type Access,
   type ModelDefinition,
   RESOURCES,
   type ResourceDefinition,
@@ -26,22 +27,11 @@ import {
 } from '../functions/shared/resources.ts';
 import { FALLBACK_HANDLER, ROUTES, type RouteDefinition, STREAM_ROUTE } from '../functions/shared/routes.ts';
 import { STATE_MACHINES } from '../functions/shared/state-machines.ts';
+import { whenAny } from './alarms.ts';
 import { ApiEdge } from './edge.ts';
 import { nativeLayer } from './native-layers.ts';
 import { pascal, physicalName } from './resource-names.ts';
 import { ServiceFunction, type ServiceResources } from './service-function.ts';
-
-/** An alarm when a count is at least 1 in 5 minutes (no data is not a breach). */
-export function whenAny(scope: Construct, id: string, metric: Metric, description: string): Alarm {
-  return new Alarm(scope, id, {
-    alarmDescription: description,
-    metric: metric.with({ period: Duration.minutes(5), statistic: 'Maximum' }),
-    threshold: 1,
-    evaluationPeriods: 1,
-    comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-    treatMissingData: TreatMissingData.NOT_BREACHING,
-  });
-}
 
 function queueOf(resources: ServiceResources, name: ResourceNameOfKind<'queue'>): IQueue {
   const queue = resources[name];
@@ -115,6 +105,29 @@ export class StatelessStack extends Stack {
       ...(uses.usesIndex ? [index] : []),
     ];
 
+    /** A function declared by a table entry (a machine's task, an event target): handler, access, size, layers. */
+    const tableFunction = (
+      id: string,
+      spec: {
+        handler: string;
+        access: Access;
+        timeoutSeconds: number;
+        memoryMb: number;
+        usesEngine?: boolean;
+        usesIndex?: boolean;
+      },
+      reservedConcurrency?: number,
+    ) =>
+      new ServiceFunction(this, id, {
+        entry: spec.handler,
+        access: spec.access,
+        resources,
+        timeout: Duration.seconds(spec.timeoutSeconds),
+        memorySize: spec.memoryMb,
+        layers: layersOf(spec),
+        ...(reservedConcurrency ? { reservedConcurrency } : {}),
+      });
+
     // State machines first: routes start them.
     const machines: StateMachine[] = [];
     for (const definition of STATE_MACHINES) {
@@ -124,17 +137,11 @@ export class StatelessStack extends Stack {
         // A task two machines share (finalize and fail a job) is one function.
         const fn =
           this.functions.get(placeholder) ??
-          new ServiceFunction(this, placeholder.replace(/FunctionArn$/, ''), {
-            entry: task.handler,
-            access: task.access,
-            resources,
-            timeout: Duration.seconds(task.timeoutSeconds),
-            memorySize: task.memoryMb,
-            layers: layersOf(task),
-            ...(placeholder === 'ExtractPageBatchFunctionArn'
-              ? { reservedConcurrency: concurrency.extraction }
-              : {}),
-          });
+          tableFunction(
+            placeholder.replace(/FunctionArn$/, ''),
+            task,
+            placeholder === 'ExtractPageBatchFunctionArn' ? concurrency.extraction : undefined,
+          );
         substitutions[placeholder] = fn.fn.functionArn;
         taskFunctions.push(fn);
         this.functions.set(placeholder, fn);
@@ -172,12 +179,8 @@ export class StatelessStack extends Stack {
       });
       resources[definition.resource] = machine;
       machines.push(machine);
-    }
-    this.recoverEndedExecutions(machines, resources, layersOf(ENDED_EXECUTIONS_TARGET));
-    this.expireJobs(resources, layersOf(EXPIRE_JOBS_SCHEDULE));
-    this.alarms = machines.flatMap((machine, index) => {
-      const name = pascal((STATE_MACHINES[index] as { name: string }).name);
-      return [
+      const name = pascal(definition.name);
+      this.alarms.push(
         whenAny(this, `${name}ExecutionsFailedAlarm`, machine.metricFailed(), `${name}: executions failed`),
         whenAny(
           this,
@@ -185,8 +188,10 @@ export class StatelessStack extends Stack {
           machine.metricTimedOut(),
           `${name}: executions timed out`,
         ),
-      ];
-    });
+      );
+    }
+    this.recoverEndedExecutions(tableFunction('RecoverEndedExecutions', ENDED_EXECUTIONS_TARGET), machines);
+    this.expireJobs(tableFunction('ExpireJobs', EXPIRE_JOBS_SCHEDULE));
     this.alarms.push(
       whenAny(
         this,
@@ -310,19 +315,7 @@ export class StatelessStack extends Stack {
    * function that fails the job, review execution or project they worked for and releases what they
    * held. EventBridge retries the target for a day, then keeps the event in a dead-letter queue.
    */
-  private recoverEndedExecutions(
-    machines: StateMachine[],
-    resources: ServiceResources,
-    layers: ReturnType<typeof nativeLayer>[],
-  ) {
-    const fn = new ServiceFunction(this, 'RecoverEndedExecutions', {
-      entry: ENDED_EXECUTIONS_TARGET.handler,
-      access: ENDED_EXECUTIONS_TARGET.access,
-      resources,
-      timeout: Duration.seconds(ENDED_EXECUTIONS_TARGET.timeoutSeconds),
-      memorySize: ENDED_EXECUTIONS_TARGET.memoryMb,
-      layers,
-    });
+  private recoverEndedExecutions(fn: ServiceFunction, machines: StateMachine[]) {
     this.functions.set(ENDED_EXECUTIONS_TARGET.id, fn);
     this.endedExecutionsDlq = new Queue(this, 'EndedExecutionsDlq', {
       encryption: QueueEncryption.SQS_MANAGED,
@@ -354,15 +347,7 @@ export class StatelessStack extends Stack {
   }
 
   /** Jobs whose upload window ended while they waited for uploads end `failed` (`job_expired`), on a schedule. */
-  private expireJobs(resources: ServiceResources, layers: ReturnType<typeof nativeLayer>[]) {
-    const fn = new ServiceFunction(this, 'ExpireJobs', {
-      entry: EXPIRE_JOBS_SCHEDULE.handler,
-      access: EXPIRE_JOBS_SCHEDULE.access,
-      resources,
-      timeout: Duration.seconds(EXPIRE_JOBS_SCHEDULE.timeoutSeconds),
-      memorySize: EXPIRE_JOBS_SCHEDULE.memoryMb,
-      layers,
-    });
+  private expireJobs(fn: ServiceFunction) {
     this.functions.set(EXPIRE_JOBS_SCHEDULE.id, fn);
     new Rule(this, 'ExpireJobsSchedule', {
       description: 'Jobs whose upload window ended',

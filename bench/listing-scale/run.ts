@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { drawingSheetPdf, specificationPdf } from '../../test/fixtures/pdfs.ts';
 import { benchApi, createReadyProject, ingestFile } from '../local-api.ts';
+import { percentile } from '../stats.ts';
 
 const args = process.argv.slice(2);
 const sizes = (args.includes('--sizes') ? String(args[args.indexOf('--sizes') + 1]) : '1000,100000')
@@ -133,10 +134,6 @@ async function fillTo(regions: number): Promise<void> {
   await writeAll(items);
 }
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] as number;
-};
 /** p95 of a GET; Infinity when it fails (a listing that outlives its function answers 503). */
 async function timed(path: string | null, times = reps): Promise<number> {
   if (path === null) return Number.POSITIVE_INFINITY;

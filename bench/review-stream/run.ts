@@ -14,6 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchApi, createReadyProject } from '../local-api.ts';
+import { percentile } from '../stats.ts';
 
 const args = process.argv.slice(2);
 const eventCount = args.includes('--events') ? Number(args[args.indexOf('--events') + 1]) : 10_000;
@@ -128,11 +129,6 @@ async function apiGetMs(): Promise<number> {
   await call(executionPath);
   return performance.now() - started;
 }
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] as number;
-};
 
 // Warm both paths, then interleave.
 await firstEventMs();

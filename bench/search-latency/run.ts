@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchApi, createReadyProject } from '../local-api.ts';
+import { percentile } from '../stats.ts';
 
 const args = process.argv.slice(2);
 const sizes = (args.includes('--sizes') ? String(args[args.indexOf('--sizes') + 1]) : '10000,100000')
@@ -138,10 +139,6 @@ const queries = Array.from({ length: queryCount }, (_, i) =>
       ? `${pick(abbreviations)} ${pick(vocabulary)}`
       : `${pick(vocabulary)} ${pick(vocabulary)} ${pick(vocabulary)}`,
 );
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] as number;
-};
 
 const rows: string[] = [];
 for (const size of sizes) {

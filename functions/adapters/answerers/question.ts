@@ -37,11 +37,12 @@ export function questionShape(question: string): { number: boolean; focus: strin
  * name the files searched (`on the Paul Ave contract`, see withoutNaming) are left out.
  */
 export function questionParts(question: string, namingFiles: string[] = []): string[] {
+  const naming = new Set(namingFiles.flatMap(fileNameTokens));
   const pieces = question
     .split(
       /\?\s+|[,;]?\s+and\s+(?=(?:what|which|how|when|where|who|whom|why|is|are|does|do|did|can)\b)|,\s+(?=(?:what|which|how|when|where|who|whom|why)\b)/i,
     )
-    .map((part) => withoutNaming(part.trim(), namingFiles))
+    .map((part) => withoutNaming(part.trim(), naming))
     .filter((part) => analyzeQuery(part).terms.length > 0);
   const parts: string[] = [];
   let pending = '';
@@ -62,15 +63,17 @@ const ASKING =
 const NAMING_PHRASE =
   /\b(?:on|for|of|in|at|under)\s+(?:the\s+)?(?:(?!(?:on|for|of|in|at|under|from|to|with)\b)[\w'’.&-]+,?\s+){0,8}?(?:contract|project|job|drawings|plans|specifications|specs|manual|addendum|addenda|set)\b/gi;
 
+/** The words of a file's name, as the analyzer reads them (`sfpw-2977J-paul-ave_drawings.pdf`). */
+function fileNameTokens(fileName: string): string[] {
+  return analyzeText(fileName.replace(/\.pdf$/i, '').replace(/[-_.]/g, ' ')).split(' ');
+}
+
 /**
  * A piece of a question without the phrases that name the files its search is limited to: a phrase
- * that names a document or contract and holds a word of those files' names.
+ * that names a document or contract and holds a word of those files' names (`naming`).
  */
-export function withoutNaming(piece: string, fileNames: string[]): string {
-  if (fileNames.length === 0) return piece;
-  const naming = new Set(
-    fileNames.flatMap((name) => analyzeText(name.replace(/\.pdf$/i, '').replace(/[-_.]/g, ' ')).split(' ')),
-  );
+function withoutNaming(piece: string, naming: Set<string>): string {
+  if (naming.size === 0) return piece;
   return piece
     .replace(NAMING_PHRASE, (phrase) =>
       analyzeQuery(phrase).terms.some((term) => naming.has(term)) ? ' ' : phrase,
@@ -90,14 +93,7 @@ export function namedFiles(question: string, fileNames: string[]): string[] {
   const terms = new Set(analyzeQuery(question).terms);
   const names = [...new Set(fileNames)];
   const held = new Map(
-    names.map((name) => [
-      name,
-      new Set(
-        analyzeText(name.replace(/\.pdf$/i, '').replace(/[-_.]/g, ' '))
-          .split(' ')
-          .filter((token) => terms.has(token)),
-      ),
-    ]),
+    names.map((name) => [name, new Set(fileNameTokens(name).filter((token) => terms.has(token)))]),
   );
   const telling = [...terms].filter((term) => {
     const count = [...held.values()].filter((tokens) => tokens.has(term)).length;

@@ -30,7 +30,7 @@ const NOT_PROSE = /\.{4,}|…{2,}/;
  * page did), a new paragraph starts at a blank line or a list marker (`A.`, `1.`, `(a)`), and
  * sentences end at `.`, `!`, `?` or `;` before a capital or a digit.
  */
-export function sentencesOf(text: string): string[] {
+function sentencesOf(text: string): string[] {
   return text
     .replace(/\n(?=\s*(?:[A-Z]\.|\d{1,2}\.|\([A-Za-z0-9]{1,3}\))\s)/g, '\n\n')
     .split(/\n\s*\n/)
@@ -58,7 +58,7 @@ interface Candidate {
 }
 
 /** The page source after a page source (`…/pages/3` → `…/pages/4`), or null for other sources. */
-export function nextPageUri(uri: string): string | null {
+function nextPageUri(uri: string): string | null {
   const match = /^(.*\/pages\/)(\d+)$/.exec(uri);
   return match ? `${match[1]}${Number(match[2]) + 1}` : null;
 }
@@ -68,9 +68,9 @@ const ASKS = /\?["”]?$/;
 const ANSWERS = /^(?:answer|response|reply|a)\s*[:.-]\s*/i;
 /** An answer that starts after what the page repeats at its top (`2024-19 Camilla Gymnasium ADDENDUM NO. 4 Answer: …`). */
 const ANSWER_AFTER_HEADER = /^.{0,100}?\b(?=(?:answer|response|reply)\s*:)/i;
-/** The first answer of a page, from its `Answer:` on. */
-function firstAnswer(candidates: Candidate[]): string | undefined {
-  for (const { sentence } of candidates) {
+/** The first answer among these sentences, from its `Answer:` on. */
+function firstAnswer(sentences: string[]): string | undefined {
+  for (const sentence of sentences) {
     if (ANSWERS.test(sentence)) return sentence;
     const header = ANSWER_AFTER_HEADER.exec(sentence);
     if (header) return sentence.slice(header[0].length);
@@ -104,36 +104,41 @@ function candidatesOf(sources: ReviewedSource[]): Candidate[] {
   return candidates;
 }
 
+/** A source's sentences in order, each once (as `candidatesOf` cuts them, without scoring them). */
+function sentencesOfSource(source: ReviewedSource): string[] {
+  return [...new Set(source.passages.flatMap((passage) => sentencesOf(passage.text)))];
+}
+
 /**
  * Where a quoted sentence's bidder question is answered (`… says 750 gallons. Can you confirm which is
  * correct?` then `Answer: …`): the quoted sentence or one of the two after it asks; the answer is
  * right after it (maybe after a repeated page header), or, when at most a footer follows the question
- * on its page, on the next page.
+ * on its page, on the next page. Returns the sentences after the asking one, or null when none asks.
  */
-function askedAt(quote: Quote): { rest: Candidate[] } | null {
-  const own = candidatesOf([quote.source]);
-  const index = own.findIndex((entry) => entry.sentence === quote.sentence);
+function askedAt(quote: Quote): string[] | null {
+  const own = sentencesOfSource(quote.source);
+  const index = own.indexOf(quote.sentence);
   if (index < 0) return null;
-  const asking = own.slice(index, index + 3).findIndex((entry) => ASKS.test(entry.sentence));
-  return asking < 0 ? null : { rest: own.slice(index + asking + 1) };
+  const asking = own.slice(index, index + 3).findIndex((sentence) => ASKS.test(sentence));
+  return asking < 0 ? null : own.slice(index + asking + 1);
 }
 
 function answerTo(quote: Quote, sources: ReviewedSource[]): Quote | null {
-  const asked = askedAt(quote);
-  if (!asked) return null;
-  const here = firstAnswer(asked.rest.slice(0, 2));
+  const rest = askedAt(quote);
+  if (!rest) return null;
+  const here = firstAnswer(rest.slice(0, 2));
   if (here) return { ...quote, sentence: here };
-  if (asked.rest.length > 1) return null;
+  if (rest.length > 1) return null;
   const following = nextPageUri(quote.source.sourceCatalogUri);
   const page = sources.find((source) => source.sourceCatalogUri === following);
-  const answer = page ? firstAnswer(candidatesOf([page]).slice(0, 3)) : undefined;
+  const answer = page ? firstAnswer(sentencesOfSource(page).slice(0, 3)) : undefined;
   return page && answer ? { ...quote, source: page, sentence: answer } : null;
 }
 
 /** A quoted bidder's question that ends its page (at most a footer after it, no answer). */
 function askEndsPage(quote: Quote): boolean {
-  const asked = askedAt(quote);
-  return asked !== null && asked.rest.length <= 1 && firstAnswer(asked.rest) === undefined;
+  const rest = askedAt(quote);
+  return rest !== null && rest.length <= 1 && firstAnswer(rest) === undefined;
 }
 
 /** Quoted bidder questions that end their page, whose answer is on the next page (not read yet). */
@@ -153,7 +158,7 @@ export function unansweredAsks(quotes: Quote[], sources: ReviewedSource[]): stri
  * Coverage is the share of the weight of the part's terms that a sentence holds (a word only the
  * sources' names hold counts at half, what a sentence of such a source gets for it). A quote needs two of
  * the part's terms of its own (or one identifier, or the one term a part has beside the source's
- * name) and half of that weight.
+ * name) and MIN_COVERAGE of that weight.
  */
 function partQuotes(part: string, candidates: Candidate[]): Quote[] {
   const terms = analyzeQuery(part).terms;

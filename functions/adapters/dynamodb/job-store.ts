@@ -287,7 +287,7 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
         IndexName: index.name,
         KeyConditionExpression: '#pk = :pk AND #sk < :before',
         ExpressionAttributeNames: { '#pk': index.partitionKey, '#sk': index.sortKey },
-        ExpressionAttributeValues: { ':pk': keys.openJob('', '').gsi2pk, ':before': before },
+        ExpressionAttributeValues: { ':pk': keys.openJobsPartition, ':before': before },
         Limit: limit,
       }),
     );

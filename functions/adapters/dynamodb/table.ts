@@ -51,6 +51,9 @@ export const ENTITY_VERSION = {
 
 export type Key = { pk: string; sk: string };
 
+/** The one partition of the open-jobs index (jobs accepting uploads are few at any time). */
+const OPEN_JOBS = 'OPENJOBS';
+
 export const keys = {
   organization: (orgId: string): Key => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),
   ledgerEntry: (orgId: string, entryId: string): Key => ({ pk: `ORG#${orgId}`, sk: `LEDGER#${entryId}` }),
@@ -69,7 +72,8 @@ export const keys = {
     gsi1sk: `JOB#${jobId}`,
   }),
   /** Set while a job accepts uploads, removed when it leaves those statuses (a sparse index). */
-  openJob: (expiresAt: string, jobId: string) => ({ gsi2pk: 'OPENJOBS', gsi2sk: `${expiresAt}#${jobId}` }),
+  openJob: (expiresAt: string, jobId: string) => ({ gsi2pk: OPEN_JOBS, gsi2sk: `${expiresAt}#${jobId}` }),
+  openJobsPartition: OPEN_JOBS,
   jobFile: (jobId: string, fileId: string): Key => ({ pk: `JOB#${jobId}`, sk: `FILE#${fileId}` }),
   jobFilePrefix: 'FILE#',
   document: (projectId: string, documentId: string): Key => ({

@@ -19,8 +19,8 @@ export async function expireJobs(
   input: { now: Date; limit: number },
 ): Promise<{ expired: string[] }> {
   const expired: string[] = [];
-  for (const job of await deps.jobs.expiredOpenJobs(input.now.toISOString(), input.limit)) {
-    const at = input.now.toISOString();
+  const at = input.now.toISOString();
+  for (const job of await deps.jobs.expiredOpenJobs(at, input.limit)) {
     const error = PIPELINE_ERRORS.jobExpired(job.expiresAt);
     const changes = {
       error,

@@ -60,17 +60,19 @@ describe('review stream request parsing', () => {
   });
 });
 
+/** The execution the stream tests follow (their event logs stand in for the store). */
+const execution = {
+  id: 'exe_1',
+  projectId: 'prj_1',
+  reviewId: 'rev_1',
+  status: 'running',
+} as OwnedExecution;
+
 /**
  * The store failing is not something DynamoDB Local can be made to do on demand: these use an event
  * log that fails as a store would (the integration tests run the same code on the real one).
  */
 describe('review stream opening when the store fails', () => {
-  const execution = {
-    id: 'exe_1',
-    projectId: 'prj_1',
-    reviewId: 'rev_1',
-    status: 'running',
-  } as OwnedExecution;
   const options = {
     after: -1,
     format: 'ndjson' as const,
@@ -121,12 +123,6 @@ describe('review stream opening when the store fails', () => {
 describe('review stream following', () => {
   it('reads again sooner while events come and less often while none do, within the heartbeat interval', async () => {
     // Prepare: nothing for three reads, one event, nothing for two reads, then the terminal event.
-    const execution = {
-      id: 'exe_1',
-      projectId: 'prj_1',
-      reviewId: 'rev_1',
-      status: 'running',
-    } as OwnedExecution;
     const event = (sequence: number, type: 'response.text.delta' | 'response.completed') => ({
       version: 1 as const,
       executionId: 'exe_1',

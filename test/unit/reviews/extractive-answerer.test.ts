@@ -22,16 +22,38 @@ const source = (overrides: Partial<ReviewedSource> & { text: string }): Reviewed
   ...overrides,
 });
 
+/** A conversation that searched the question (no hits) and read these sources. */
+const afterReading = (question: string, sources: ReviewedSource[]): Conversation => ({
+  question,
+  filters: {},
+  turn: 2,
+  results: [
+    { turn: 0, call: { name: 'search_sources', query: question, modes: ['exact', 'semantic'] }, hits: [] },
+    { turn: 1, call: { name: 'review_sources', sourceCatalogUris: [] }, sources },
+  ],
+});
+
+/** A search hit the words of the query found. */
+const hitOf = (
+  sourceCatalogUri: string,
+  fileName: string,
+  pageNumber: number,
+  label: string,
+  type = 'doc',
+) => ({
+  sourceCatalogUri,
+  type,
+  label,
+  fileName,
+  classification: null,
+  pageNumber,
+  score: 1,
+  matchedModes: ['lexical'],
+  snippet: '',
+});
+
 const answer = async (question: string, sources: ReviewedSource[]) => {
-  const conversation: Conversation = {
-    question,
-    filters: {},
-    turn: 2,
-    results: [
-      { turn: 0, call: { name: 'search_sources', query: question, modes: ['exact', 'semantic'] }, hits: [] },
-      { turn: 1, call: { name: 'review_sources', sourceCatalogUris: [] }, sources },
-    ],
-  };
+  const conversation = afterReading(question, sources);
   const deltas: string[] = [];
   const result = await new ExtractiveAnswerer().turn(
     conversation,
@@ -99,34 +121,12 @@ describe('the extractive answerer', () => {
       text: 'E. Bidder shall not subcontract more than 40 percent of the work.',
     });
     const question = 'Is there a limit on how much of the work may be subcontracted?';
-    const asked: Conversation = {
-      question,
-      filters: {},
-      turn: 2,
-      results: [
-        {
-          turn: 0,
-          call: { name: 'search_sources', query: question, modes: ['exact', 'semantic'] },
-          hits: [],
-        },
-        { turn: 1, call: { name: 'review_sources', sourceCatalogUris: [] }, sources: [addendum] },
-      ],
-    };
+    const asked = afterReading(question, [addendum]);
     const answerer = new ExtractiveAnswerer();
     const none = async () => undefined;
     // Act
     const search = await answerer.turn(asked, none, false);
-    const hit = {
-      sourceCatalogUri: original.sourceCatalogUri,
-      type: 'specification',
-      label: '00 21 13',
-      fileName: 'project-manual.pdf',
-      classification: null,
-      pageNumber: 5,
-      score: 1,
-      matchedModes: ['lexical'],
-      snippet: '',
-    };
+    const hit = hitOf(original.sourceCatalogUri, 'project-manual.pdf', 5, '00 21 13', 'specification');
     const searched: Conversation = {
       ...asked,
       turn: 3,
@@ -209,17 +209,13 @@ describe('the extractive answerer', () => {
     // Prepare
     const question =
       'What is the time of completion for the Oak Tank contract, and what are the daily damages?';
-    const hit = (fileName: string, page: number) => ({
-      sourceCatalogUri: `service://projects/prj_1/documents/${fileName}/pages/${page}`,
-      type: 'doc',
-      label: `${fileName} · p. ${page}`,
-      fileName,
-      classification: null,
-      pageNumber: page,
-      score: 1,
-      matchedModes: ['lexical'],
-      snippet: '',
-    });
+    const hit = (fileName: string, page: number) =>
+      hitOf(
+        `service://projects/prj_1/documents/${fileName}/pages/${page}`,
+        fileName,
+        page,
+        `${fileName} · p. ${page}`,
+      );
     const first: Conversation = {
       question,
       filters: {},
@@ -304,19 +300,7 @@ describe('the extractive answerer', () => {
       text: 'Project 2024-19 ADDENDUM NO. 4\nAnswer: Please use 750 gallons as shown on sheet P1.02A.\n2. Please verify the storefront finish.',
     });
     const question = 'The plumbing sheets disagree on the grease trap size. Which size governs?';
-    const read: Conversation = {
-      question,
-      filters: {},
-      turn: 2,
-      results: [
-        {
-          turn: 0,
-          call: { name: 'search_sources', query: question, modes: ['exact', 'semantic'] },
-          hits: [],
-        },
-        { turn: 1, call: { name: 'review_sources', sourceCatalogUris: [] }, sources: [asked] },
-      ],
-    };
+    const read = afterReading(question, [asked]);
     const answerer = new ExtractiveAnswerer();
     const none = async () => undefined;
     // Act
