@@ -37,8 +37,10 @@ const { stack, call } = await benchApi({
 });
 const { dynamo } = await import('../../functions/shared/clients.ts');
 const { BatchWriteCommand, QueryCommand } = await import('@aws-sdk/lib-dynamodb');
+type RegionRecord = import('../../functions/core/content/model.ts').RegionRecord;
 const { keys } = await import('../../functions/adapters/dynamodb/table.ts');
 const { contentStore } = await import('../../functions/shared/container.ts');
+const { regionItem } = await import('../../functions/adapters/dynamodb/content-store.ts');
 const TABLE = process.env.TABLE_NAME as string;
 
 // Real rows first: one drawing sheet and one specification through the whole pipeline.
@@ -66,9 +68,14 @@ async function rowsWithPrefix(prefix: string): Promise<Record<string, unknown>[]
   return items;
 }
 const regionTemplates = await rowsWithPrefix(keys.regionPrefix);
-const specRows = await rowsWithPrefix(keys.specPrefix);
-const sectionTemplates = specRows.filter((row) => row.entity === 'specSection');
-const facetTemplate = specRows.find((row) => row.entity === 'specFacet');
+const sectionTemplates = (await rowsWithPrefix(keys.specPrefix)).filter(
+  (row) => row.entity === 'specSection',
+);
+const facetTemplate = (await rowsWithPrefix(keys.facetPrefix))[0];
+const documentRows = await rowsWithPrefix(keys.documentPrefix);
+const drawingDocument = documentRows.find((row) => row.fileId === regionTemplates[0]?.fileId);
+const specDocument = documentRows.find((row) => row.fileId === sectionTemplates[0]?.fileId);
+if (!drawingDocument || !specDocument) throw new Error('The pipeline wrote no document rows to copy');
 const spec = sectionTemplates[0];
 if (regionTemplates.length === 0 || !spec || !facetTemplate)
   throw new Error('The pipeline wrote no regions or sections to copy');
@@ -97,23 +104,39 @@ async function writeAll(items: Record<string, unknown>[]): Promise<void> {
 
 let regionCount = 0;
 let sectionCount = 0;
+const files: { documentId: string; fileId: string }[] = [];
 /** Copies of the real rows, each under its own key, up to this many regions and a tenth as many sections. */
 async function fillTo(regions: number): Promise<void> {
   const items: Record<string, unknown>[] = [];
   for (; regionCount < regions; regionCount++) {
     const template = regionTemplates[regionCount % regionTemplates.length] as Record<string, unknown>;
-    const fileId = `fil_scale${String(Math.floor(regionCount / REGIONS_PER_FILE)).padStart(21, '0')}`;
+    const fileNumber = String(Math.floor(regionCount / REGIONS_PER_FILE)).padStart(21, '0');
+    const fileId = `fil_scale${fileNumber}`;
     const page = Math.floor((regionCount % REGIONS_PER_FILE) / REGIONS_PER_PAGE) + 1;
     const index = regionCount % REGIONS_PER_PAGE;
-    items.push({
-      ...template,
-      ...keys.region(projectId, fileId, page, index),
-      fileId,
-      pageNumber: page,
-      regionIndex: index,
-      id: `reg_${fileId.slice(4)}_${page}_${index}`,
-      sheetId: `sht_${fileId.slice(4)}_${page}`,
-    });
+    const { pk: _pk, sk: _sk, gsi3pk: _a, gsi3sk: _b, gsi4pk: _c, gsi4sk: _d, ...record } = template;
+    items.push(
+      regionItem(projectId, {
+        ...(record as unknown as RegionRecord),
+        fileId,
+        pageNumber: page,
+        regionIndex: index,
+        regionId: `reg_${fileId.slice(4)}_${page}_${index}`,
+        sheetId: `sht_${fileId.slice(4)}_${page}`,
+      }),
+    );
+    // Each synthetic file has its document row, as the pipeline writes one per file.
+    if (regionCount % REGIONS_PER_FILE === 0) {
+      const documentId = `doc_scale${fileNumber}`;
+      const {
+        contentSummary: _s,
+        gsi1pk: _g,
+        gsi1sk: _h,
+        ...document
+      } = drawingDocument as Record<string, unknown>;
+      items.push({ ...document, ...keys.document(projectId, documentId), documentId, fileId });
+      files.push({ documentId, fileId });
+    }
   }
   const base = sectionTemplates.length;
   for (; sectionCount < regions / 10; sectionCount++) {
@@ -123,7 +146,7 @@ async function fillTo(regions: number): Promise<void> {
       ...template,
       ...keys.specSection(projectId, specFileId, index),
       sectionIndex: index,
-      id: `${String(template.id)}_${index}`,
+      specificationId: `${String(template.specificationId)}_${index}`,
     });
     items.push({
       ...facetTemplate,
@@ -132,6 +155,12 @@ async function fillTo(regions: number): Promise<void> {
     });
   }
   await writeAll(items);
+  // The pipeline writes a file's summary with its rows; the copies get theirs the same way.
+  for (const file of [
+    ...files.splice(0),
+    { documentId: String(specDocument?.documentId), fileId: specFileId },
+  ])
+    await contentStore().recountFile(projectId, file.documentId, file.fileId);
 }
 
 /** p95 of a GET; Infinity when it fails (a listing that outlives its function answers 503). */

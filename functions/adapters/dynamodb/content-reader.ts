@@ -15,9 +15,19 @@ import type {
   SectionFilter,
   SheetFilter,
 } from '../../core/content/ports.ts';
+import { summaryRegionCount } from '../../core/content/summary.ts';
+import { InvalidRequestError } from '../../core/errors.ts';
 import type { OwnedProjectRef } from '../../core/projects/model.ts';
-import { prefixQuery, queryAll, queryCount, queryPage } from './query-page.ts';
-import { keys, pad, recordOf } from './table.ts';
+import { type DocumentSummaryRow, documentSummaries } from './content-summaries.ts';
+import {
+  countRanges,
+  type KeyRange,
+  prefixQuery,
+  queryAll,
+  queryRangesPage,
+  type RangePosition,
+} from './query-page.ts';
+import { keys, pad, recordOf, TABLE_DESIGN } from './table.ts';
 
 /** Builds `a = :a AND b IN (...)` filter expressions with safe placeholder names. */
 class Filter {
@@ -80,6 +90,40 @@ class Filter {
   }
 }
 
+/** A listing's cursor position: where it stopped, and the total counted for its first page. */
+interface ListingPosition extends RangePosition {
+  total: number;
+}
+
+function listingPosition(position: unknown | null): ListingPosition | null {
+  if (position === null) return null;
+  const candidate = position as Partial<ListingPosition> | null;
+  if (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    Number.isInteger(candidate.range) &&
+    Number.isInteger(candidate.total) &&
+    typeof candidate.key === 'object' &&
+    candidate.key !== null
+  )
+    return candidate as ListingPosition;
+  // A cursor sealed by an earlier version of this listing.
+  throw new InvalidRequestError(
+    'invalid_cursor',
+    'The cursor is not valid for this request. Start again without a cursor.',
+  );
+}
+
+type Options = { limit: number; position: unknown | null };
+
+const REGION_ATTRIBUTES = ['regionType', 'drawingType', 'layoutType'] as const;
+
+/**
+ * Listings read only the key ranges their filters allow (one file, one sheet, the files a name or
+ * classification matches, or an index of one region type or page number), and count their total
+ * once, on the first page, from the documents' content summaries when the filters allow it; the
+ * total rides in the cursor to the later pages.
+ */
 export class DynamoContentReader implements ContentReader {
   private readonly client: DynamoDBDocumentClient;
   private readonly tableName: string;
@@ -89,43 +133,95 @@ export class DynamoContentReader implements ContentReader {
     this.tableName = tableName;
   }
 
-  private async paged<T>(
-    projectId: string,
-    prefix: string,
+  private async listed<T>(
+    ranges: KeyRange[],
     filter: Filter,
-    options: { limit: number; position: unknown | null },
+    options: Options,
+    total: (count: () => Promise<number>) => Promise<number>,
   ): Promise<Paged<T>> {
     const { extraValues, ...expression } = filter.apply();
-    const input = {
-      TableName: this.tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ...expression,
-      ExpressionAttributeValues: { ':pk': `PROJECT#${projectId}`, ':prefix': prefix, ...extraValues },
+    const rangeFilter = { ...expression, values: extraValues };
+    const position = listingPosition(options.position);
+    const counted =
+      position?.total ?? (await total(() => countRanges(this.client, this.tableName, ranges, rangeFilter)));
+    const page = await queryRangesPage<T>(this.client, this.tableName, ranges, rangeFilter, {
+      limit: options.limit,
+      position,
+      map: (item) => recordOf<T>(item),
+    });
+    const withTotal = (at: RangePosition) => ({ ...at, total: counted });
+    return {
+      items: page.items,
+      nextPosition: page.nextPosition ? withTotal(page.nextPosition) : null,
+      positions: page.positions.map(withTotal),
+      total: counted,
     };
-    const [page, total] = await Promise.all([
-      queryPage<T>(this.client, input, {
-        ...options,
-        keyOf: (item) => ({ pk: item.pk, sk: item.sk }),
-        map: (item) => recordOf<T>(item),
-      }),
-      queryCount(this.client, input),
-    ]);
-    return { ...page, total };
   }
 
-  async regions(
-    project: OwnedProjectRef,
-    filter: RegionFilter,
-    options: { limit: number; position: unknown | null },
-  ) {
-    // Narrow the key range when one file or one sheet is asked for; the rest are filters.
-    let prefix: string = keys.regionPrefix;
-    const single = filter.sheetIds?.length === 1 ? contentIds.parseSheet(filter.sheetIds[0] as string) : null;
-    if (single && (!filter.fileId || filter.fileId === single.fileId))
-      prefix = `${keys.regionPrefix}${single.fileId}#${pad(single.page, 5)}#`;
-    else if (filter.fileId) prefix = `${keys.regionPrefix}${filter.fileId}#`;
+  /** The project's documents a file filter keeps, in file order (the order of content keys). */
+  private async filesMatching(
+    projectId: string,
+    filter: { fileId?: string; fileName?: string; classification?: string },
+  ): Promise<DocumentSummaryRow[]> {
+    const rows = await documentSummaries(this.client, this.tableName, projectId);
+    const name = filter.fileName?.toLowerCase();
+    return rows
+      .filter(
+        (row) =>
+          (filter.fileId === undefined || row.fileId === filter.fileId) &&
+          (name === undefined || row.fileNameLower.includes(name)) &&
+          (filter.classification === undefined || row.classification === filter.classification),
+      )
+      .sort((a, b) => (a.fileId < b.fileId ? -1 : a.fileId > b.fileId ? 1 : 0));
+  }
+
+  /** The ranges of one content kind: one file's, the matching files', or the whole project's. */
+  private async fileRanges(
+    projectId: string,
+    prefix: string,
+    filter: { fileId?: string; fileName?: string; classification?: string },
+  ): Promise<KeyRange[]> {
+    const partition = `PROJECT#${projectId}`;
+    if (filter.fileId !== undefined) return [{ partition, prefix: `${prefix}${filter.fileId}#` }];
+    if (filter.fileName === undefined && filter.classification === undefined) return [{ partition, prefix }];
+    const files = await this.filesMatching(projectId, filter);
+    return files.map((file) => ({ partition, prefix: `${prefix}${file.fileId}#` }));
+  }
+
+  private async regionRanges(projectId: string, filter: RegionFilter): Promise<KeyRange[]> {
+    const partition = `PROJECT#${projectId}`;
+    if (filter.sheetIds !== undefined) {
+      const sheets = filter.sheetIds
+        .map((sheetId) => contentIds.parseSheet(sheetId))
+        .filter((sheet) => sheet !== null)
+        .filter((sheet) => filter.fileId === undefined || sheet.fileId === filter.fileId)
+        .map((sheet) => `${keys.regionPrefix}${sheet.fileId}#${pad(sheet.page, 5)}#`);
+      return [...new Set(sheets)].sort().map((prefix) => ({ partition, prefix }));
+    }
+    if (filter.fileId !== undefined) {
+      const page = filter.pageNumber === undefined ? '' : `${pad(filter.pageNumber, 5)}#`;
+      return [{ partition, prefix: `${keys.regionPrefix}${filter.fileId}#${page}` }];
+    }
+    if (filter.pageNumber !== undefined)
+      return [
+        {
+          index: TABLE_DESIGN.indexes.regionsByPage,
+          partition: keys.regionsOnPage(projectId, filter.pageNumber),
+        },
+      ];
+    if (filter.regionType !== undefined)
+      return [
+        {
+          index: TABLE_DESIGN.indexes.regionsByType,
+          partition: keys.regionsOfType(projectId, filter.regionType),
+        },
+      ];
+    return this.fileRanges(projectId, keys.regionPrefix, filter);
+  }
+
+  async regions(project: OwnedProjectRef, filter: RegionFilter, options: Options) {
+    // The sheets are the ranges themselves (an IN filter would stop at 100 sheets).
     const conditions = new Filter()
-      .in('sheetId', filter.sheetIds)
       .eq('fileId', filter.fileId)
       .contains('fileNameLower', filter.fileName?.toLowerCase())
       .eq('classification', filter.classification)
@@ -133,15 +229,31 @@ export class DynamoContentReader implements ContentReader {
       .eq('regionType', filter.regionType)
       .eq('drawingType', filter.drawingType)
       .eq('layoutType', filter.layoutType);
-    return this.paged<RegionRecord>(project.id, prefix, conditions, options);
+    const attributes = REGION_ATTRIBUTES.filter((name) => filter[name] !== undefined);
+    const summarized =
+      filter.sheetIds === undefined && filter.pageNumber === undefined && attributes.length <= 1;
+    return this.listed<RegionRecord>(
+      await this.regionRanges(project.id, filter),
+      conditions,
+      options,
+      async (count) => {
+        if (!summarized) return count();
+        const attribute = attributes[0];
+        const files = await this.filesMatching(project.id, filter);
+        return files.reduce(
+          (sum, file) =>
+            sum +
+            summaryRegionCount(
+              file.contentSummary,
+              attribute ? { name: attribute, value: String(filter[attribute]) } : null,
+            ),
+          0,
+        );
+      },
+    );
   }
 
-  async sheets(
-    project: OwnedProjectRef,
-    filter: SheetFilter,
-    options: { limit: number; position: unknown | null },
-  ) {
-    const prefix = filter.fileId ? `${keys.sheetPrefix}${filter.fileId}#` : keys.sheetPrefix;
+  async sheets(project: OwnedProjectRef, filter: SheetFilter, options: Options) {
     const conditions = new Filter()
       .eq('fileId', filter.fileId)
       .contains('fileNameLower', filter.fileName?.toLowerCase())
@@ -152,15 +264,26 @@ export class DynamoContentReader implements ContentReader {
       conditions.names['#code'] = 'code';
       conditions.values[':disc'] = filter.discipline;
     }
-    return this.paged<SheetRecord>(project.id, prefix, conditions, options);
+    return this.listed<SheetRecord>(
+      await this.fileRanges(project.id, keys.sheetPrefix, filter),
+      conditions,
+      options,
+      async (count) => {
+        if (filter.sheetNumber !== undefined) return count();
+        const files = await this.filesMatching(project.id, filter);
+        return files.reduce(
+          (sum, file) =>
+            sum +
+            (filter.discipline === undefined
+              ? file.contentSummary.sheets
+              : (file.contentSummary.disciplines[filter.discipline]?.count ?? 0)),
+          0,
+        );
+      },
+    );
   }
 
-  async sections(
-    project: OwnedProjectRef,
-    filter: SectionFilter,
-    options: { limit: number; position: unknown | null },
-  ) {
-    const prefix = filter.fileId ? `${keys.specPrefix}${filter.fileId}#` : keys.specPrefix;
+  async sections(project: OwnedProjectRef, filter: SectionFilter, options: Options) {
     const conditions = new Filter()
       .eq('entity', 'specSection')
       .eq('fileId', filter.fileId)
@@ -171,29 +294,48 @@ export class DynamoContentReader implements ContentReader {
       .in('sectionNumber', filter.sectionNumbers)
       .gte('pageStart', filter.pageStart)
       .lte('pageEnd', filter.pageEnd);
-    return this.paged<SpecSectionRecord>(project.id, prefix, conditions, options);
+    const summarized =
+      filter.specId === undefined &&
+      filter.sectionNumber === undefined &&
+      filter.sectionNumbers === undefined &&
+      filter.pageStart === undefined &&
+      filter.pageEnd === undefined;
+    return this.listed<SpecSectionRecord>(
+      await this.fileRanges(project.id, keys.specPrefix, filter),
+      conditions,
+      options,
+      async (count) => {
+        if (!summarized) return count();
+        const files = await this.filesMatching(project.id, filter);
+        return files.reduce((sum, file) => sum + file.contentSummary.sections, 0);
+      },
+    );
   }
 
   async facetsOf(project: OwnedProjectRef, section: SpecSectionRecord): Promise<FacetRecord[]> {
-    const sectionKey = keys.specSection(project.id, section.fileId, section.sectionIndex);
     const items = await queryAll(
       this.client,
-      prefixQuery(this.tableName, sectionKey.pk, `${sectionKey.sk}#F#`),
+      prefixQuery(
+        this.tableName,
+        `PROJECT#${project.id}`,
+        `${keys.facetPrefix}${section.fileId}#${pad(section.sectionIndex, 4)}#`,
+      ),
     );
     return items.map((item) => recordOf<FacetRecord>(item));
   }
 
-  async documents(
-    project: OwnedProjectRef,
-    filter: DocumentFilter,
-    options: { limit: number; position: unknown | null },
-  ) {
-    const conditions = new Filter().eq('classification', filter.classification);
-    if (filter.fileName !== undefined) {
-      // Documents keep the name as uploaded; compare case-insensitively on a lower-cased copy.
-      conditions.contains('fileNameLower', filter.fileName.toLowerCase());
-    }
-    return this.paged<DocumentRecord>(project.id, keys.documentPrefix, conditions, options);
+  async documents(project: OwnedProjectRef, filter: DocumentFilter, options: Options) {
+    // Documents keep the name as uploaded; compare case-insensitively on a lower-cased copy.
+    const conditions = new Filter()
+      .eq('classification', filter.classification)
+      .contains('fileNameLower', filter.fileName?.toLowerCase());
+    // As many rows as files: counting them is one short query.
+    return this.listed<DocumentRecord>(
+      [{ partition: `PROJECT#${project.id}`, prefix: keys.documentPrefix }],
+      conditions,
+      options,
+      (count) => count(),
+    );
   }
 
   async document(project: OwnedProjectRef, documentId: string): Promise<DocumentRecord | null> {

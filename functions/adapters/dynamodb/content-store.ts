@@ -4,8 +4,9 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { DocumentRecord, RegionRecord, SearchIndexState } from '../../core/content/model.ts';
+import type { DocumentRecord, RegionRecord } from '../../core/content/model.ts';
 import type { RegionNormalizationStore } from '../../core/content/ports.ts';
+import { currentNormalizedRegions, summarizeContent } from '../../core/content/summary.ts';
 import { NORMALIZED_DATA_SCHEMA_VERSION, type NormalizedData } from '../../core/extraction/model.ts';
 import type {
   ContentStore,
@@ -15,12 +16,24 @@ import type {
 } from '../../core/pipeline/ports.ts';
 import type { OverviewCounts } from '../../core/projects/model.ts';
 import { batchWriteAll } from './batch-write.ts';
+import { documentSummaries, recountFileSummary } from './content-summaries.ts';
 import { balanceSeen, creditMovementItems } from './credit-movement.ts';
 import { cancellationReasons } from './errors.ts';
 import { prefixQuery, queryAll, queryCount } from './query-page.ts';
 import { ENTITY_VERSION, keys } from './table.ts';
 
 type Item = Record<string, unknown>;
+
+/** A region as stored: its row, and its entries in the filter indexes. */
+export function regionItem(projectId: string, region: RegionRecord): Item {
+  return {
+    ...keys.region(projectId, region.fileId, region.pageNumber, region.regionIndex),
+    ...keys.regionIndexKeys(projectId, region),
+    entity: 'region',
+    v: ENTITY_VERSION.region,
+    ...region,
+  };
+}
 
 /**
  * A region is normalized when its normalizedData is of the current schema version (or newer): a
@@ -59,12 +72,7 @@ export class DynamoContentStore implements ContentStore, RegionNormalizationStor
         v: ENTITY_VERSION.sheet,
         ...sheet,
       })),
-      ...content.regions.map((region) => ({
-        ...keys.region(projectId, fileId, region.pageNumber, region.regionIndex),
-        entity: 'region',
-        v: ENTITY_VERSION.region,
-        ...region,
-      })),
+      ...content.regions.map((region) => regionItem(projectId, region)),
       ...content.sections.map((section) => ({
         ...keys.specSection(projectId, fileId, section.sectionIndex),
         entity: 'specSection',
@@ -87,7 +95,7 @@ export class DynamoContentStore implements ContentStore, RegionNormalizationStor
     const wanted = new Set(puts.map((item) => item.sk as string));
     const stale = (
       await Promise.all(
-        [keys.sheetPrefix, keys.regionPrefix, keys.specPrefix].map((prefix) =>
+        [keys.sheetPrefix, keys.regionPrefix, keys.specPrefix, keys.facetPrefix].map((prefix) =>
           this.keysWithPrefix(projectId, `${prefix}${fileId}#`),
         ),
       )
@@ -108,6 +116,12 @@ export class DynamoContentStore implements ContentStore, RegionNormalizationStor
           entity: 'document',
           v: ENTITY_VERSION.document,
           ...content.document,
+          contentSummary: summarizeContent({
+            sheets: content.sheets,
+            regions: content.regions,
+            sectionCount: content.sections.length,
+            facetCount: content.facets.length,
+          }),
         },
       }),
     );
@@ -219,81 +233,50 @@ export class DynamoContentStore implements ContentStore, RegionNormalizationStor
     return found;
   }
 
+  /** Counts one file's rows again (after a repair job changed them) into its document's summary. */
+  async recountFile(projectId: string, documentId: string, fileId: string): Promise<void> {
+    await recountFileSummary(this.client, this.tableName, projectId, documentId, fileId);
+  }
+
+  /** Sums the documents' content summaries: as many reads as files, whatever the project holds. */
   async projectTotals(projectId: string) {
-    const pk = `PROJECT#${projectId}`;
-    const count = (
-      prefix: string,
-      filter?: { expression: string; values: Item; names?: Record<string, string> },
-    ) =>
-      queryCount(this.client, {
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix, ...filter?.values },
-        ...(filter ? { FilterExpression: filter.expression } : {}),
-        ...(filter?.names ? { ExpressionAttributeNames: filter.names } : {}),
-      });
-    const sectionFilter = { expression: 'entity = :section', values: { ':section': 'specSection' } };
-    // One read of the document rows gives the file and document counts and the index totals.
-    const [documentRows, sheets, regions, normalizedRegions, specifications] = await Promise.all([
-      queryAll(this.client, {
-        ...prefixQuery(this.tableName, pk, keys.documentPrefix),
-        ProjectionExpression: 'classification, searchIndex',
-      }),
-      count(keys.sheetPrefix),
-      count(keys.regionPrefix),
-      count(keys.regionPrefix, {
-        expression: normalization.present,
-        values: normalization.values,
-        names: normalization.names,
-      }),
-      count(keys.specPrefix, sectionFilter),
-    ]);
-    const files = documentRows.length;
-    const docs = documentRows.filter(
-      (item) => item.classification !== 'plans' && item.classification !== 'specifications',
-    ).length;
+    const rows = await documentSummaries(this.client, this.tableName, projectId);
+    const counts: OverviewCounts = {
+      files: rows.length,
+      sheets: 0,
+      regions: 0,
+      vectors: 0,
+      vectorChunks: 0,
+      normalizedRegions: 0,
+      specifications: 0,
+      docs: 0,
+    };
     let searchableSources = 0;
-    let indexedSources = 0;
-    let indexedPassages = 0;
-    for (const item of documentRows) {
-      const state = item.searchIndex as SearchIndexState | undefined;
+    const disciplines = new Map<string, { code: string; label: string; count: number }>();
+    for (const row of rows) {
+      const summary = row.contentSummary;
+      counts.sheets += summary.sheets;
+      counts.regions += summary.regions;
+      counts.normalizedRegions += currentNormalizedRegions(summary);
+      counts.specifications += summary.sections;
+      if (row.classification !== 'plans' && row.classification !== 'specifications') counts.docs++;
+      for (const [code, { label, count }] of Object.entries(summary.disciplines)) {
+        const entry = disciplines.get(code) ?? { code, label, count: 0 };
+        entry.count += count;
+        disciplines.set(code, entry);
+      }
+      const state = row.searchIndex;
       if (!state) continue;
       searchableSources += state.sourceCount;
       if (state.status !== 'indexed') continue;
-      indexedSources += state.sourceCount;
-      indexedPassages += state.passageCount;
-    }
-    const disciplines = new Map<string, { code: string; label: string; count: number }>();
-    const sheetRows = await queryAll(this.client, {
-      ...prefixQuery(this.tableName, pk, keys.sheetPrefix),
-      ProjectionExpression: 'discipline',
-    });
-    for (const item of sheetRows) {
-      const discipline = item.discipline as { code: string; label: string } | null | undefined;
-      if (!discipline) continue;
-      const entry = disciplines.get(discipline.code) ?? {
-        code: discipline.code,
-        label: discipline.label,
-        count: 0,
-      };
-      entry.count++;
-      disciplines.set(discipline.code, entry);
-    }
-    const counts: OverviewCounts = {
-      files,
-      sheets,
-      regions,
       // Sources and passages of indexed documents: each passage is one embedded vector.
-      vectors: indexedSources,
-      vectorChunks: indexedPassages,
-      normalizedRegions,
-      specifications,
-      docs,
-    };
+      counts.vectors += state.sourceCount;
+      counts.vectorChunks += state.passageCount;
+    }
     return {
       counts,
       searchableSources,
-      indexedSources,
+      indexedSources: counts.vectors,
       disciplines: [...disciplines.values()].sort(
         (a, b) => b.count - a.count || a.code.localeCompare(b.code),
       ),

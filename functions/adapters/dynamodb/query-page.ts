@@ -99,3 +99,133 @@ export function prefixQuery(tableName: string, pk: string, prefix: string) {
     ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix } as Record<string, unknown>,
   };
 }
+
+/**
+ * One key range of a listing: a partition of the table or of an index, narrowed to a sort-key
+ * prefix or span. A listing reads its ranges one after the other, in the listing's order.
+ */
+export interface KeyRange {
+  /** The index to query (its name and key attributes), or the table itself when absent. */
+  index?: { name: string; partitionKey: string; sortKey: string };
+  partition: string;
+  prefix?: string;
+  /** Inclusive sort-key bounds; used when `prefix` is absent. */
+  between?: [string, string];
+}
+
+/** Where a listing over several ranges stopped: the range, and the last key read in it. */
+export interface RangePosition {
+  range: number;
+  key: Record<string, unknown>;
+}
+
+export interface RangeFilter {
+  FilterExpression?: string;
+  ExpressionAttributeNames?: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
+function rangeQuery(tableName: string, range: KeyRange, filter: RangeFilter) {
+  const partitionKey = range.index?.partitionKey ?? 'pk';
+  const sortKey = range.index?.sortKey ?? 'sk';
+  const names: Record<string, string> = {
+    ...filter.ExpressionAttributeNames,
+    '#rpk': partitionKey,
+    '#rsk': sortKey,
+  };
+  const values: Record<string, unknown> = { ...filter.values, ':rpk': range.partition };
+  let condition = '#rpk = :rpk';
+  if (range.prefix !== undefined) {
+    condition += ' AND begins_with(#rsk, :rprefix)';
+    values[':rprefix'] = range.prefix;
+  } else if (range.between) {
+    condition += ' AND #rsk BETWEEN :rfrom AND :rto';
+    values[':rfrom'] = range.between[0];
+    values[':rto'] = range.between[1];
+  } else {
+    delete names['#rsk'];
+  }
+  return {
+    TableName: tableName,
+    ...(range.index ? { IndexName: range.index.name } : {}),
+    KeyConditionExpression: condition,
+    ...(filter.FilterExpression ? { FilterExpression: filter.FilterExpression } : {}),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+}
+
+/** The key DynamoDB needs to resume after an item: the table's keys, and the index's when one is read. */
+function resumeKeyOf(range: KeyRange, item: Record<string, unknown>): Record<string, unknown> {
+  const key: Record<string, unknown> = { pk: item.pk, sk: item.sk };
+  if (range.index) {
+    key[range.index.partitionKey] = item[range.index.partitionKey];
+    key[range.index.sortKey] = item[range.index.sortKey];
+  }
+  return key;
+}
+
+/**
+ * One page read across ranges in order: the cost is the page and the items its filter skips within
+ * the ranges, never the size of the project outside them.
+ */
+export async function queryRangesPage<T>(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  ranges: KeyRange[],
+  filter: RangeFilter,
+  options: { limit: number; position: RangePosition | null; map: (item: Record<string, unknown>) => T },
+): Promise<Page<T> & { positions: RangePosition[]; nextPosition: RangePosition | null }> {
+  const found: { item: Record<string, unknown>; position: RangePosition }[] = [];
+  let rangeIndex = options.position?.range ?? 0;
+  let startKey: Record<string, unknown> | null = options.position?.key ?? null;
+  let more = false;
+  while (rangeIndex < ranges.length && found.length < options.limit) {
+    const range = ranges[rangeIndex] as KeyRange;
+    const page = await queryPage<Record<string, unknown>>(client, rangeQuery(tableName, range, filter), {
+      limit: options.limit - found.length,
+      position: startKey,
+      keyOf: (item) => resumeKeyOf(range, item),
+      map: (item) => item,
+    });
+    const at = rangeIndex;
+    page.items.forEach((item, index) => {
+      found.push({ item, position: { range: at, key: page.positions[index] as Record<string, unknown> } });
+    });
+    if (page.nextPosition !== null) {
+      more = true;
+      break;
+    }
+    rangeIndex++;
+    startKey = null;
+  }
+  // A full page that ended exactly with a range: more follows only if a later range has a match.
+  for (let next = rangeIndex; !more && found.length > 0 && next < ranges.length; next++) {
+    const range = ranges[next] as KeyRange;
+    const probe = await queryPage(client, rangeQuery(tableName, range, filter), {
+      limit: 1,
+      position: null,
+      keyOf: (item) => resumeKeyOf(range, item),
+      map: (item) => item,
+    });
+    more = probe.items.length > 0;
+  }
+  const last = found.at(-1);
+  return {
+    items: found.map((entry) => options.map(entry.item)),
+    nextPosition: more && last ? last.position : null,
+    positions: found.map((entry) => entry.position),
+  };
+}
+
+/** How many items the ranges hold that pass the filter. */
+export async function countRanges(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  ranges: KeyRange[],
+  filter: RangeFilter,
+): Promise<number> {
+  let total = 0;
+  for (const range of ranges) total += await queryCount(client, rangeQuery(tableName, range, filter));
+  return total;
+}

@@ -16,6 +16,10 @@ export const TABLE_DESIGN = {
     byParent: { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
     /** Jobs still accepting uploads, by the time their upload window ends: the expiry sweep. */
     openJobsByExpiry: { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+    /** A project's regions of one `regionType`, in the order of the regions listing. */
+    regionsByType: { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
+    /** A project's regions on one page number (of any file), in the order of the regions listing. */
+    regionsByPage: { name: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
   },
 } as const;
 
@@ -98,16 +102,38 @@ export const keys = {
     sk: `REGION#${fileId}#${pad(page, 5)}#${pad(index, 4)}`,
   }),
   regionPrefix: 'REGION#',
+  /**
+   * A region's entries in the filter indexes, ordered like the regions listing (the region's own
+   * sort key), so a filtered page reads only matching regions.
+   */
+  regionIndexKeys: (
+    projectId: string,
+    region: { fileId: string; pageNumber: number; regionIndex: number; regionType: string },
+  ) => {
+    const sk = `REGION#${region.fileId}#${pad(region.pageNumber, 5)}#${pad(region.regionIndex, 4)}`;
+    return {
+      gsi3pk: `PROJECT#${projectId}#REGIONTYPE#${region.regionType}`,
+      gsi3sk: sk,
+      gsi4pk: `PROJECT#${projectId}#PAGE#${pad(region.pageNumber, 5)}`,
+      gsi4sk: sk,
+    };
+  },
+  regionsOfType: (projectId: string, regionType: string) => `PROJECT#${projectId}#REGIONTYPE#${regionType}`,
+  regionsOnPage: (projectId: string, pageNumber: number) => `PROJECT#${projectId}#PAGE#${pad(pageNumber, 5)}`,
   specSection: (projectId: string, fileId: string, index: number): Key => ({
     pk: `PROJECT#${projectId}`,
     sk: `SPEC#${fileId}#${pad(index, 4)}`,
   }),
-  /** Facets sort right after their section, so one query returns sections with their facets. */
+  /**
+   * Facets under their own prefix, in their section's order: a page of sections reads no facet
+   * text, and one section's facets are one query.
+   */
   specFacet: (projectId: string, fileId: string, index: number, facet: number): Key => ({
     pk: `PROJECT#${projectId}`,
-    sk: `SPEC#${fileId}#${pad(index, 4)}#F#${pad(facet, 4)}`,
+    sk: `FACET#${fileId}#${pad(index, 4)}#${pad(facet, 4)}`,
   }),
   specPrefix: 'SPEC#',
+  facetPrefix: 'FACET#',
   documentPrefix: 'DOC#',
   webhook: (orgId: string): Key => ({ pk: `ORG#${orgId}`, sk: 'WEBHOOK' }),
   apiKey: (keyId: string): Key => ({ pk: `APIKEY#${keyId}`, sk: 'APIKEY' }),
@@ -157,7 +183,20 @@ export function normalizeName(name: string): string {
   return name.normalize('NFKC').trim().toLowerCase();
 }
 
-const STORAGE_ATTRIBUTES = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'entity', 'v']);
+const STORAGE_ATTRIBUTES = new Set([
+  'pk',
+  'sk',
+  'gsi1pk',
+  'gsi1sk',
+  'gsi2pk',
+  'gsi2sk',
+  'gsi3pk',
+  'gsi3sk',
+  'gsi4pk',
+  'gsi4sk',
+  'entity',
+  'v',
+]);
 
 /** An item without its storage attributes (keys, entity label, version): the record the code works with. */
 export function recordOf<T>(item: Record<string, unknown>): T {

@@ -7,6 +7,7 @@ import {
   type Sheet,
 } from '../extraction/model.ts';
 import { ClassificationSchema } from '../jobs/model.ts';
+import type { ContentSummary } from './summary.ts';
 
 /**
  * What the API lists of extracted content. Records are what the table stores; entities are what
@@ -223,6 +224,8 @@ export interface DocumentRecord extends DocumentEntity {
   orgId: string;
   projectId: string;
   fileNameLower: string;
+  /** Written with the file's content (never by the pipeline's callers). */
+  contentSummary?: ContentSummary;
 }
 
 const core = (id: string) => id.replace(/^[a-z]+_/, '');

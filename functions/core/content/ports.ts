@@ -84,6 +84,8 @@ export interface RegionNormalizationStore {
     sheets: { pageNumber: number; sheetNumber: string | null }[];
     views: { pageNumber: number; regionIndex: number; viewNumber: string | null }[];
   }>;
+  /** Counts the file's rows again into its document's content summary (the totals read those). */
+  recountFile(projectId: string, documentId: string, fileId: string): Promise<void>;
   /** Sets one region's normalizedData; a region deleted meanwhile stays deleted. */
   saveNormalizedData(
     projectId: string,

@@ -118,6 +118,7 @@ export async function normalizeFileRegions(
   }
   // The document's remaining pages (those with nothing to normalize) complete its share of progress.
   await deps.jobs.addProgress(input.orgId, input.jobId, Math.max(0, file.pageCount - input.countedPages));
+  await deps.regions.recountFile(job.projectId, file.documentId, file.id);
   await deps.jobs.updateFile(file, { status: 'ready', successfulPageCount: file.pageCount });
   return { done: true, normalized };
 }

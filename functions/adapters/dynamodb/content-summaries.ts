@@ -1,0 +1,100 @@
+import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { SearchIndexState } from '../../core/content/model.ts';
+import { type ContentSummary, summarizeContent } from '../../core/content/summary.ts';
+import { prefixQuery, queryAll } from './query-page.ts';
+import { keys } from './table.ts';
+
+/** What totals need of a document row: the file it stands for and its content summary. */
+export interface DocumentSummaryRow {
+  documentId: string;
+  fileId: string;
+  fileNameLower: string;
+  classification: string;
+  searchIndex?: SearchIndexState;
+  contentSummary: ContentSummary;
+}
+
+/**
+ * Counts one file's rows again and stores the summary on its document row: after a repair job
+ * changed its regions, or for a row written before summaries existed. Cost grows with the file only.
+ */
+export async function recountFileSummary(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  projectId: string,
+  documentId: string,
+  fileId: string,
+): Promise<ContentSummary> {
+  const pk = `PROJECT#${projectId}`;
+  const [sheets, regions, sections, facets] = await Promise.all([
+    queryAll(client, {
+      ...prefixQuery(tableName, pk, `${keys.sheetPrefix}${fileId}#`),
+      ProjectionExpression: 'discipline',
+    }),
+    queryAll(client, {
+      ...prefixQuery(tableName, pk, `${keys.regionPrefix}${fileId}#`),
+      ProjectionExpression: 'regionType, drawingType, layoutType, #nd.schemaVersion',
+      ExpressionAttributeNames: { '#nd': 'normalizedData' },
+    }),
+    queryAll(client, {
+      ...prefixQuery(tableName, pk, `${keys.specPrefix}${fileId}#`),
+      ProjectionExpression: 'pk',
+    }),
+    queryAll(client, {
+      ...prefixQuery(tableName, pk, `${keys.facetPrefix}${fileId}#`),
+      ProjectionExpression: 'pk',
+    }),
+  ]);
+  const summary = summarizeContent({
+    sheets: sheets as never[],
+    regions: regions as never[],
+    sectionCount: sections.length,
+    facetCount: facets.length,
+  });
+  await client
+    .send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.document(projectId, documentId),
+        UpdateExpression: 'SET contentSummary = :summary',
+        // A document deleted meanwhile stays deleted.
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':summary': summary },
+      }),
+    )
+    .catch((error: Error) => {
+      if (error.name !== 'ConditionalCheckFailedException') throw error;
+    });
+  return summary;
+}
+
+/** Every document row of a project with its summary (rows written before summaries get one now). */
+export async function documentSummaries(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  projectId: string,
+): Promise<DocumentSummaryRow[]> {
+  const items = await queryAll(client, {
+    ...prefixQuery(tableName, `PROJECT#${projectId}`, keys.documentPrefix),
+    ProjectionExpression: 'documentId, fileId, fileNameLower, classification, searchIndex, contentSummary',
+  });
+  const rows: DocumentSummaryRow[] = [];
+  for (const item of items) {
+    const row = item as unknown as DocumentSummaryRow;
+    rows.push(
+      row.contentSummary
+        ? row
+        : {
+            ...row,
+            contentSummary: await recountFileSummary(
+              client,
+              tableName,
+              projectId,
+              row.documentId,
+              row.fileId,
+            ),
+          },
+    );
+  }
+  return rows;
+}

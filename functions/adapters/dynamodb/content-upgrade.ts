@@ -1,0 +1,68 @@
+import {
+  type DynamoDBDocumentClient,
+  ScanCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { RegionRecord } from '../../core/content/model.ts';
+import { keys } from './table.ts';
+
+/**
+ * Brings content rows written by an earlier version to the current key design: regions get their
+ * entries in the filter indexes, and facets move from under their section to their own prefix.
+ * Idempotent (each step is conditional); documents get their content summaries lazily, when totals
+ * first read them. Returns how many rows changed.
+ */
+export async function upgradeStoredContent(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+): Promise<number> {
+  let changed = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await client.send(
+      new ScanCommand({
+        TableName: tableName,
+        FilterExpression:
+          '(entity = :region AND attribute_not_exists(gsi3pk)) OR (entity = :facet AND begins_with(sk, :oldFacet))',
+        ExpressionAttributeValues: { ':region': 'region', ':facet': 'specFacet', ':oldFacet': 'SPEC#' },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const projectId = String(item.projectId);
+      if (item.entity === 'region') {
+        const indexKeys = keys.regionIndexKeys(projectId, item as unknown as RegionRecord);
+        await client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: { pk: item.pk, sk: item.sk },
+            UpdateExpression: 'SET gsi3pk = :a, gsi3sk = :b, gsi4pk = :c, gsi4sk = :d',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: {
+              ':a': indexKeys.gsi3pk,
+              ':b': indexKeys.gsi3sk,
+              ':c': indexKeys.gsi4pk,
+              ':d': indexKeys.gsi4sk,
+            },
+          }),
+        );
+      } else {
+        // SPEC#<file>#<section>#F#<facet> -> FACET#<file>#<section>#<facet>
+        const [, fileId, section, , facet] = String(item.sk).split('#');
+        const target = keys.specFacet(projectId, String(fileId), Number(section), Number(facet));
+        await client.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { Put: { TableName: tableName, Item: { ...item, ...target } } },
+              { Delete: { TableName: tableName, Key: { pk: item.pk, sk: item.sk } } },
+            ],
+          }),
+        );
+      }
+      changed++;
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return changed;
+}

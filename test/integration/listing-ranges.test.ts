@@ -1,0 +1,215 @@
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { upgradeStoredContent } from '../../functions/adapters/dynamodb/content-upgrade.ts';
+import { keys } from '../../functions/adapters/dynamodb/table.ts';
+import type { DocumentRecord, RegionRecord } from '../../functions/core/content/model.ts';
+import { contentIds } from '../../functions/core/content/model.ts';
+import { newId } from '../../functions/core/ids.ts';
+import { dynamo } from '../../functions/shared/clients.ts';
+import { contentStore } from '../../functions/shared/container.ts';
+import { api, createOrg, createProject, type TestOrg, waitForProject } from './helpers.ts';
+
+const TABLE = process.env.TABLE_NAME ?? '';
+const REGION_TYPES = ['view', 'notes', 'title_block'] as const;
+
+/** One file of `pages` sheets with `perPage` regions each, region types in turn; no PDF needed. */
+function drawingFile(projectId: string, orgId: string, fileName: string, pages: number, perPage: number) {
+  const fileId = newId('fil');
+  const documentId = newId('doc');
+  const classification = fileName.startsWith('spec') ? ('specifications' as const) : ('plans' as const);
+  const common = { projectId, fileId, fileName, fileNameLower: fileName.toLowerCase(), classification };
+  const regions: RegionRecord[] = [];
+  for (let page = 1; page <= pages; page++)
+    for (let index = 0; index < perPage; index++)
+      regions.push({
+        ...common,
+        regionId: contentIds.region(fileId, page, index),
+        regionIndex: index,
+        sheetId: contentIds.sheet(fileId, page),
+        pageNumber: page,
+        sheetNumber: `A-${page}`,
+        label: `region ${index}`,
+        regionType: REGION_TYPES[index % REGION_TYPES.length] as string,
+        drawingType: index % 2 === 0 ? 'plan' : null,
+        layoutType: 'drawing_sheet',
+        text: `text ${page}/${index}`,
+        textSource: 'textLayer',
+        ocrConfidence: null,
+        displayBox: { left: 0, top: 0, right: 10, bottom: 10 },
+        titleDisplayBox: { left: 0, top: 0, right: 10, bottom: 2 },
+        normalizedData: null,
+        cropPath: null,
+      });
+  const document: DocumentRecord = {
+    orgId,
+    ...common,
+    documentId,
+    jobId: newId('job'),
+    contentType: 'application/pdf',
+    fileSize: 1,
+    sha256: '0'.repeat(64),
+    classificationSource: 'given',
+    pageCount: pages,
+    successfulPageCount: pages,
+    sheetCount: 0,
+    specificationCount: 0,
+    status: 'ready',
+    searchIndex: { status: 'pending', sourceCount: 0, passageCount: 0, indexedAt: null, error: null },
+    createdAt: new Date().toISOString(),
+  };
+  return {
+    fileId,
+    documentId,
+    regions,
+    content: { document, sheets: [], regions, sections: [], facets: [] },
+  };
+}
+
+describe('region listings read only the key ranges their filters allow', () => {
+  let org: TestOrg;
+  let projectId: string;
+  let files: ReturnType<typeof drawingFile>[];
+  const everyRegion = () => files.flatMap((file) => file.regions);
+
+  /** Every page of a listing, through its cursors; each page's total and the items in order. */
+  async function allPages(query: string, limit: number) {
+    const totals: number[] = [];
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 100; page++) {
+      const suffix: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+      const reply = await api(
+        `/api/open/v1/projects/${projectId}/regions?limit=${limit}&compact=true${query}${suffix}`,
+        { key: org.apiKey },
+      );
+      expect(reply.status).toBe(200);
+      totals.push(reply.body.total);
+      ids.push(...reply.body.regions.map((region: { regionId: string }) => region.regionId));
+      cursor = reply.body.nextCursor;
+      if (!cursor) break;
+    }
+    return { totals, ids };
+  }
+
+  beforeAll(async () => {
+    org = await createOrg();
+    projectId = String((await createProject(org.apiKey, 'Listing ranges')).body.project.id);
+    await waitForProject(org.apiKey, projectId);
+    files = [
+      drawingFile(projectId, org.orgId, 'Architectural.pdf', 4, 6),
+      drawingFile(projectId, org.orgId, 'Structural.pdf', 3, 5),
+      drawingFile(projectId, org.orgId, 'spec-book.pdf', 2, 3),
+    ];
+    for (const file of files) await contentStore().writeFileContent(projectId, file.fileId, file.content);
+  });
+
+  it('pages every filter through to the exact rows, with one total on every page', async () => {
+    // Prepare
+    const sheetIds = [
+      contentIds.sheet(files[1]?.fileId ?? '', 2),
+      contentIds.sheet(files[0]?.fileId ?? '', 3),
+    ];
+    const cases: [string, (region: RegionRecord) => boolean][] = [
+      ['', () => true],
+      ['&regionType=notes', (region) => region.regionType === 'notes'],
+      ['&pageNumber=2', (region) => region.pageNumber === 2],
+      ['&pageNumber=2&regionType=view', (region) => region.pageNumber === 2 && region.regionType === 'view'],
+      ['&fileName=URAL', (region) => region.fileName.toLowerCase().includes('ural')],
+      ['&classification=specifications', (region) => region.classification === 'specifications'],
+      [
+        '&drawingType=plan&regionType=view',
+        (region) => region.drawingType === 'plan' && region.regionType === 'view',
+      ],
+      [`&sheets=${sheetIds.join(',')}`, (region) => sheetIds.includes(region.sheetId)],
+      [
+        `&fileId=${files[0]?.fileId}&pageNumber=4`,
+        (region) => region.fileId === files[0]?.fileId && region.pageNumber === 4,
+      ],
+    ];
+    for (const [query, keep] of cases) {
+      const expected = everyRegion()
+        .filter(keep)
+        .map((region) => region.regionId);
+      // Act
+      const { totals, ids } = await allPages(query, 4);
+      // Assess: listing order is file, page, position; the total is the same on every page.
+      expect([query, ids.sort()]).toEqual([query, [...expected].sort()]);
+      expect(ids.length).toBe(expected.length);
+      expect(new Set(totals)).toEqual(new Set([expected.length]));
+    }
+  });
+
+  it('refuses a cursor sealed for another filter with 400 invalid_cursor', async () => {
+    // Prepare
+    const first = await api(`/api/open/v1/projects/${projectId}/regions?limit=2&regionType=view`, {
+      key: org.apiKey,
+    });
+    // Act
+    const reply = await api(
+      `/api/open/v1/projects/${projectId}/regions?limit=2&regionType=notes&cursor=${encodeURIComponent(first.body.nextCursor)}`,
+      { key: org.apiKey },
+    );
+    // Assess
+    expect(reply.status).toBe(400);
+    expect(reply.body.error.code).toBe('invalid_cursor');
+  });
+
+  it('brings rows of the earlier key design into the indexes, and counts their document on first read', async () => {
+    // Prepare: a file written as the previous version did (no index entries, a facet under its
+    // section, no content summary on the document row).
+    const file = drawingFile(projectId, org.orgId, 'Old.pdf', 1, 2);
+    for (const region of file.regions)
+      await dynamo.send(
+        new PutCommand({
+          TableName: TABLE,
+          Item: {
+            ...keys.region(projectId, file.fileId, region.pageNumber, region.regionIndex),
+            entity: 'region',
+            v: 1,
+            ...region,
+          },
+        }),
+      );
+    const oldFacetKey = { pk: `PROJECT#${projectId}`, sk: `SPEC#${file.fileId}#0000#F#0000` };
+    await dynamo.send(
+      new PutCommand({
+        TableName: TABLE,
+        Item: { ...oldFacetKey, entity: 'specFacet', v: 1, projectId, facetId: 'fct_old', facetText: 'old' },
+      }),
+    );
+    await dynamo.send(
+      new PutCommand({
+        TableName: TABLE,
+        Item: {
+          ...keys.document(projectId, file.documentId),
+          entity: 'document',
+          v: 1,
+          ...file.content.document,
+        },
+      }),
+    );
+    const before = await allPages('&fileName=old.pdf&regionType=view', 10);
+
+    // Act
+    const changed = await upgradeStoredContent(dynamo, TABLE);
+    const again = await upgradeStoredContent(dynamo, TABLE);
+    const after = await allPages('&regionType=view&fileName=old.pdf', 10);
+    const movedFacet = await dynamo.send(
+      new QueryCommand({
+        TableName: TABLE,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': `PROJECT#${projectId}`, ':prefix': `FACET#${file.fileId}#` },
+      }),
+    );
+    const totals = await contentStore().projectTotals(projectId);
+
+    // Assess: before the upgrade the index misses the old rows; the summary is counted on first read.
+    expect(before.ids).toEqual([]);
+    expect(changed).toBe(3);
+    expect(again).toBe(0);
+    expect(after.ids).toEqual([file.regions[0]?.regionId]);
+    expect(movedFacet.Items?.map((item) => item.facetId)).toEqual(['fct_old']);
+    expect(totals.counts.regions).toBe(everyRegion().length + file.regions.length);
+    expect(totals.counts.files).toBe(files.length + 1);
+  });
+});
