@@ -12,8 +12,6 @@ export const ENDED_EXECUTIONS_TARGET = {
   access: { table: 'readwrite', webhookQueue: 'send' } satisfies Access,
   timeoutSeconds: 120,
   memoryMb: 512,
-  /** Fails jobs through the pipeline's own failure step, which is deployed with the engine layer. */
-  usesEngine: true,
 } as const;
 
 /** The sweep of jobs whose upload window ended (a schedule on AWS, a timer locally). */
@@ -24,6 +22,4 @@ export const EXPIRE_JOBS_SCHEDULE = {
   access: { table: 'readwrite', webhookQueue: 'send' } satisfies Access,
   timeoutSeconds: 300,
   memoryMb: 512,
-  /** Shares the pipeline's container, which loads the engine (see ENDED_EXECUTIONS_TARGET). */
-  usesEngine: true,
 } as const;

@@ -1,9 +1,8 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { DynamoCreditLedger } from '../adapters/dynamodb/content-store.ts';
-import { engineExtractor } from '../adapters/extraction/engine.ts';
 import { S3ObjectStore } from '../adapters/s3/object-store.ts';
 import { SqsWebhookQueue } from '../adapters/sqs/webhook-queue.ts';
-import type { PipelineDeps, PipelineSettings } from '../core/pipeline/ports.ts';
+import type { JobDeps, PipelineSettings } from '../core/pipeline/ports.ts';
 import { dynamo, s3, sqs } from './clients.ts';
 import { config, resource } from './config.ts';
 import { artifactObjects, contentStore, jobStore, projectTotalsWriter } from './container.ts';
@@ -15,10 +14,12 @@ const credits = lazy(() => new DynamoCreditLedger(dynamo, resource('table')));
 const webhooks = lazy(() => new SqsWebhookQueue(sqs, resource('webhookQueue')));
 
 /**
- * Adapters of the pipeline's tasks, each built on first use: a task only needs the configuration
- * (and grants) of what it touches.
+ * Adapters of the job's bookkeeping tasks, each built on first use: a task only needs the
+ * configuration (and grants) of what it touches. Nothing here loads the PDF engine, so the tasks
+ * that fail, finalize, expire or recover jobs are deployed without its layer
+ * (`engine-container.ts` adds it for the tasks that read PDFs).
  */
-export async function pipelineDeps(log: Logger = logger): Promise<PipelineDeps> {
+export async function jobDeps(log: Logger = logger): Promise<JobDeps> {
   return {
     get jobs() {
       return jobStore();
@@ -41,7 +42,6 @@ export async function pipelineDeps(log: Logger = logger): Promise<PipelineDeps> 
     get webhooks() {
       return webhooks();
     },
-    extractor: engineExtractor,
     log: logPort(log),
   };
 }

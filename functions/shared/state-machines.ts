@@ -33,21 +33,18 @@ const JOB_TASKS = {
     access: { table: 'readwrite' },
     timeoutSeconds: 60,
     memoryMb: 256,
-    usesEngine: true,
   },
   FinalizeJobFunctionArn: {
     handler: 'functions/handlers/sfn/finalize-job.ts',
     access: { table: 'readwrite', artifactsBucket: 'readwrite', webhookQueue: 'send' },
     timeoutSeconds: 300,
     memoryMb: 1024,
-    usesEngine: true,
   },
   FailJobFunctionArn: {
     handler: 'functions/handlers/sfn/fail-job.ts',
     access: { table: 'readwrite', webhookQueue: 'send' },
     timeoutSeconds: 120,
     memoryMb: 512,
-    usesEngine: true,
   },
 } as const satisfies Record<string, StateMachineTask>;
 

@@ -4,6 +4,7 @@ import { App, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { TABLE_DESIGN } from '../../functions/adapters/dynamodb/table.ts';
 import { JOB_UPLOAD_WINDOW_MS } from '../../functions/core/jobs/jobs.ts';
 import { WORK_PREFIX } from '../../functions/core/storage-keys.ts';
 import { CONSUMERS } from '../../functions/shared/consumers.ts';
@@ -42,10 +43,15 @@ describe('CDK stacks', () => {
         { AttributeName: 'pk', KeyType: 'HASH' },
         { AttributeName: 'sk', KeyType: 'RANGE' },
       ],
-      GlobalSecondaryIndexes: [
-        Match.objectLike({ IndexName: 'gsi1' }),
-        Match.objectLike({ IndexName: 'gsi2' }),
-      ],
+      GlobalSecondaryIndexes: Object.values(TABLE_DESIGN.indexes).map((index) =>
+        Match.objectLike({
+          IndexName: index.name,
+          KeySchema: [
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            { AttributeName: index.sortKey, KeyType: 'RANGE' },
+          ],
+        }),
+      ),
       SSESpecification: { SSEEnabled: true },
       Replicas: [
         Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } }),
@@ -423,6 +429,10 @@ describe('CDK stacks', () => {
           id: ENDED_EXECUTIONS_TARGET.id,
           uses: ENDED_EXECUTIONS_TARGET as { usesEngine?: boolean; usesIndex?: boolean },
         },
+        {
+          id: EXPIRE_JOBS_SCHEDULE.id,
+          uses: EXPIRE_JOBS_SCHEDULE as { usesEngine?: boolean; usesIndex?: boolean },
+        },
       ];
       for (const { id, uses } of users) {
         const fn = statelessStack.functions.get(id);
@@ -437,6 +447,12 @@ describe('CDK stacks', () => {
           id,
         ).toEqual(expected);
         expect(properties?.Architectures, id).toEqual(expected.length > 0 ? ['x86_64'] : ['arm64']);
+        // The bundle of a function without the engine layer must not import the engine's modules.
+        const asset = String(properties?.Code?.S3Key).replace(/\.zip$/, '');
+        const bundle = readFileSync(join(outdir, `asset.${asset}`, 'index.mjs'), 'utf8');
+        expect(/from\s*["']@napi-rs\/canvas["']|from\s*["']pdfjs-dist/.test(bundle), id).toBe(
+          Boolean(uses.usesEngine),
+        );
       }
       expect(
         users

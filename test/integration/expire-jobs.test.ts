@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { OwnedJob } from '../../functions/core/jobs/model.ts';
 import { expireJobs } from '../../functions/core/pipeline/expire-jobs.ts';
 import { jobStore } from '../../functions/shared/container.ts';
-import { pipelineDeps } from '../../functions/shared/pipeline-container.ts';
+import { jobDeps } from '../../functions/shared/pipeline-container.ts';
 import { specificationPdf } from '../fixtures/pdfs.ts';
 import { api, createOrg, createProject, waitForProject } from './helpers.ts';
 import { preflightingJob } from './job-fixtures.ts';
@@ -31,7 +31,7 @@ describe('the job expiry sweep', () => {
     });
     const waiting = await newJob();
     const moving = await preflightingJob({ 'spec.pdf': { bytes: await specificationPdf() } });
-    const deps = await pipelineDeps();
+    const deps = await jobDeps();
 
     // Act
     const before = await expireJobs(deps, { now: new Date(), limit: 1000 });

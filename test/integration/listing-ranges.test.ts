@@ -7,6 +7,7 @@ import { contentIds } from '../../functions/core/content/model.ts';
 import { newId } from '../../functions/core/ids.ts';
 import { dynamo } from '../../functions/shared/clients.ts';
 import { contentStore } from '../../functions/shared/container.ts';
+import { searchIndexStates } from '../../functions/shared/search-container.ts';
 import { api, createOrg, createProject, type TestOrg, waitForProject } from './helpers.ts';
 
 const TABLE = process.env.TABLE_NAME ?? '';
@@ -137,6 +138,48 @@ describe('region listings read only the key ranges their filters allow', () => {
       expect(ids.length).toBe(expected.length);
       expect(new Set(totals)).toEqual(new Set([expected.length]));
     }
+  });
+
+  it('keeps the project counters exact under retried and concurrent document writes', async () => {
+    // Prepare: a project of its own, and four files.
+    const own = String((await createProject(org.apiKey, 'Counters')).body.project.id);
+    await waitForProject(org.apiKey, own);
+    const [first, second, third, spec] = [
+      drawingFile(own, org.orgId, 'One.pdf', 2, 3),
+      drawingFile(own, org.orgId, 'Two.pdf', 3, 2),
+      drawingFile(own, org.orgId, 'Three.pdf', 1, 4),
+      drawingFile(own, org.orgId, 'spec-1.pdf', 1, 1),
+    ];
+    const write = (file: ReturnType<typeof drawingFile>) =>
+      contentStore().writeFileContent(own, file.fileId, file.content);
+
+    // Act: a retried write, concurrent writes, an index state, and a file's content replaced.
+    await write(first);
+    await write(first);
+    await Promise.all([write(second), write(third), write(spec)]);
+    await searchIndexStates().setSearchIndexState(own, second.documentId, {
+      status: 'indexed',
+      sourceCount: 6,
+      passageCount: 9,
+      indexedAt: new Date().toISOString(),
+      error: null,
+    });
+    const fewer = { ...third, content: { ...third.content, regions: third.regions.slice(0, 1) } };
+    await write(fewer);
+    const totals = await contentStore().projectTotals(own);
+
+    // Assess
+    expect(totals.counts).toEqual({
+      files: 4,
+      docs: 0,
+      sheets: 0,
+      regions: 6 + 6 + 1 + 1,
+      vectors: 6,
+      vectorChunks: 9,
+      normalizedRegions: 0,
+      specifications: 0,
+    });
+    expect(totals.searchableSources).toBe(6);
   });
 
   it('refuses a cursor sealed for another filter with 400 invalid_cursor', async () => {

@@ -19,6 +19,7 @@ import { summaryRegionCount } from '../../core/content/summary.ts';
 import { InvalidRequestError } from '../../core/errors.ts';
 import type { OwnedProjectRef } from '../../core/projects/model.ts';
 import { type DocumentSummaryRow, documentSummaries } from './content-summaries.ts';
+import { projectCounters } from './project-counters.ts';
 import {
   countRanges,
   type KeyRange,
@@ -158,6 +159,12 @@ export class DynamoContentReader implements ContentReader {
     };
   }
 
+  /** One counter of the project's counters item (0 when absent). */
+  private async counter(projectId: string, name: string): Promise<number> {
+    const value = (await projectCounters(this.client, this.tableName, projectId))[name];
+    return typeof value === 'number' ? value : 0;
+  }
+
   /** The project's documents a file filter keeps, in file order (the order of content keys). */
   private async filesMatching(
     projectId: string,
@@ -239,6 +246,12 @@ export class DynamoContentReader implements ContentReader {
       async (count) => {
         if (!summarized) return count();
         const attribute = attributes[0];
+        if (
+          filter.fileId === undefined &&
+          filter.fileName === undefined &&
+          filter.classification === undefined
+        )
+          return this.counter(project.id, attribute ? `${attribute}#${filter[attribute]}` : 'regions');
         const files = await this.filesMatching(project.id, filter);
         return files.reduce(
           (sum, file) =>
@@ -270,6 +283,11 @@ export class DynamoContentReader implements ContentReader {
       options,
       async (count) => {
         if (filter.sheetNumber !== undefined) return count();
+        if (filter.fileId === undefined && filter.fileName === undefined)
+          return this.counter(
+            project.id,
+            filter.discipline === undefined ? 'sheets' : `discipline#${filter.discipline}`,
+          );
         const files = await this.filesMatching(project.id, filter);
         return files.reduce(
           (sum, file) =>
@@ -295,7 +313,6 @@ export class DynamoContentReader implements ContentReader {
       .gte('pageStart', filter.pageStart)
       .lte('pageEnd', filter.pageEnd);
     const summarized =
-      filter.specId === undefined &&
       filter.sectionNumber === undefined &&
       filter.sectionNumbers === undefined &&
       filter.pageStart === undefined &&
@@ -306,6 +323,19 @@ export class DynamoContentReader implements ContentReader {
       options,
       async (count) => {
         if (!summarized) return count();
+        // One specification document: its own summary.
+        if (filter.specId !== undefined) {
+          const document = await this.document(project, filter.specId);
+          return document?.fileId === (filter.fileId ?? document?.fileId)
+            ? (document?.contentSummary?.sections ?? count())
+            : 0;
+        }
+        if (
+          filter.fileId === undefined &&
+          filter.fileName === undefined &&
+          filter.classification === undefined
+        )
+          return this.counter(project.id, 'sections');
         const files = await this.filesMatching(project.id, filter);
         return files.reduce((sum, file) => sum + file.contentSummary.sections, 0);
       },

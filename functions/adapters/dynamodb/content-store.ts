@@ -6,7 +6,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { DocumentRecord, RegionRecord } from '../../core/content/model.ts';
 import type { RegionNormalizationStore } from '../../core/content/ports.ts';
-import { currentNormalizedRegions, summarizeContent } from '../../core/content/summary.ts';
+import { summarizeContent } from '../../core/content/summary.ts';
 import { NORMALIZED_DATA_SCHEMA_VERSION, type NormalizedData } from '../../core/extraction/model.ts';
 import type {
   ContentStore,
@@ -16,9 +16,10 @@ import type {
 } from '../../core/pipeline/ports.ts';
 import type { OverviewCounts } from '../../core/projects/model.ts';
 import { batchWriteAll } from './batch-write.ts';
-import { documentSummaries, recountFileSummary } from './content-summaries.ts';
+import { recountFileSummary } from './content-summaries.ts';
 import { balanceSeen, creditMovementItems } from './credit-movement.ts';
 import { cancellationReasons } from './errors.ts';
+import { changeDocument, projectCounters } from './project-counters.ts';
 import { prefixQuery, queryAll, queryCount } from './query-page.ts';
 import { ENTITY_VERSION, keys } from './table.ts';
 
@@ -106,25 +107,22 @@ export class DynamoContentStore implements ContentStore, RegionNormalizationStor
       ...stale.map((key) => ({ DeleteRequest: { Key: key } })),
       ...puts.map((item) => ({ PutRequest: { Item: item } })),
     ]);
-    // The document row last: once it says ready, everything it points to is in place.
-    await this.client.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: {
-          ...keys.document(projectId, content.document.documentId),
-          ...keys.documentByDigest(projectId, content.document.sha256, content.document.documentId),
-          entity: 'document',
-          v: ENTITY_VERSION.document,
-          ...content.document,
-          contentSummary: summarizeContent({
-            sheets: content.sheets,
-            regions: content.regions,
-            sectionCount: content.sections.length,
-            facetCount: content.facets.length,
-          }),
-        },
+    // The document row last: once it says ready, everything it points to is in place. Its
+    // summary and the project's counters change together.
+    const document = {
+      ...keys.document(projectId, content.document.documentId),
+      ...keys.documentByDigest(projectId, content.document.sha256, content.document.documentId),
+      entity: 'document',
+      v: ENTITY_VERSION.document,
+      ...content.document,
+      contentSummary: summarizeContent({
+        sheets: content.sheets,
+        regions: content.regions,
+        sectionCount: content.sections.length,
+        facetCount: content.facets.length,
       }),
-    );
+    };
+    await changeDocument(this.client, this.tableName, projectId, content.document.documentId, () => document);
   }
 
   async documents(projectId: string): Promise<DocumentRecord[]> {
@@ -238,48 +236,32 @@ export class DynamoContentStore implements ContentStore, RegionNormalizationStor
     await recountFileSummary(this.client, this.tableName, projectId, documentId, fileId);
   }
 
-  /** Sums the documents' content summaries: as many reads as files, whatever the project holds. */
+  /** The project's counters item: one read, whatever the project holds. */
   async projectTotals(projectId: string) {
-    const rows = await documentSummaries(this.client, this.tableName, projectId);
+    const counters = await projectCounters(this.client, this.tableName, projectId);
+    const count = (name: string) => (typeof counters[name] === 'number' ? (counters[name] as number) : 0);
     const counts: OverviewCounts = {
-      files: rows.length,
-      sheets: 0,
-      regions: 0,
-      vectors: 0,
-      vectorChunks: 0,
-      normalizedRegions: 0,
-      specifications: 0,
-      docs: 0,
-    };
-    let searchableSources = 0;
-    const disciplines = new Map<string, { code: string; label: string; count: number }>();
-    for (const row of rows) {
-      const summary = row.contentSummary;
-      counts.sheets += summary.sheets;
-      counts.regions += summary.regions;
-      counts.normalizedRegions += currentNormalizedRegions(summary);
-      counts.specifications += summary.sections;
-      if (row.classification !== 'plans' && row.classification !== 'specifications') counts.docs++;
-      for (const [code, { label, count }] of Object.entries(summary.disciplines)) {
-        const entry = disciplines.get(code) ?? { code, label, count: 0 };
-        entry.count += count;
-        disciplines.set(code, entry);
-      }
-      const state = row.searchIndex;
-      if (!state) continue;
-      searchableSources += state.sourceCount;
-      if (state.status !== 'indexed') continue;
+      files: count('files'),
+      sheets: count('sheets'),
+      regions: count('regions'),
       // Sources and passages of indexed documents: each passage is one embedded vector.
-      counts.vectors += state.sourceCount;
-      counts.vectorChunks += state.passageCount;
-    }
+      vectors: count('indexedSources'),
+      vectorChunks: count('indexedPassages'),
+      normalizedRegions: count(`normalized#v${NORMALIZED_DATA_SCHEMA_VERSION}`),
+      specifications: count('sections'),
+      docs: count('docs'),
+    };
+    const disciplines = Object.keys(counters)
+      .filter((name) => name.startsWith('discipline#') && count(name) > 0)
+      .map((name) => {
+        const code = name.slice('discipline#'.length);
+        return { code, label: String(counters[`disciplineLabel#${code}`] ?? code), count: count(name) };
+      });
     return {
       counts,
-      searchableSources,
-      indexedSources: counts.vectors,
-      disciplines: [...disciplines.values()].sort(
-        (a, b) => b.count - a.count || a.code.localeCompare(b.code),
-      ),
+      searchableSources: count('sources'),
+      indexedSources: count('indexedSources'),
+      disciplines: disciplines.sort((a, b) => b.count - a.count || a.code.localeCompare(b.code)),
     };
   }
 }

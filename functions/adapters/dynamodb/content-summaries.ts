@@ -1,6 +1,7 @@
-import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SearchIndexState } from '../../core/content/model.ts';
 import { type ContentSummary, summarizeContent } from '../../core/content/summary.ts';
+import { changeDocument } from './project-counters.ts';
 import { prefixQuery, queryAll } from './query-page.ts';
 import { keys } from './table.ts';
 
@@ -51,20 +52,10 @@ export async function recountFileSummary(
     sectionCount: sections.length,
     facetCount: facets.length,
   });
-  await client
-    .send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keys.document(projectId, documentId),
-        UpdateExpression: 'SET contentSummary = :summary',
-        // A document deleted meanwhile stays deleted.
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':summary': summary },
-      }),
-    )
-    .catch((error: Error) => {
-      if (error.name !== 'ConditionalCheckFailedException') throw error;
-    });
+  // A document deleted meanwhile stays deleted.
+  await changeDocument(client, tableName, projectId, documentId, (current) =>
+    current ? { ...current, contentSummary: summary } : null,
+  );
   return summary;
 }
 

@@ -5,13 +5,15 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { RegionRecord } from '../../core/content/model.ts';
+import { recountFileSummary } from './content-summaries.ts';
 import { keys } from './table.ts';
 
 /**
  * Brings content rows written by an earlier version to the current key design: regions get their
- * entries in the filter indexes, and facets move from under their section to their own prefix.
- * Idempotent (each step is conditional); documents get their content summaries lazily, when totals
- * first read them. Returns how many rows changed.
+ * entries in the filter indexes, facets move from under their section to their own prefix, and
+ * documents get a content summary and are counted into their project's counters. Idempotent (each
+ * step is conditional). Run it after the documents of the earlier version were all written; it
+ * counts their rows as it finds them. Returns how many rows changed.
  */
 export async function upgradeStoredContent(
   client: DynamoDBDocumentClient,
@@ -24,8 +26,13 @@ export async function upgradeStoredContent(
       new ScanCommand({
         TableName: tableName,
         FilterExpression:
-          '(entity = :region AND attribute_not_exists(gsi3pk)) OR (entity = :facet AND begins_with(sk, :oldFacet))',
-        ExpressionAttributeValues: { ':region': 'region', ':facet': 'specFacet', ':oldFacet': 'SPEC#' },
+          '(entity = :region AND attribute_not_exists(gsi3pk)) OR (entity = :facet AND begins_with(sk, :oldFacet)) OR (entity = :document AND attribute_not_exists(revision))',
+        ExpressionAttributeValues: {
+          ':region': 'region',
+          ':facet': 'specFacet',
+          ':oldFacet': 'SPEC#',
+          ':document': 'document',
+        },
         ExclusiveStartKey: startKey,
       }),
     );
@@ -47,6 +54,9 @@ export async function upgradeStoredContent(
             },
           }),
         );
+      } else if (item.entity === 'document') {
+        // Counted into the project's counters, with a content summary of its rows.
+        await recountFileSummary(client, tableName, projectId, String(item.documentId), String(item.fileId));
       } else {
         // SPEC#<file>#<section>#F#<facet> -> FACET#<file>#<section>#<facet>
         const [, fileId, section, , facet] = String(item.sk).split('#');

@@ -1,7 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { SearchIndexState } from '../../core/content/model.ts';
 import type { IndexLock, SearchIndexStateStore } from '../../core/search/ports.ts';
+import { changeDocument } from './project-counters.ts';
 import { prefixQuery, queryAll } from './query-page.ts';
 import { keys } from './table.ts';
 
@@ -16,15 +17,11 @@ export class DynamoSearchIndexStates implements SearchIndexStateStore {
   }
 
   async setSearchIndexState(projectId: string, documentId: string, state: SearchIndexState) {
-    await this.client.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: keys.document(projectId, documentId),
-        UpdateExpression: 'SET searchIndex = :state',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':state': state },
-      }),
+    // The state and the project's source counters change together.
+    const stored = await changeDocument(this.client, this.tableName, projectId, documentId, (current) =>
+      current ? { ...current, searchIndex: state } : null,
     );
+    if (!stored) throw new ConditionalCheckFailedException({ message: 'No such document', $metadata: {} });
   }
 
   async documentIndexStates(projectId: string) {

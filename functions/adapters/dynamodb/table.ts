@@ -84,6 +84,8 @@ export const keys = {
     pk: `PROJECT#${projectId}`,
     sk: `DOC#${documentId}`,
   }),
+  /** The project's totals, kept by atomic additions as its documents change (project-counters.ts). */
+  projectCounters: (projectId: string): Key => ({ pk: `PROJECT#${projectId}`, sk: 'COUNTERS' }),
   /** The lease of the one writer of a project's source index. */
   indexLock: (projectId: string): Key => ({ pk: `PROJECT#${projectId}`, sk: 'INDEXLOCK' }),
   /** Documents by content digest, for deduplication of uploads within a project. */
@@ -196,6 +198,7 @@ const STORAGE_ATTRIBUTES = new Set([
   'gsi4sk',
   'entity',
   'v',
+  'revision',
 ]);
 
 /** An item without its storage attributes (keys, entity label, version): the record the code works with. */

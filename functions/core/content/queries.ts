@@ -206,7 +206,7 @@ export async function listSpecificationSections(
     (owned, position) =>
       deps.content.sections(
         owned,
-        { ...input.filter, fileId: document.fileId },
+        { ...input.filter, fileId: document.fileId, specId: document.documentId },
         { limit: input.limit, position },
       ),
     (record): SectionEntity => ({

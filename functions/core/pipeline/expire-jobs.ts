@@ -1,6 +1,6 @@
 import { OPEN_JOB_STATUSES } from '../jobs/statuses.ts';
 import { PIPELINE_ERRORS } from './errors.ts';
-import type { PipelineDeps } from './ports.ts';
+import type { JobDeps } from './ports.ts';
 import { publishOutcome } from './publish-outcome.ts';
 
 /**
@@ -15,7 +15,7 @@ import { publishOutcome } from './publish-outcome.ts';
  * again and concurrently: a job already ended is not in the index any more.
  */
 export async function expireJobs(
-  deps: PipelineDeps,
+  deps: JobDeps,
   input: { now: Date; limit: number },
 ): Promise<{ expired: string[] }> {
   const expired: string[] = [];

@@ -2,7 +2,7 @@ import type { ErrorInfo } from '../errors.ts';
 import type { JobRecord } from '../jobs/model.ts';
 import { PIPELINE_ERRORS } from './errors.ts';
 import { now, requireJobRecord } from './model.ts';
-import type { PipelineDeps } from './ports.ts';
+import type { JobDeps } from './ports.ts';
 import { publishOutcome } from './publish-outcome.ts';
 
 /**
@@ -14,7 +14,7 @@ import { publishOutcome } from './publish-outcome.ts';
  * the job to `failed`. A job already ended is left as it is.
  */
 export async function failJob(
-  deps: PipelineDeps,
+  deps: JobDeps,
   input: { orgId: string; jobId: string; error?: ErrorInfo; cancelFiles?: boolean },
 ): Promise<{ status: 'failed' }> {
   const job = await requireJobRecord(deps.jobs, input.orgId, input.jobId);
@@ -52,7 +52,7 @@ export async function failJob(
  * Output: the file's status.
  * Steps: a file still processing ends in error; the job's other files go on.
  */
-export async function failFile(deps: PipelineDeps, input: { orgId: string; jobId: string; fileId: string }) {
+export async function failFile(deps: JobDeps, input: { orgId: string; jobId: string; fileId: string }) {
   const job = await requireJobRecord(deps.jobs, input.orgId, input.jobId);
   const file = await deps.jobs.getFile(job, input.fileId);
   if (file?.status !== 'processing') return { status: file?.status ?? 'missing' };

@@ -3,7 +3,7 @@ import { type JobRecord, jobKind } from '../jobs/model.ts';
 import { objectKeys } from '../storage-keys.ts';
 import { PIPELINE_ERRORS } from './errors.ts';
 import { now, requireJobRecord } from './model.ts';
-import type { PipelineDeps, PipelineSettings } from './ports.ts';
+import type { JobDeps, PipelineSettings } from './ports.ts';
 import { publishOutcome } from './publish-outcome.ts';
 
 /**
@@ -17,7 +17,7 @@ import { publishOutcome } from './publish-outcome.ts';
  * ended without its notification.
  */
 export async function finalizeJob(
-  deps: PipelineDeps,
+  deps: JobDeps,
   settings: PipelineSettings,
   input: { orgId: string; jobId: string },
 ) {

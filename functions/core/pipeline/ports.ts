@@ -104,7 +104,8 @@ export interface Log {
   error(message: string, attributes?: Record<string, unknown>): void;
 }
 
-export interface PipelineDeps {
+/** What the job's bookkeeping steps need (fail, finalize, expire, recover): no PDF engine. */
+export interface JobDeps {
   jobs: JobStore;
   uploads: ObjectStore;
   artifacts: ObjectStore;
@@ -112,8 +113,12 @@ export interface PipelineDeps {
   credits: CreditLedger;
   totals: ProjectTotalsWriter;
   webhooks: WebhookQueue;
-  extractor: Extractor;
   log: Log;
+}
+
+/** What the steps that read PDFs need: the job's adapters and the extraction engine. */
+export interface PipelineDeps extends JobDeps {
+  extractor: Extractor;
 }
 
 export interface PipelineSettings {

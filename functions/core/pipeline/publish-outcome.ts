@@ -1,8 +1,8 @@
 import { type JobRecord, resultPath } from '../jobs/model.ts';
-import type { PipelineDeps } from './ports.ts';
+import type { JobDeps } from './ports.ts';
 
 /** Refreshes the project's totals and enqueues the job's webhook event (stable id: at-least-once). */
-export async function publishOutcome(deps: PipelineDeps, job: JobRecord): Promise<void> {
+export async function publishOutcome(deps: JobDeps, job: JobRecord): Promise<void> {
   const totals = await deps.content.projectTotals(job.projectId);
   await deps.totals.saveTotals(job.orgId, job.projectId, totals);
   const event = job.status === 'completed' ? 'job.completed' : 'job.failed';

@@ -6,7 +6,7 @@ import { ENDED_STATUSES, recoverEndedExecution } from '../../core/recovery/ended
 import { failExecution } from '../../core/reviews/execute.ts';
 import { projectStore } from '../../shared/container.ts';
 import { invocationLogger } from '../../shared/logger.ts';
-import { pipelineDeps } from '../../shared/pipeline-container.ts';
+import { jobDeps } from '../../shared/pipeline-container.ts';
 import { executionDeps } from '../../shared/review-container.ts';
 
 /** EventBridge's "Step Functions Execution Status Change" event, the fields read here. */
@@ -40,7 +40,7 @@ export async function handler(event: unknown, context?: Context) {
   });
   const recovered = await recoverEndedExecution(
     {
-      failJob: async (input) => failJob(await pipelineDeps(log), input),
+      failJob: async (input) => failJob(await jobDeps(log), input),
       failReviewExecution: async (input) => failExecution(await executionDeps(), input),
       failProvisioning: (input) => failProvisioning({ projects: projectStore() }, input),
     },

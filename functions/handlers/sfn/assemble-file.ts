@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { assembleFile } from '../../core/pipeline/assemble-file.ts';
-import { pipelineDeps, pipelineSettings } from '../../shared/pipeline-container.ts';
+import { pipelineDeps } from '../../shared/engine-container.ts';
+import { pipelineSettings } from '../../shared/pipeline-container.ts';
 import { stateMachineTask } from './pipeline.ts';
 
 export const handler = stateMachineTask(

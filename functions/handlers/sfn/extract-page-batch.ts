@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { extractPageBatch } from '../../core/pipeline/extract-page-batch.ts';
-import { pipelineDeps } from '../../shared/pipeline-container.ts';
+import { pipelineDeps } from '../../shared/engine-container.ts';
 import { stateMachineTask } from './pipeline.ts';
 
 export const handler = stateMachineTask(

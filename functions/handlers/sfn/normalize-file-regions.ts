@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { normalizeFileRegions } from '../../core/pipeline/normalize-file-regions.ts';
 import { contentStore } from '../../shared/container.ts';
-import { pipelineDeps, pipelineSettings } from '../../shared/pipeline-container.ts';
+import { pipelineDeps } from '../../shared/engine-container.ts';
+import { pipelineSettings } from '../../shared/pipeline-container.ts';
 import { stateMachineTask } from './pipeline.ts';
 
 export const handler = stateMachineTask(

@@ -1,0 +1,164 @@
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import type { SearchIndexState } from '../../core/content/model.ts';
+import type { ContentSummary } from '../../core/content/summary.ts';
+import { cancellationReasons } from './errors.ts';
+import { keys } from './table.ts';
+
+type Item = Record<string, unknown>;
+
+/**
+ * A project's totals as one item of flat counters (`regions`, `regionType#view`, `normalized#v1`,
+ * ...), kept current by atomic ADDs of each document's change: reading totals is one GetItem,
+ * however large the project. A document row counts once it carries a `revision`; each change
+ * replaces the row under a condition on that revision and adds the difference of the counters in
+ * the same transaction, so a retried or concurrent write never counts twice.
+ */
+export interface DocumentCounted {
+  classification?: string;
+  contentSummary?: ContentSummary;
+  searchIndex?: SearchIndexState;
+  revision?: number;
+}
+
+export function documentCounters(document: DocumentCounted): Record<string, number> {
+  const counters: Record<string, number> = {
+    files: 1,
+    docs: document.classification === 'plans' || document.classification === 'specifications' ? 0 : 1,
+  };
+  const summary = document.contentSummary;
+  if (summary) {
+    Object.assign(counters, {
+      sheets: summary.sheets,
+      regions: summary.regions,
+      sections: summary.sections,
+      facets: summary.facets,
+      [`normalized#v${summary.normalizedSchemaVersion}`]: summary.normalizedRegions,
+    });
+    for (const [prefix, counts] of [
+      ['regionType', summary.regionTypes],
+      ['drawingType', summary.drawingTypes],
+      ['layoutType', summary.layoutTypes],
+    ] as const)
+      for (const [value, count] of Object.entries(counts)) counters[`${prefix}#${value}`] = count;
+    for (const [code, { count }] of Object.entries(summary.disciplines))
+      counters[`discipline#${code}`] = count;
+  }
+  const state = document.searchIndex;
+  if (state) {
+    counters.sources = state.sourceCount;
+    counters.indexedSources = state.status === 'indexed' ? state.sourceCount : 0;
+    counters.indexedPassages = state.status === 'indexed' ? state.passageCount : 0;
+  }
+  return counters;
+}
+
+function difference(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  const delta: Record<string, number> = {};
+  for (const name of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const change = (after[name] ?? 0) - (before[name] ?? 0);
+    if (change !== 0) delta[name] = change;
+  }
+  return delta;
+}
+
+const ATTEMPTS = 5;
+
+/**
+ * Changes one document row and the project's counters together. `change` gets the row as stored
+ * (null when absent) and returns the row to store, or null to leave it. Returns the stored row.
+ */
+export async function changeDocument(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  projectId: string,
+  documentId: string,
+  change: (current: Item | null) => Item | null,
+): Promise<Item | null> {
+  const key = keys.document(projectId, documentId);
+  for (let attempt = 1; ; attempt++) {
+    const { Item: current = null } = await client.send(
+      new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }),
+    );
+    const next = change(current);
+    if (next === null) return current;
+    const revision = typeof current?.revision === 'number' ? current.revision : null;
+    const stored: Item = { ...next, ...key, revision: (revision ?? 0) + 1 };
+    // A row written before counters existed was never counted: all of it is added now.
+    const before = revision === null ? {} : documentCounters(current as DocumentCounted);
+    const delta = difference(before, documentCounters(stored as DocumentCounted));
+    const labels = Object.entries(
+      (stored.contentSummary as ContentSummary | undefined)?.disciplines ?? {},
+    ).map(([code, { label }]) => [`disciplineLabel#${code}`, label] as const);
+    const items: NonNullable<TransactWriteCommandInput['TransactItems']> = [
+      {
+        Put: {
+          TableName: tableName,
+          Item: stored,
+          ConditionExpression:
+            revision === null
+              ? current === null
+                ? 'attribute_not_exists(pk)'
+                : 'attribute_not_exists(revision)'
+              : 'revision = :revision',
+          ...(revision === null ? {} : { ExpressionAttributeValues: { ':revision': revision } }),
+        },
+      },
+    ];
+    const counterNames = Object.keys(delta);
+    if (counterNames.length > 0 || labels.length > 0) {
+      const names: Record<string, string> = {};
+      const values: Record<string, unknown> = {};
+      const adds = counterNames.map((name, index) => {
+        names[`#c${index}`] = name;
+        values[`:c${index}`] = delta[name];
+        return `#c${index} :c${index}`;
+      });
+      const sets = labels.map(([name, label], index) => {
+        names[`#l${index}`] = name;
+        values[`:l${index}`] = label;
+        return `#l${index} = :l${index}`;
+      });
+      items.push({
+        Update: {
+          TableName: tableName,
+          Key: keys.projectCounters(projectId),
+          UpdateExpression: [
+            adds.length ? `ADD ${adds.join(', ')}` : '',
+            sets.length ? `SET ${sets.join(', ')}` : '',
+          ]
+            .filter(Boolean)
+            .join(' '),
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        },
+      });
+    }
+    try {
+      await client.send(new TransactWriteCommand({ TransactItems: items }));
+      return stored;
+    } catch (error) {
+      // Another writer changed the row since it was read: read it again and redo the change.
+      const conflicted = cancellationReasons(error)?.some(
+        (reason) => reason.failed || reason.code === 'TransactionConflict',
+      );
+      if (!conflicted || attempt >= ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** The project's counters (all zero for a project with no documents). */
+export async function projectCounters(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  projectId: string,
+): Promise<Record<string, number | string>> {
+  const { Item } = await client.send(
+    new GetCommand({ TableName: tableName, Key: keys.projectCounters(projectId), ConsistentRead: true }),
+  );
+  return (Item ?? {}) as Record<string, number | string>;
+}
