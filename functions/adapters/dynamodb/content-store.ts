@@ -1,9 +1,4 @@
-import {
-  type DynamoDBDocumentClient,
-  PutCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DocumentRecord, RegionRecord } from '../../core/content/model.ts';
 import type { RegionNormalizationStore } from '../../core/content/ports.ts';
 import { summarizeContent } from '../../core/content/summary.ts';
