@@ -1,4 +1,5 @@
-import { Arn, CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { readFileSync } from 'node:fs';
+import { Arn, ArnFormat, CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -14,6 +15,7 @@ import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { DefinitionBody, LogLevel, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import type { Construct } from 'constructs';
 import { CONSUMERS } from '../functions/shared/consumers.ts';
 import { ENDED_EXECUTIONS_TARGET, EXPIRE_JOBS_SCHEDULE } from '../functions/shared/event-rules.ts';
@@ -168,6 +170,8 @@ export class StatelessStack extends Stack {
           resources: taskFunctions.map((fn) => fn.fn.functionArn),
         }),
       );
+      if (readFileSync(definition.file, 'utf8').includes('"DISTRIBUTED"'))
+        this.allowChildExecutions(machine, stage, definition);
       Validations.of(machine).acknowledge({
         id: 'AwsSolutions-SF1',
         reason:
@@ -315,6 +319,39 @@ export class StatelessStack extends Stack {
    * function that fails the job, review execution or project they worked for and releases what they
    * held. EventBridge retries the target for a day, then keeps the event in a dead-letter queue.
    */
+  /**
+   * A Distributed Map runs its items as child executions of the machine itself: it may start them,
+   * follow them and stop them (its own executions only; the name is fixed, so no circular reference).
+   */
+  private allowChildExecutions(
+    machine: StateMachine,
+    stage: string,
+    definition: (typeof STATE_MACHINES)[number],
+  ) {
+    const name = physicalName(stage, definition);
+    const arn = (resource: string, resourceName: string) =>
+      Stack.of(this).formatArn({
+        service: 'states',
+        resource,
+        resourceName,
+        arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+      });
+    machine.addToRolePolicy(
+      new PolicyStatement({ actions: ['states:StartExecution'], resources: [arn('stateMachine', name)] }),
+    );
+    machine.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['states:DescribeExecution', 'states:StopExecution'],
+        resources: [arn('execution', `${name}/*`)],
+      }),
+    );
+    Validations.of(machine).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${flattenCfnReference(Stack.of(this).resolve(arn('execution', `${name}/*`)))}]`,
+      reason:
+        "Distributed Map child executions are named by the service at run time: the grant is limited to this machine's own executions.",
+    });
+  }
+
   private recoverEndedExecutions(fn: ServiceFunction, machines: StateMachine[]) {
     this.functions.set(ENDED_EXECUTIONS_TARGET.id, fn);
     this.endedExecutionsDlq = new Queue(this, 'EndedExecutionsDlq', {

@@ -25,6 +25,9 @@ export const objectKeys = {
   /** Artifacts bucket: one batch of extracted pages, kept for assembly. */
   pageBatch: (jobId: string, fileId: string, fromPage: number) =>
     `${WORK_PREFIX}${jobId}/${fileId}/${String(fromPage).padStart(5, '0')}.json`,
+  /** Artifacts bucket: the pages of a batch done so far, when its task ran out of time (resumed next run). */
+  pageBatchPart: (jobId: string, fileId: string, fromPage: number) =>
+    `${WORK_PREFIX}${jobId}/${fileId}/${String(fromPage).padStart(5, '0')}.part.json`,
   /** Artifacts bucket: the PNG crop of one region. */
   regionCrop: (owner: FileOwner, regionId: string) =>
     `${project(owner)}files/${owner.fileId}/regions/${regionId}.png`,

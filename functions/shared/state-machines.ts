@@ -71,12 +71,25 @@ const TASKS = {
     },
   },
   processJobStateMachine: {
-    PreflightJobFunctionArn: {
-      handler: 'functions/handlers/sfn/preflight-job.ts',
-      access: { table: 'readwrite', uploadsBucket: 'read', webhookQueue: 'send' },
+    ListFilesToInspectFunctionArn: {
+      handler: 'functions/handlers/sfn/list-files-to-inspect.ts',
+      access: { table: 'readwrite' },
+      timeoutSeconds: 60,
+      memoryMb: 256,
+    },
+    /** One file a task: its bytes (at most limits.maxFileBytes) in one buffer, read as they stream. */
+    InspectFileFunctionArn: {
+      handler: 'functions/handlers/sfn/inspect-file.ts',
+      access: { table: 'readwrite', uploadsBucket: 'read' },
       timeoutSeconds: 900,
       memoryMb: 3008,
       usesEngine: true,
+    },
+    PreflightJobFunctionArn: {
+      handler: 'functions/handlers/sfn/preflight-job.ts',
+      access: { table: 'readwrite', webhookQueue: 'send' },
+      timeoutSeconds: 300,
+      memoryMb: 512,
     },
     ExtractPageBatchFunctionArn: {
       handler: 'functions/handlers/sfn/extract-page-batch.ts',

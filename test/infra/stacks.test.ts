@@ -214,6 +214,35 @@ describe('CDK stacks', () => {
     expect(retried).not.toContain('States.Timeout');
   });
 
+  it('runs each file of a job (its inspection, then its batches) as a child execution that may start only the job machine', () => {
+    const asl = JSON.parse(readFileSync('stepfunctions/process-job.asl.json', 'utf8'));
+    for (const map of ['InspectFiles', 'ProcessFiles'])
+      expect(asl.States[map].ItemProcessor.ProcessorConfig, map).toEqual({
+        Mode: 'DISTRIBUTED',
+        ExecutionType: 'STANDARD',
+      });
+    // A batch that stopped before its function's limit is run again to resume it.
+    const batch = asl.States.ProcessFiles.ItemProcessor.States.ExtractBatches.ItemProcessor.States;
+    expect(batch.ExtractPageBatch.Next).toBe('BatchDone');
+    expect(batch.BatchDone.Choices).toEqual([
+      { Variable: '$.batch.done', BooleanEquals: false, Next: 'ExtractPageBatch' },
+    ]);
+    const statements = Object.values(stateless.findResources('AWS::IAM::Policy')).flatMap(
+      (policy) =>
+        policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[],
+    );
+    const granting = (action: string) =>
+      statements
+        .filter((statement) => [statement.Action].flat().includes(action))
+        .map((statement) => JSON.stringify(statement.Resource));
+    expect(granting('states:StartExecution').filter((arn) => arn.includes(':stateMachine:'))).toEqual([
+      expect.stringContaining(':stateMachine:project-source-test-process-job"'),
+    ]);
+    expect(granting('states:StopExecution')).toEqual([
+      expect.stringContaining(':execution:project-source-test-process-job/*"'),
+    ]);
+  });
+
   it('writes one JSON access-log line per request with its route and any integration error', () => {
     const stages = Object.values(stateless.findResources('AWS::ApiGatewayV2::Stage'));
     expect(stages).toHaveLength(1);

@@ -1,16 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import type { OwnedJob } from '../../functions/core/jobs/model.ts';
 import { assembleFile } from '../../functions/core/pipeline/assemble-file.ts';
-import { extractPageBatch } from '../../functions/core/pipeline/extract-page-batch.ts';
+import { BATCH_TIME_MARGIN_MS, extractPageBatch } from '../../functions/core/pipeline/extract-page-batch.ts';
 import { failFile, failJob } from '../../functions/core/pipeline/fail-job.ts';
 import { finalizeJob } from '../../functions/core/pipeline/finalize-job.ts';
+import { inspectJobFile, listFilesToInspect } from '../../functions/core/pipeline/inspect-file.ts';
+import type { StoredBatch } from '../../functions/core/pipeline/model.ts';
+import type { PipelineDeps } from '../../functions/core/pipeline/ports.ts';
 import { preflightJob } from '../../functions/core/pipeline/preflight-job.ts';
+import { objectKeys } from '../../functions/core/storage-keys.ts';
 import { jobStore } from '../../functions/shared/container.ts';
 import { pipelineDeps } from '../../functions/shared/engine-container.ts';
 import { pipelineSettings } from '../../functions/shared/pipeline-container.ts';
 import { specificationPdf } from '../fixtures/pdfs.ts';
 import { api } from './helpers.ts';
 import { credits, preflightingJob } from './job-fixtures.ts';
+
+/** What the state machine runs before extraction: every file's inspection, then the reservation. */
+async function preflight(deps: PipelineDeps, input: { orgId: string; jobId: string }) {
+  for (const fileId of (await listFilesToInspect(deps, input)).fileIds)
+    await inspectJobFile(deps, pipelineSettings(), { ...input, fileId });
+  return preflightJob(deps, pipelineSettings(), input);
+}
 
 /**
  * Each pipeline step on its own, against the real table, buckets and engine, with the job and its
@@ -29,9 +40,15 @@ describe('pipeline steps', () => {
     const deps = await pipelineDeps();
     const before = await credits(org.orgId);
 
-    // Act
-    const plan = await preflightJob(deps, pipelineSettings(), { orgId: org.orgId, jobId });
-    const retried = await preflightJob(deps, pipelineSettings(), { orgId: org.orgId, jobId });
+    // Act: each file inspected in its own task (twice: a retried task), then the reservation.
+    const input = { orgId: org.orgId, jobId };
+    const listed = await listFilesToInspect(deps, input);
+    const inspected = [];
+    for (const fileId of [...listed.fileIds, ...listed.fileIds])
+      inspected.push((await inspectJobFile(deps, pipelineSettings(), { ...input, fileId })).status);
+    const plan = await preflightJob(deps, pipelineSettings(), input);
+    const retried = await preflightJob(deps, pipelineSettings(), input);
+    const listedAfter = await listFilesToInspect(deps, input);
 
     // Assess
     const job = (await jobStore().get(org.orgId, jobId)) as OwnedJob;
@@ -52,6 +69,13 @@ describe('pipeline steps', () => {
       ],
     });
     expect(retried).toEqual(plan);
+    expect(listed.fileIds.sort()).toEqual(
+      Object.values(files)
+        .map((file) => file?.id)
+        .sort(),
+    );
+    expect(inspected.sort()).toEqual(['error', 'error', 'error', 'error', 'processing', 'processing']);
+    expect(listedAfter.fileIds).toEqual([]);
     expect(stored['wrong-digest.pdf']).toMatchObject({
       status: 'error',
       error: { code: 'checksum_mismatch' },
@@ -73,7 +97,7 @@ describe('pipeline steps', () => {
     const settings = pipelineSettings();
     const input = { orgId: org.orgId, jobId };
     const fileId = files['spec.pdf']?.id ?? '';
-    await preflightJob(deps, settings, input);
+    await preflight(deps, input);
     const before = await credits(org.orgId);
 
     // Act
@@ -88,9 +112,9 @@ describe('pipeline steps', () => {
     // Assess
     const job = (await jobStore().get(org.orgId, jobId)) as OwnedJob;
     expect(batches).toEqual([
-      { pages: 1, failed: false },
-      { pages: 1, failed: false },
-      { pages: 1, failed: false },
+      { pages: 1, failed: false, done: true },
+      { pages: 1, failed: false, done: true },
+      { pages: 1, failed: false, done: true },
     ]);
     expect(job.progress.processedPages).toBe(2);
     expect(assembled).toEqual({ status: 'ready', successfulPages: 2 });
@@ -115,7 +139,7 @@ describe('pipeline steps', () => {
     const deps = await pipelineDeps();
     const input = { orgId: org.orgId, jobId };
     const before = await credits(org.orgId);
-    await preflightJob(deps, pipelineSettings(), input);
+    await preflight(deps, input);
 
     // Act
     const failedFile = await failFile(deps, { ...input, fileId: files['a.pdf']?.id ?? '' });
@@ -134,5 +158,32 @@ describe('pipeline steps', () => {
     expect(stored['b.pdf']).toMatchObject({ status: 'error', error: { code: 'processing_failed' } });
     expect(job).toMatchObject({ status: 'failed', creditsReserved: 0, creditsDebited: 0 });
     expect(await credits(org.orgId)).toBe(before);
+  });
+
+  it('extract: a batch that runs short of time stores its pages and resumes in the next run, with the same result', async () => {
+    // Prepare: a two-page file read as one batch, by a task with no time to spare.
+    const { org, jobId, files } = await preflightingJob({ 'spec.pdf': { bytes: await specificationPdf() } });
+    const deps = await pipelineDeps();
+    const input = { orgId: org.orgId, jobId, fileId: files['spec.pdf']?.id ?? '', from: 1, to: 2 };
+    await preflight(deps, input);
+    const noTimeLeft = () => BATCH_TIME_MARGIN_MS;
+
+    // Act
+    const first = await extractPageBatch(deps, input, noTimeLeft);
+    const second = await extractPageBatch(deps, input, noTimeLeft);
+    const third = await extractPageBatch(deps, input, noTimeLeft);
+
+    // Assess: one page a run, then the whole batch stored once.
+    expect([first, second, third]).toEqual([
+      { pages: 1, failed: false, done: false },
+      { pages: 2, failed: false, done: true },
+      { pages: 2, failed: false, done: true },
+    ]);
+    const stored = await deps.artifacts.getJson<StoredBatch>(
+      objectKeys.pageBatch(jobId, input.fileId, input.from),
+    );
+    expect(stored?.pages.map((page) => page.pageNumber)).toEqual([1, 2]);
+    const job = (await jobStore().get(org.orgId, jobId)) as OwnedJob;
+    expect(job.progress.processedPages).toBe(2);
   });
 });

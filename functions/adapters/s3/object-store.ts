@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { ObjectStore } from '../../core/pipeline/ports.ts';
@@ -19,6 +20,26 @@ export class S3ObjectStore implements ObjectStore {
     const result = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
     if (!result.Body) throw new Error(`Object ${key} has no body`);
     return result.Body.transformToByteArray();
+  }
+
+  async getVerifiedBytes(key: string, expected: { size: number }) {
+    const result = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+    const body = result.Body as AsyncIterable<Uint8Array> | undefined;
+    if (!body) throw new Error(`Object ${key} has no body`);
+    const bytes = new Uint8Array(expected.size);
+    const digest = createHash('sha256');
+    let received = 0;
+    for await (const chunk of body) {
+      if (received + chunk.length > expected.size) {
+        (body as { destroy?: () => void }).destroy?.();
+        return { ok: false as const, reason: 'size_mismatch' as const };
+      }
+      bytes.set(chunk, received);
+      digest.update(chunk);
+      received += chunk.length;
+    }
+    if (received !== expected.size) return { ok: false as const, reason: 'size_mismatch' as const };
+    return { ok: true as const, bytes, sha256: digest.digest('hex') };
   }
 
   async putBytes(key: string, bytes: Uint8Array, contentType: string): Promise<void> {

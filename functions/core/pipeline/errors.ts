@@ -9,6 +9,14 @@ export const PIPELINE_ERRORS = {
     code: 'checksum_mismatch',
     message: 'The stored bytes do not match the declared SHA-256; register and upload the file again.',
   }),
+  sizeMismatch: (): ErrorInfo => ({
+    code: 'checksum_mismatch',
+    message: 'The stored bytes are not the declared size; register and upload the file again.',
+  }),
+  notInspected: (): ErrorInfo => ({
+    code: 'extraction_failed',
+    message: 'The file could not be inspected; register and upload it again in a new job.',
+  }),
   notPdf: (): ErrorInfo => ({
     code: 'unsupported_file_type',
     message: 'Only PDF files are processed; this file is not a PDF.',

@@ -12,6 +12,14 @@ import type { OverviewCounts } from '../projects/model.ts';
 
 export interface ObjectStore {
   getBytes(key: string): Promise<Uint8Array>;
+  /**
+   * The object's bytes read as they stream in, into one buffer of the expected size, with their
+   * SHA-256 computed on the way: `size_mismatch` as soon as more (or, at the end, fewer) bytes come.
+   */
+  getVerifiedBytes(
+    key: string,
+    expected: { size: number },
+  ): Promise<{ ok: true; bytes: Uint8Array; sha256: string } | { ok: false; reason: 'size_mismatch' }>;
   putBytes(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
   /** Writes once: a second write of the same key is refused and reported as false. */
   putImmutable(key: string, bytes: Uint8Array, contentType: string): Promise<boolean>;

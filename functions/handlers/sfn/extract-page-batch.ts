@@ -11,5 +11,5 @@ export const handler = stateMachineTask(
     from: z.number().int().min(1),
     to: z.number().int().min(1),
   }),
-  async (input, log) => extractPageBatch(await pipelineDeps(log), input),
+  async (input, log, remainingMs) => extractPageBatch(await pipelineDeps(log), input, remainingMs),
 );

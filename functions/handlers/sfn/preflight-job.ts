@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { preflightJob } from '../../core/pipeline/preflight-job.ts';
-import { pipelineDeps } from '../../shared/engine-container.ts';
-import { pipelineSettings } from '../../shared/pipeline-container.ts';
+import { jobDeps, pipelineSettings } from '../../shared/pipeline-container.ts';
 import { stateMachineTask } from './pipeline.ts';
 
 export const handler = stateMachineTask(
   z.object({ orgId: z.string(), jobId: z.string() }),
-  async (input, log) => preflightJob(await pipelineDeps(log), pipelineSettings(), input),
+  async (input, log) => preflightJob(await jobDeps(log), pipelineSettings(), input),
 );

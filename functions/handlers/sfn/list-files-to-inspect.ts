@@ -1,0 +1,9 @@
+import { z } from 'zod';
+import { listFilesToInspect } from '../../core/pipeline/inspect-file.ts';
+import { jobDeps } from '../../shared/pipeline-container.ts';
+import { stateMachineTask } from './pipeline.ts';
+
+export const handler = stateMachineTask(
+  z.object({ orgId: z.string(), jobId: z.string() }),
+  async (input, log) => listFilesToInspect(await jobDeps(log), input),
+);
