@@ -230,14 +230,12 @@ export function createClient(options: ClientOptions) {
         }),
       ),
     /** The text of a `sourceCatalogUri` (from a hit or a citation), with its pages, box and artifacts. */
-    read: async (projectId: string, uri: string, window: { offset?: number; limit?: number } = {}) =>
-      (
-        await unwrap(
-          api.GET('/api/open/v1/projects/{projectId}/sources', {
-            params: { path: { projectId }, query: { uri, ...window } },
-          }),
-        )
-      ).source,
+    read: (projectId: string, uri: string, window: { offset?: number; limit?: number } = {}) =>
+      unwrap(
+        api.GET('/api/open/v1/projects/{projectId}/sources', {
+          params: { path: { projectId }, query: { uri, ...window } },
+        }),
+      ),
   };
 
   const reviews = {

@@ -64,3 +64,13 @@ export class PsaStreamError extends Error {
     this.name = 'PsaStreamError';
   }
 }
+
+/** A project whose provisioning ended `failed` (terminal; the charge is refunded). */
+export class PsaProvisioningError extends Error {
+  readonly projectId: string;
+  constructor(projectId: string, message: string) {
+    super(`Project ${projectId} failed to provision: ${message}`);
+    this.name = 'PsaProvisioningError';
+    this.projectId = projectId;
+  }
+}

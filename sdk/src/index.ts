@@ -1,5 +1,11 @@
 export { type ArtifactBytes, type ClientOptions, createClient, type PsaClient } from './client.ts';
-export { PsaApiError, PsaStreamError, PsaTimeoutError, PsaUploadError } from './errors.ts';
+export {
+  PsaApiError,
+  PsaProvisioningError,
+  PsaStreamError,
+  PsaTimeoutError,
+  PsaUploadError,
+} from './errors.ts';
 export type { components, operations, paths } from './generated/schema.ts';
 export { type Page, paginate } from './paginate.ts';
 export { DEFAULT_RETRY, type RetryOptions } from './retry.ts';

@@ -60,3 +60,5 @@ export type CompleteUploadsResponse =
   operations['completeUploads']['responses'][200]['content']['application/json'];
 export type CreateProjectResponse =
   operations['createProject']['responses'][202]['content']['application/json'];
+export type ProjectListItem =
+  operations['listProjects']['responses'][200]['content']['application/json']['projects'][number];

@@ -1,4 +1,4 @@
-import { PsaTimeoutError } from './errors.ts';
+import { PsaProvisioningError, PsaTimeoutError } from './errors.ts';
 import { sleep } from './retry.ts';
 import type { Job, Project } from './types.ts';
 
@@ -27,6 +27,7 @@ async function poll<T>(
   defaults: { intervalMs: number; timeoutMs: number },
   options: WaitOptions<T>,
   describe: (state: T) => string,
+  failed?: (state: T) => Error | null,
 ): Promise<T> {
   const intervalMs = options.intervalMs ?? defaults.intervalMs;
   const deadline = Date.now() + (options.timeoutMs ?? defaults.timeoutMs);
@@ -34,12 +35,17 @@ async function poll<T>(
     const state = await read();
     options.onPoll?.(state);
     if (done(state)) return state;
+    const failure = failed?.(state);
+    if (failure) throw failure;
     if (Date.now() + intervalMs > deadline) throw new PsaTimeoutError(describe(state));
     await sleep(intervalMs, options.signal);
   }
 }
 
-/** Polls a project until it is `ready`; PsaTimeoutError (a provisioning failure) after 5 minutes by default. */
+/**
+ * Polls a project until it is `ready`: PsaProvisioningError when it ends `failed`, PsaTimeoutError (the
+ * contract's provisioning failure) when it is still not ready after 5 minutes by default.
+ */
 export function waitForProject(
   read: () => Promise<Project>,
   options: WaitForProjectOptions = {},
@@ -50,6 +56,10 @@ export function waitForProject(
     PROJECT_POLL,
     options,
     (project) => `Project ${project.id} is still ${project.status}: treat it as a provisioning failure.`,
+    (project) =>
+      project.status === 'failed'
+        ? new PsaProvisioningError(project.id, project.error?.message ?? 'Provisioning failed.')
+        : null,
   );
 }
 
