@@ -20,7 +20,9 @@ import type {
   ListSpecificationsQuery,
   ProjectSearchRequest,
   RegisterUploadsRequest,
+  Sheet,
   SourceSearchRequest,
+  Specification,
 } from './types.ts';
 import { type WaitForJobOptions, type WaitForProjectOptions, waitForJob, waitForProject } from './wait.ts';
 
@@ -177,7 +179,7 @@ export function createClient(options: ClientOptions) {
   };
 
   const sheets = {
-    list: (projectId: string, query: ListSheetsQuery = {}) =>
+    list: (projectId: string, query: ListSheetsQuery = {}): AsyncGenerator<Sheet> =>
       paginate(async (cursor) => {
         const data = await unwrap(
           api.GET('/api/open/v1/projects/{projectId}/sheets', {
@@ -189,7 +191,7 @@ export function createClient(options: ClientOptions) {
   };
 
   const specifications = {
-    list: (projectId: string, query: ListSpecificationsQuery = {}) =>
+    list: (projectId: string, query: ListSpecificationsQuery = {}): AsyncGenerator<Specification> =>
       paginate(async (cursor) => {
         const data = await unwrap(
           api.GET('/api/open/v1/projects/{projectId}/specifications', {

@@ -1,6 +1,9 @@
+import type { Readable } from 'openapi-typescript-helpers';
+import type { PsaClient } from './client.ts';
 import type { components, operations } from './generated/schema.ts';
 
-type Schemas = components['schemas'];
+/** Schemas as openapi-fetch returns them in responses (its `Readable` view of the generated types). */
+type Schemas = { [Name in keyof components['schemas']]: Readable<components['schemas'][Name]> };
 export type Project = Schemas['Project'];
 export type ProjectOverview = Schemas['ProjectOverview'];
 export type Job = Schemas['Job'];
@@ -8,7 +11,14 @@ export type JobFile = Schemas['JobFile'];
 export type JobResult = Schemas['JobResult'];
 export type UploadInstruction = Schemas['UploadInstruction'];
 export type RegisteredDocument = Schemas['RegisteredDocument'];
-export type Region = Schemas['ProjectRegionEntity'];
+/**
+ * A region as the listings return it. Not `Schemas['ProjectRegionEntity']`: openapi-typescript renders the
+ * reference boxes' `allOf [DisplayBox, object|null]` as `DisplayBox & Record<string, never>`, which no
+ * real value satisfies, while openapi-fetch's response type reads them as plain boxes.
+ */
+export type Region = PsaClient['regions']['list'] extends (...args: never[]) => AsyncGenerator<infer Item>
+  ? Item
+  : never;
 export type Sheet = Schemas['ProjectSheetEntity'];
 export type Specification = Schemas['ProjectSpecificationEntity'];
 export type SpecificationFacet = Schemas['ProjectSpecificationFacetEntity'];
