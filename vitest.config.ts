@@ -16,6 +16,18 @@ export default defineConfig({
         },
       },
       {
+        // The SDK, the psa CLI and the viewer, against one real local stack of their own.
+        test: {
+          name: 'dx',
+          include: ['sdk/test/**/*.test.ts', 'web/test/**/*.test.ts'],
+          globalSetup: ['test/integration/global-setup.ts'],
+          setupFiles: ['test/integration/setup-env.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 300_000,
+          fileParallelism: false,
+        },
+      },
+      {
         test: {
           name: 'infra',
           include: ['test/infra/**/*.test.ts'],

@@ -34,6 +34,7 @@ import { ApiEdge } from './edge.ts';
 import { nativeLayer } from './native-layers.ts';
 import { pascal, physicalName } from './resource-names.ts';
 import { ServiceFunction, type ServiceResources } from './service-function.ts';
+import { ViewerHosting } from './viewer-hosting.ts';
 
 function queueOf(resources: ServiceResources, name: ResourceNameOfKind<'queue'>): IQueue {
   const queue = resources[name];
@@ -274,6 +275,7 @@ export class StatelessStack extends Stack {
       invokeMode: InvokeMode.RESPONSE_STREAM,
     });
     this.edge = new ApiEdge(this, 'Edge', { api: this.api, streamUrl });
+    new ViewerHosting(this, 'Viewer', { distribution: this.edge.distribution, stage });
     this.alarms.push(
       new Alarm(this, 'ApiServerErrorsAlarm', {
         alarmDescription: 'The API answered 5xx to at least 5 requests in 5 minutes',

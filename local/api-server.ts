@@ -7,6 +7,7 @@ import { matchPath } from '../functions/shared/route-matching.ts';
 import { FALLBACK_HANDLER, STREAM_ROUTE } from '../functions/shared/routes.ts';
 import { functionNameOf, lambdaContext, loadHandler } from './lambda.ts';
 import { createResponseStream, installStreamingShim } from './streaming-shim.ts';
+import { serveViewer } from './viewer-static.ts';
 
 installStreamingShim();
 const STREAM_PATH = new RegExp(`^${STREAM_ROUTE.path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
@@ -129,6 +130,7 @@ export async function startApiServer(port: number): Promise<{ server: Server; ur
       request.resume();
       return gatewayError(response, 400, 'invalid_request', 'The request target is not a valid URL path.');
     }
+    if (!upgrade && serveViewer(path, request, response)) return;
     const body = upgrade ? Buffer.alloc(0) : await readBody(request);
     if (body === null) {
       return gatewayError(response, 413, 'payload_too_large', 'The request body exceeds 10 MB.');

@@ -1,0 +1,157 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { createOrg, type TestOrg } from '../../test/integration/helpers.ts';
+import { pdfFolder } from './fixtures.ts';
+
+const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The binary npm linked for `npx psa`, with the PATH `npx` gives it (so its `env node` is the repository's Node 24). */
+const BIN = join(REPO, 'node_modules', '.bin');
+const PSA = join(BIN, 'psa');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function psa(args: string[], env: Record<string, string>, input?: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(PSA, args, {
+      env: { PATH: `${BIN}:${process.env.PATH ?? ''}`, HOME: env.PSA_CONFIG_DIR ?? '', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input ?? '');
+  });
+}
+
+describe('the psa CLI, run as a binary against the local stack', () => {
+  let org: TestOrg;
+  let env: Record<string, string>;
+  let projectId: string;
+  let jobId: string;
+  const run = (...args: string[]) => psa(args, env);
+
+  beforeAll(async () => {
+    org = await createOrg(100_000);
+    env = {
+      PSA_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'psa-cli-')), 'config'),
+      PSA_API_URL: inject('apiUrl'),
+    };
+  });
+
+  it('logs in with a key from standard input, stored with mode 0600 and never printed', async () => {
+    // Act
+    const refused = await psa(
+      ['login'],
+      env,
+      'psk_wrongwrongwrong_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n',
+    );
+    const login = await psa(['login'], env, `${org.apiKey}\n`);
+
+    // Assess
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('refused');
+    expect(login.code).toBe(0);
+    const config = join(env.PSA_CONFIG_DIR!, 'config.json');
+    expect(statSync(config).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(config, 'utf8'))).toEqual({ apiUrl: env.PSA_API_URL, apiKey: org.apiKey });
+    expect(login.stdout + login.stderr + refused.stdout + refused.stderr).not.toContain('psk_');
+  });
+
+  it('creates, lists and shows projects (text and --json)', async () => {
+    // Act
+    const created = await run('projects', 'create', 'CLI walkthrough', '--json');
+    projectId = JSON.parse(created.stdout).project.id;
+    const listed = await run('projects', 'list', '--json');
+    const shown = await run('projects', 'show', projectId);
+    const missing = await run('projects', 'show', 'prj_00000000000000000000000000');
+
+    // Assess
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout).project.status).toBe('ready');
+    expect(JSON.parse(listed.stdout).map((p: { id: string }) => p.id)).toContain(projectId);
+    expect(shown.stdout).toContain('CLI walkthrough');
+    expect(shown.stdout).toMatch(/next action\s+upload/);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/project_not_found, request \S+/);
+  });
+
+  it('uploads a folder and watches the job to the end', async () => {
+    // Prepare
+    const folder = await pdfFolder({ large: true });
+
+    // Act
+    const upload = await run('upload', projectId, folder);
+    jobId = /job (job_[0-9a-z]+)/.exec(upload.stderr)?.[1] ?? '';
+    const watched = await run('jobs', 'watch', jobId, '--json');
+
+    // Assess
+    expect(upload.code, upload.stderr).toBe(0);
+    expect(upload.stderr).toContain('Uploaded 5 of 5 files');
+    expect(upload.stderr).toMatch(/spec-large\.pdf: completed 7\.\d\/7\.\d MiB/);
+    expect(upload.stdout).toMatch(new RegExp(`${jobId} completed: (\\d+)/\\1 pages`));
+    expect(watched.code).toBe(0);
+    expect(JSON.parse(watched.stdout).job).toMatchObject({ id: jobId, status: 'completed' });
+  });
+
+  it('searches: a table of hits with sheet or section, file, page and snippet', async () => {
+    // Act
+    const table = await run('search', projectId, 'gypsum board');
+    const json = await run('search', projectId, 'gypsum board', '--json', '--max-hits', '3');
+
+    // Assess
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/│ #\s+│ score\s+│ sheet \/ section\s+│ file\s+│ page │ snippet/);
+    expect(table.stdout).toContain('spec-09-29-00.pdf');
+    expect(table.stdout).toMatch(/\*\*gypsum\*\*/i);
+    const hits = JSON.parse(json.stdout).hits;
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits.length).toBeLessThanOrEqual(3);
+  });
+
+  it('asks: the answer, then numbered citations; open saves the cited crop or section PDF', async () => {
+    // Act
+    const asked = await run('ask', projectId, 'Who pays the permit fees?');
+    const json = await run('ask', projectId, 'Who pays the permit fees?', '--json');
+    const citation = JSON.parse(json.stdout).citations[0];
+    const sectionHit = JSON.parse(
+      (await run('search', projectId, 'gypsum board', '--json', '--type', 'specification')).stdout,
+    ).hits[0];
+    const target = join(mkdtempSync(join(tmpdir(), 'psa-open-')), 'section.pdf');
+    const opened = await run('open', sectionHit.sourceCatalogUri, '-o', target, '--json');
+    const sheetHit = JSON.parse(
+      (await run('search', projectId, 'first floor plan', '--json', '--type', 'region')).stdout,
+    ).hits[0];
+    const crop = join(dirname(target), 'crop.png');
+    const openedCrop = await run('open', sheetHit.sourceCatalogUri, '-o', crop);
+    const bad = await run('open', 'https://example.com/x');
+
+    // Assess
+    expect(asked.code).toBe(0);
+    expect(asked.stdout).toContain('General Contractor is responsible for all permit fees');
+    expect(asked.stdout).toMatch(/Citations\n\[1\] addendum-02\.pdf p\. 1/);
+    expect(JSON.parse(json.stdout)).toMatchObject({ status: 'succeeded', error: null });
+    expect(asked.stdout).toContain(citation.sourceCatalogUri);
+    expect(opened.code, opened.stderr).toBe(0);
+    expect(JSON.parse(opened.stdout).bytes).toBe(statSync(target).size);
+    expect(readFileSync(target).subarray(0, 4).toString('latin1')).toBe('%PDF');
+    expect(openedCrop.code, openedCrop.stderr).toBe(0);
+    expect(readFileSync(crop).subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('Not a sourceCatalogUri');
+  });
+});
