@@ -7,19 +7,9 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['test/integration/**/*.test.ts'],
-          globalSetup: ['test/integration/global-setup.ts'],
-          setupFiles: ['test/integration/setup-env.ts'],
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
-          fileParallelism: false,
-        },
-      },
-      {
-        // The SDK, the psa CLI and the viewer, against one real local stack of their own.
-        test: {
-          name: 'dx',
-          include: ['sdk/test/**/*.test.ts', 'web/test/**/*.test.ts'],
+          // The SDK, the psa CLI and the viewer run against the same local stack: the stack's handlers run
+          // in this process and read its environment, so a second stack beside it would take it over.
+          include: ['test/integration/**/*.test.ts', 'sdk/test/**/*.test.ts', 'web/test/**/*.test.ts'],
           globalSetup: ['test/integration/global-setup.ts'],
           setupFiles: ['test/integration/setup-env.ts'],
           testTimeout: 180_000,

@@ -29,7 +29,7 @@ import {
 } from '../functions/shared/resources.ts';
 import { FALLBACK_HANDLER, ROUTES, type RouteDefinition, STREAM_ROUTE } from '../functions/shared/routes.ts';
 import { STATE_MACHINES } from '../functions/shared/state-machines.ts';
-import { whenAny } from './alarms.ts';
+import { operationsDashboard, whenAny } from './alarms.ts';
 import { ApiEdge } from './edge.ts';
 import { nativeLayer } from './native-layers.ts';
 import { pascal, physicalName } from './resource-names.ts';
@@ -70,6 +70,8 @@ export const RESERVED_CONCURRENCY = { extraction: 40, stream: 100 };
 export interface StatelessStackProps extends StackProps {
   stage: string;
   reservedConcurrency?: { extraction: number; stream: number };
+  /** The web ACL of the edge firewall stack (us-east-1), attached to the API's distribution. */
+  webAclArn?: string;
 }
 
 /** Functions, the HTTP API, the streaming function URL and the state machines, all from the route and machine tables. */
@@ -274,7 +276,7 @@ export class StatelessStack extends Stack {
       authType: FunctionUrlAuthType.AWS_IAM,
       invokeMode: InvokeMode.RESPONSE_STREAM,
     });
-    this.edge = new ApiEdge(this, 'Edge', { api: this.api, streamUrl });
+    this.edge = new ApiEdge(this, 'Edge', { api: this.api, streamUrl, webAclArn: props.webAclArn });
     new ViewerHosting(this, 'Viewer', { distribution: this.edge.distribution, stage });
     this.alarms.push(
       new Alarm(this, 'ApiServerErrorsAlarm', {
@@ -310,17 +312,19 @@ export class StatelessStack extends Stack {
       value: this.endedExecutionsDlq.queueUrl,
       description: 'Ended executions the recovery target could not handle: see docs/operations.md',
     });
+    operationsDashboard(this, 'OperationsDashboard', {
+      name: `project-source-${stage}`,
+      api: this.api,
+      alarms: this.alarms,
+      machines,
+      functions: [...this.functions.values()].map((service) => service.fn),
+    });
     new CfnOutput(this, 'HttpApiUrl', {
       value: this.api.apiEndpoint,
       description: 'The HTTP API itself (without the review stream): use ApiBaseUrl',
     });
   }
 
-  /**
-   * Executions that end outside their catchers (FAILED by the service, TIMED_OUT, ABORTED) reach a
-   * function that fails the job, review execution or project they worked for and releases what they
-   * held. EventBridge retries the target for a day, then keeps the event in a dead-letter queue.
-   */
   /**
    * A Distributed Map runs its items as child executions of the machine itself: it may start them,
    * follow them and stop them (its own executions only; the name is fixed, so no circular reference).
@@ -354,6 +358,11 @@ export class StatelessStack extends Stack {
     });
   }
 
+  /**
+   * Executions that end outside their catchers (FAILED by the service, TIMED_OUT, ABORTED) reach a
+   * function that fails the job, review execution or project they worked for and releases what they
+   * held. EventBridge retries the target for a day, then keeps the event in a dead-letter queue.
+   */
   private recoverEndedExecutions(fn: ServiceFunction, machines: StateMachine[]) {
     this.functions.set(ENDED_EXECUTIONS_TARGET.id, fn);
     this.endedExecutionsDlq = new Queue(this, 'EndedExecutionsDlq', {

@@ -133,7 +133,7 @@ export async function startApiServer(port: number): Promise<{ server: Server; ur
     if (!upgrade && serveViewer(path, request, response)) return;
     const body = upgrade ? Buffer.alloc(0) : await readBody(request);
     if (body === null) {
-      return gatewayError(response, 413, 'payload_too_large', 'The request body exceeds 10 MB.');
+      return gatewayError(response, 413, 'payload_too_large', 'The request body exceeds 6 MB.');
     }
     if (STREAM_PATH.test(path)) {
       // On AWS a function URL; here the same origin. Function URLs pass every method and path through.

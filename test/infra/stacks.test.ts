@@ -17,6 +17,9 @@ import { StatefulStack } from '../../lib/stateful-stack.ts';
 import { RESERVED_CONCURRENCY, StatelessStack } from '../../lib/stateless-stack.ts';
 
 /** Synthesizes both stacks once, with real esbuild bundling and the cdk-nag AwsSolutions pack. */
+/** The edge firewall stack's web ACL, as an operator passes it (`-c webAclArn`). */
+const WEB_ACL_ARN = 'arn:aws:wafv2:us-east-1:123456789012:global/webacl/project-source-test-edge/0a1b2c3d';
+
 describe('CDK stacks', () => {
   let stateful: Template;
   let stateless: Template;
@@ -27,7 +30,7 @@ describe('CDK stacks', () => {
     const app = new App();
     const stage = 'test';
     const statefulStack = new StatefulStack(app, 'Stateful', { stage });
-    statelessStack = new StatelessStack(app, 'Stateless', { stage });
+    statelessStack = new StatelessStack(app, 'Stateless', { stage, webAclArn: WEB_ACL_ARN });
     statelessStack.addStackDependency(statefulStack);
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
     // Throws when cdk-nag reports an unacknowledged finding.
@@ -35,6 +38,32 @@ describe('CDK stacks', () => {
     stateful = Template.fromStack(statefulStack);
     stateless = Template.fromStack(statelessStack);
   });
+
+  it('declares only the first indexes when told to (an existing table gains one index per deploy)', () => {
+    // Prepare
+    const app = new App();
+    // Act
+    const stack = new StatefulStack(app, 'StatefulUpgrade', { stage: 'upgrade', tableIndexes: 2 });
+    // Assess
+    const [table] = Object.values(Template.fromStack(stack).findResources('AWS::DynamoDB::GlobalTable'));
+    expect(
+      ((table?.Properties.GlobalSecondaryIndexes ?? []) as { IndexName: string }[]).map(
+        (index) => index.IndexName,
+      ),
+    ).toEqual(
+      Object.values(TABLE_DESIGN.indexes)
+        .slice(0, 2)
+        .map((index) => index.name),
+    );
+  });
+
+  /** The service's own functions, without the providers CDK adds for custom resources (the viewer's upload). */
+  const serviceFunctions = () =>
+    Object.fromEntries(
+      Object.entries(stateless.findResources('AWS::Lambda::Function')).filter(
+        ([logicalId]) => !logicalId.startsWith('CustomCDK'),
+      ),
+    );
 
   it('has one table with point-in-time recovery, encryption and the designed GSIs', () => {
     stateful.resourceCountIs('AWS::DynamoDB::GlobalTable', 1);
@@ -125,7 +154,7 @@ describe('CDK stacks', () => {
         (route) => route.Properties.RouteKey,
       ),
     ).not.toContain('ANY /{proxy+}');
-    const functions = stateless.findResources('AWS::Lambda::Function');
+    const functions = serviceFunctions();
     // A task two machines share (finalize, fail) is one function.
     const taskCount = new Set(STATE_MACHINES.flatMap((machine) => Object.keys(machine.tasks))).size;
     // routes + fallback + stream + state machine tasks + queue consumers + recovery + expiry sweep
@@ -176,13 +205,30 @@ describe('CDK stacks', () => {
       (alarm) => alarm.Properties.MetricName === 'ApproximateNumberOfMessagesVisible',
     );
     expect(deadLetters).toHaveLength(resourcesOfKind('queue').length);
-    const functions = Object.values(stateless.findResources('AWS::Lambda::Function')).filter(
-      (fn) => fn.Properties.Handler === 'index.handler',
-    );
+    const functions = Object.values(serviceFunctions());
     expect(functions.length).toBe(statelessStack.functions.size);
     expect(new Set(functions.map((fn) => JSON.stringify(fn.Properties.TracingConfig)))).toEqual(
       new Set([JSON.stringify({ Mode: 'Active' })]),
     );
+  });
+
+  it('puts the API distribution, the review stream included, behind the edge firewall', () => {
+    const [distribution] = Object.values(stateless.findResources('AWS::CloudFront::Distribution')).filter(
+      (resource) => JSON.stringify(resource).includes('reviews/*/executions/*/stream'),
+    );
+    expect(distribution?.Properties.DistributionConfig.WebACLId).toBe(WEB_ACL_ARN);
+  });
+
+  it('has one operations dashboard with every alarm, the API, the machines and every function', () => {
+    const dashboards = Object.values(stateless.findResources('AWS::CloudWatch::Dashboard'));
+    expect(dashboards).toHaveLength(1);
+    // The body is a Fn::Join of literal parts and tokens: the literal parts name the metrics.
+    const body = JSON.stringify(dashboards[0]?.Properties.DashboardBody);
+    for (const metric of ['ExecutionsStarted', 'ConcurrentExecutions', 'Errors', 'Throttles', 'Latency'])
+      expect(body).toContain(metric);
+    const alarmIds = Object.keys(stateless.findResources('AWS::CloudWatch::Alarm'));
+    for (const alarmId of alarmIds) expect(body).toContain(alarmId);
+    expect(body.split('"Errors\\"').length - 1).toBe(statelessStack.functions.size);
   });
 
   it('reserves concurrency for page extraction and the review stream, waits out extraction throttles and never retries a timed-out batch', () => {
@@ -268,7 +314,10 @@ describe('CDK stacks', () => {
     const stream = distribution.CacheBehaviors.find(
       (behavior: { PathPattern: string }) => behavior.PathPattern === STREAM_PATH_PATTERN,
     );
-    expect(distribution.CacheBehaviors).toHaveLength(1);
+    // Beside the stream, only the viewer's static files (lib/viewer-hosting.ts).
+    expect(
+      distribution.CacheBehaviors.map((behavior: { PathPattern: string }) => behavior.PathPattern).sort(),
+    ).toEqual([STREAM_PATH_PATTERN, '/viewer', '/viewer/*'].sort());
     expect(stream.FunctionAssociations[0].EventType).toBe('viewer-request');
     const origin = distribution.Origins.find(
       (candidate: { Id: string }) => candidate.Id === stream.TargetOriginId,
@@ -513,9 +562,11 @@ describe('CDK stacks', () => {
           ),
         );
       const layers = stateless.findResources('AWS::Lambda::LayerVersion');
-      const layerSizes = new Map(Object.entries(layers).map(([id, layer]) => [id, assetSize(layer)]));
+      // Our layers (the viewer upload's AWS CLI layer is CDK's own, staged as a zip and used by no function of ours).
+      const ours = Object.entries(layers).filter(([id]) => !id.startsWith('ViewerDeploy'));
+      const layerSizes = new Map(ours.map(([id, layer]) => [id, assetSize(layer)]));
       const limit = 250 * 1024 * 1024;
-      for (const [id, fn] of Object.entries(stateless.findResources('AWS::Lambda::Function'))) {
+      for (const [id, fn] of Object.entries(serviceFunctions())) {
         const layerTotal = (fn.Properties.Layers ?? []).reduce(
           (sum: number, layer: { Ref: string }) =>
             sum + (layerSizes.get(layer.Ref) ?? Number.POSITIVE_INFINITY),

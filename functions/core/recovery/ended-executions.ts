@@ -17,6 +17,8 @@ export type EndedStatus = (typeof ENDED_STATUSES)[number];
 const ReviewInput = z.object({ orgId: z.string().min(1), executionId: z.string().min(1) });
 const JobInput = z.object({ orgId: z.string().min(1), jobId: z.string().min(1) });
 const ProjectInput = z.object({ orgId: z.string().min(1), projectId: z.string().min(1) });
+/** The items the job machine's Distributed Maps hand to their child executions (`fileId` or `file`). */
+const MapItemInput = z.union([z.object({ fileId: z.string() }), z.object({ file: z.object({}) })]);
 
 export interface RecoveryPorts {
   failJob(input: { orgId: string; jobId: string }): Promise<unknown>;
@@ -48,6 +50,11 @@ export async function recoverEndedExecution(
     input = JSON.parse(execution.input ?? '');
   } catch {
     return { resource: null, reason: 'The execution input is missing or not JSON.' };
+  }
+  // A Distributed Map's child execution works for one file or one page batch (its input is a Map item);
+  // its failure is its parent's to catch, and the parent's own end is reported apart.
+  if (MapItemInput.safeParse(input).success) {
+    return { resource: null, reason: 'The execution is a Map child execution: its parent handles it.' };
   }
   const review = ReviewInput.safeParse(input);
   if (review.success) {

@@ -52,17 +52,23 @@ describe('recovering executions that ended outside their catchers', () => {
     ]);
   });
 
-  it('fails nothing when the input is missing, not JSON or names nothing it knows', async () => {
+  it('fails nothing when the input is missing, not JSON, names nothing it knows or is a Map item', async () => {
     // Prepare
     const { ports, calls } = recordingPorts();
     // Act
     const outcomes = await Promise.all(
-      [null, '{not json', JSON.stringify({ orgId: 'org_1' }), JSON.stringify({ jobId: 'job_1' })].map(
-        (input) => recoverEndedExecution(ports, { status: 'FAILED', input }),
-      ),
+      [
+        null,
+        '{not json',
+        JSON.stringify({ orgId: 'org_1' }),
+        JSON.stringify({ jobId: 'job_1' }),
+        // Child executions of the job machine's Distributed Maps: one file, one file's batches.
+        JSON.stringify({ orgId: 'org_1', jobId: 'job_1', fileId: 'fil_1' }),
+        JSON.stringify({ orgId: 'org_1', jobId: 'job_1', file: { fileId: 'fil_1', batches: [] } }),
+      ].map((input) => recoverEndedExecution(ports, { status: 'FAILED', input })),
     );
     // Assess
-    expect(outcomes.map((outcome) => outcome.resource)).toEqual([null, null, null, null]);
+    expect(outcomes.map((outcome) => outcome.resource)).toEqual([null, null, null, null, null, null]);
     expect(calls).toEqual([]);
   });
 });
