@@ -6,11 +6,13 @@ import { api } from './helpers.ts';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');
-const command = (args: string[]) =>
-  run(resolve(ROOT, 'node_modules/.bin/tsx'), [resolve(ROOT, 'bin/bootstrap-organization.ts'), ...args], {
+const operatorCommand = (script: string) => (args: string[]) =>
+  run(resolve(ROOT, 'node_modules/.bin/tsx'), [resolve(ROOT, script), ...args], {
     cwd: ROOT,
     env: process.env,
   });
+const command = operatorCommand('bin/bootstrap-organization.ts');
+const upgrade = operatorCommand('bin/upgrade-stored-content.ts');
 
 /** The operator's command that makes the first organization and key of a stage, run against the local table. */
 describe('bin/bootstrap-organization.ts', () => {
@@ -69,6 +71,37 @@ describe('bin/bootstrap-organization.ts', () => {
       '--credits must be a whole number, 0 or more.',
       'Give --stage (the deployed stage) or --table (a table name).',
       '--stage is lowercase letters, digits and dashes.',
+    ]);
+  });
+});
+
+/** The operator's command that brings a stage's stored content to the current key design (after an upgrade). */
+describe('bin/upgrade-stored-content.ts', () => {
+  it('runs against a table, and a second run finds nothing left to change', async () => {
+    // Act
+    const first = JSON.parse((await upgrade(['--table', String(process.env.TABLE_NAME)])).stdout);
+    const second = JSON.parse((await upgrade(['--table', String(process.env.TABLE_NAME)])).stdout);
+
+    // Assess
+    expect(first).toMatchObject({ table: process.env.TABLE_NAME, changed: expect.any(Number) });
+    expect(second).toEqual({ table: process.env.TABLE_NAME, changed: 0 });
+  });
+
+  it('refuses no target table or a bad stage name', async () => {
+    // Act
+    const outcomes = await Promise.all(
+      [[], ['--stage', 'Bad Stage!']].map((args) =>
+        upgrade(args).then(
+          () => ({ code: 0, stderr: '' }),
+          (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr.trim() }),
+        ),
+      ),
+    );
+
+    // Assess
+    expect(outcomes).toEqual([
+      { code: 2, stderr: 'Give --stage (the deployed stage) or --table (a table name).' },
+      { code: 2, stderr: '--stage is lowercase letters, digits and dashes.' },
     ]);
   });
 });
