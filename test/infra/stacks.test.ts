@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TABLE_DESIGN } from '../../functions/adapters/dynamodb/table.ts';
 import { JOB_UPLOAD_WINDOW_MS } from '../../functions/core/jobs/jobs.ts';
@@ -24,12 +25,13 @@ describe('CDK stacks', () => {
   let stateful: Template;
   let stateless: Template;
   let statelessStack: StatelessStack;
+  let statefulStack: StatefulStack;
   let outdir: string;
 
   beforeAll(() => {
     const app = new App();
     const stage = 'test';
-    const statefulStack = new StatefulStack(app, 'Stateful', { stage });
+    statefulStack = new StatefulStack(app, 'Stateful', { stage });
     statelessStack = new StatelessStack(app, 'Stateless', { stage, webAclArn: WEB_ACL_ARN });
     statelessStack.addStackDependency(statefulStack);
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
@@ -217,6 +219,18 @@ describe('CDK stacks', () => {
       (resource) => JSON.stringify(resource).includes('reviews/*/executions/*/stream'),
     );
     expect(distribution?.Properties.DistributionConfig.WebACLId).toBe(WEB_ACL_ARN);
+  });
+
+  it('acknowledges cdk-nag findings on the resources they concern, never on a whole stack', () => {
+    const acknowledged = (scope: IConstruct) =>
+      scope.node.metadata.filter((entry) => entry.type === 'aws:cdk:acknowledged-rules');
+    // Acknowledgements do exist, resource by resource (a function's role, a machine, the distribution).
+    const all = [statefulStack, statelessStack].flatMap((stack) =>
+      stack.node.findAll().filter((scope) => acknowledged(scope).length > 0),
+    );
+    expect(all.length).toBeGreaterThan(10);
+    expect(acknowledged(statefulStack)).toEqual([]);
+    expect(acknowledged(statelessStack)).toEqual([]);
   });
 
   it('has one operations dashboard with every alarm, the API, the machines and every function', () => {

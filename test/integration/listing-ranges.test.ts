@@ -2,7 +2,7 @@ import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { upgradeStoredContent } from '../../functions/adapters/dynamodb/content-upgrade.ts';
 import { keys } from '../../functions/adapters/dynamodb/table.ts';
-import type { DocumentRecord, RegionRecord } from '../../functions/core/content/model.ts';
+import type { DocumentRecord, RegionRecord, SpecSectionRecord } from '../../functions/core/content/model.ts';
 import { contentIds } from '../../functions/core/content/model.ts';
 import { newId } from '../../functions/core/ids.ts';
 import { dynamo } from '../../functions/shared/clients.ts';
@@ -180,6 +180,64 @@ describe('region listings read only the key ranges their filters allow', () => {
       specifications: 0,
     });
     expect(totals.searchableSources).toBe(6);
+  });
+
+  it("filters sections by the sheets that reference them, past DynamoDB's 100 operands per IN, up to a stated bound", async () => {
+    // Prepare: a book of 250 sections; one sheet references 150 of them, another 401 numbers.
+    const own = String((await createProject(org.apiKey, 'Referenced sections')).body.project.id);
+    await waitForProject(org.apiKey, own);
+    const numberOf = (index: number) =>
+      `${String(1 + Math.floor(index / 90)).padStart(2, '0')} ${String(10 + (index % 90)).padStart(2, '0')} 00`;
+    const book = drawingFile(own, org.orgId, 'spec-book.pdf', 1, 0);
+    const sections: SpecSectionRecord[] = Array.from({ length: 250 }, (_, index) => ({
+      projectId: own,
+      specificationId: contentIds.section(book.fileId, index),
+      specId: book.documentId,
+      fileId: book.fileId,
+      fileName: 'spec-book.pdf',
+      fileNameLower: 'spec-book.pdf',
+      classification: 'specifications',
+      sectionIndex: index,
+      sectionNumber: numberOf(index),
+      sectionTitle: `Section ${index}`,
+      pageStart: index + 1,
+      pageEnd: index + 1,
+      textLength: 10,
+      facetCount: 0,
+      pdfPath: null,
+    }));
+    const plans = drawingFile(own, org.orgId, 'Plans.pdf', 2, 1);
+    const referencing = (region: RegionRecord, numbers: string[]): RegionRecord => ({
+      ...region,
+      normalizedData: { specReferences: numbers.map((sectionNumber) => ({ sectionNumber })) } as never,
+    });
+    const referenced = Array.from({ length: 150 }, (_, index) => numberOf(((index * 250) / 150) | 0));
+    const tooMany = Array.from({ length: 401 }, (_, index) => `99 ${String(index).padStart(3, '0')}`);
+    const [first, second] = plans.regions;
+    if (!first || !second) throw new Error('two regions expected');
+    const regions = [referencing(first, referenced), referencing(second, tooMany)];
+    await contentStore().writeFileContent(own, book.fileId, { ...book.content, sections });
+    await contentStore().writeFileContent(own, plans.fileId, { ...plans.content, regions });
+
+    // Act
+    const listed = await api(
+      `/api/open/v1/projects/${own}/specifications?sheets=${first.sheetId}&limit=500&compact=true`,
+      { key: org.apiKey },
+    );
+    const refused = await api(`/api/open/v1/projects/${own}/specifications?sheets=${second.sheetId}`, {
+      key: org.apiKey,
+    });
+
+    // Assess
+    expect(listed.status).toBe(200);
+    expect(listed.body.total).toBe(new Set(referenced).size);
+    expect(
+      listed.body.specifications.map((section: { sectionNumber: string }) => section.sectionNumber),
+    ).toEqual(
+      sections.map((section) => section.sectionNumber).filter((number) => referenced.includes(number)),
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe('too_many_referenced_sections');
   });
 
   it('refuses a cursor sealed for another filter with 400 invalid_cursor', async () => {

@@ -57,7 +57,7 @@ function listingPosition(position: unknown | null): ListingPosition | null {
 
 type Options = { limit: number; position: unknown | null };
 
-const REGION_ATTRIBUTES = ['regionType', 'drawingType', 'layoutType'] as const;
+const REGION_ATTRIBUTES = ['regionType', 'drawingType', 'layoutType', 'pageNumber'] as const;
 
 /**
  * Listings read only the key ranges their filters allow (one file, one sheet, the files a name or
@@ -177,8 +177,7 @@ export class DynamoContentReader implements ContentReader {
       .eq('drawingType', filter.drawingType)
       .eq('layoutType', filter.layoutType);
     const attributes = REGION_ATTRIBUTES.filter((name) => filter[name] !== undefined);
-    const summarized =
-      filter.sheetIds === undefined && filter.pageNumber === undefined && attributes.length <= 1;
+    const summarized = filter.sheetIds === undefined && attributes.length <= 1;
     return this.listed<RegionRecord>(
       await this.regionRanges(project.id, filter),
       conditions,
@@ -190,18 +189,24 @@ export class DynamoContentReader implements ContentReader {
           filter.fileId === undefined &&
           filter.fileName === undefined &&
           filter.classification === undefined
-        )
-          return this.counter(project.id, attribute ? `${attribute}#${filter[attribute]}` : 'regions');
+        ) {
+          const counters = await projectCounters(this.client, this.tableName, project.id);
+          // Documents whose summaries predate page counts (until upgraded) are counted instead.
+          if (attribute === 'pageNumber' && Number(counters.pagesUncounted ?? 0) > 0) return count();
+          const value = counters[attribute ? `${attribute}#${filter[attribute]}` : 'regions'];
+          return typeof value === 'number' ? value : 0;
+        }
         const files = await this.filesMatching(project.id, filter);
-        return files.reduce(
-          (sum, file) =>
-            sum +
-            summaryRegionCount(
-              file.contentSummary,
-              attribute ? { name: attribute, value: String(filter[attribute]) } : null,
-            ),
-          0,
-        );
+        let total = 0;
+        for (const file of files) {
+          const counted = summaryRegionCount(
+            file.contentSummary,
+            attribute ? { name: attribute, value: String(filter[attribute]) } : null,
+          );
+          if (counted === null) return count();
+          total += counted;
+        }
+        return total;
       },
     );
   }

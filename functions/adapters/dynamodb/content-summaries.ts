@@ -34,7 +34,7 @@ export async function recountFileSummary(
     }),
     queryAll(client, {
       ...prefixQuery(tableName, pk, `${keys.regionPrefix}${fileId}#`),
-      ProjectionExpression: 'regionType, drawingType, layoutType, #nd.schemaVersion',
+      ProjectionExpression: 'regionType, drawingType, layoutType, pageNumber, #nd.schemaVersion',
       ExpressionAttributeNames: { '#nd': 'normalizedData' },
     }),
     queryAll(client, {

@@ -11,9 +11,10 @@ import { keys } from './table.ts';
 /**
  * Brings content rows written by an earlier version to the current key design: regions get their
  * entries in the filter indexes, facets move from under their section to their own prefix, and
- * documents get a content summary and are counted into their project's counters. Idempotent (each
- * step is conditional). Run it after the documents of the earlier version were all written; it
- * counts their rows as it finds them. Returns how many rows changed.
+ * documents get a content summary (or one that counts regions by page number) and are counted into
+ * their project's counters. Idempotent (each step is conditional). Run it after the documents of the
+ * earlier version were all written; it counts their rows as it finds them. Returns how many rows
+ * changed.
  */
 export async function upgradeStoredContent(
   client: DynamoDBDocumentClient,
@@ -26,7 +27,7 @@ export async function upgradeStoredContent(
       new ScanCommand({
         TableName: tableName,
         FilterExpression:
-          '(entity = :region AND attribute_not_exists(gsi3pk)) OR (entity = :facet AND begins_with(sk, :oldFacet)) OR (entity = :document AND attribute_not_exists(revision))',
+          '(entity = :region AND attribute_not_exists(gsi3pk)) OR (entity = :facet AND begins_with(sk, :oldFacet)) OR (entity = :document AND (attribute_not_exists(revision) OR (attribute_exists(contentSummary) AND attribute_not_exists(contentSummary.pageNumbers))))',
         ExpressionAttributeValues: {
           ':region': 'region',
           ':facet': 'specFacet',
@@ -55,7 +56,7 @@ export async function upgradeStoredContent(
           }),
         );
       } else if (item.entity === 'document') {
-        // Counted into the project's counters, with a content summary of its rows.
+        // Counted into the project's counters, with a content summary of its rows (page numbers included).
         await recountFileSummary(client, tableName, projectId, String(item.documentId), String(item.fileId));
       } else {
         // SPEC#<file>#<section>#F#<facet> -> FACET#<file>#<section>#<facet>

@@ -1,3 +1,6 @@
+/** DynamoDB's limit of operands in one `IN` comparison. */
+const IN_OPERANDS_MAX = 100;
+
 /** Builds `a = :a AND b IN (...)` filter expressions with safe placeholder names. */
 export class Filter {
   readonly parts: string[] = [];
@@ -44,7 +47,12 @@ export class Filter {
       return this;
     }
     const name = this.name(field);
-    this.parts.push(`${name} IN (${values.map((value) => this.value(value)).join(', ')})`);
+    // DynamoDB takes at most 100 operands per IN: longer lists are ORs of INs.
+    const chunks: unknown[][] = [];
+    for (let start = 0; start < values.length; start += IN_OPERANDS_MAX)
+      chunks.push(values.slice(start, start + IN_OPERANDS_MAX));
+    const ins = chunks.map((chunk) => `${name} IN (${chunk.map((value) => this.value(value)).join(', ')})`);
+    this.parts.push(ins.length === 1 ? (ins[0] ?? '') : `(${ins.join(' OR ')})`);
     return this;
   }
 

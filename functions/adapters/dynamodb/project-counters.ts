@@ -47,6 +47,10 @@ export function documentCounters(document: DocumentCounted): Record<string, numb
       for (const [value, count] of Object.entries(counts)) counters[`${prefix}#${value}`] = count;
     for (const [code, { count }] of Object.entries(summary.disciplines))
       counters[`discipline#${code}`] = count;
+    // Page-number totals come from the counters only while every summary counts its pages.
+    if (summary.pageNumbers)
+      for (const [page, count] of Object.entries(summary.pageNumbers)) counters[`pageNumber#${page}`] = count;
+    else counters.pagesUncounted = 1;
   }
   const state = document.searchIndex;
   if (state) {

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../errors.ts';
+import { InvalidRequestError, NotFoundError } from '../errors.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
 import { type PageEnvelope, pageEnvelope } from '../pagination/page.ts';
 import type { OwnedProject } from '../projects/model.ts';
@@ -137,6 +137,9 @@ export async function listSheets(deps: Deps, input: ListInput<SheetFilter>) {
   return { ...envelope, sheets: items };
 }
 
+/** Sections the `sheets` filter of the specifications listing may stand for (a whole large book). */
+export const MAX_REFERENCED_SECTIONS = 400;
+
 export async function listSpecifications(
   deps: Deps,
   input: ListInput<SectionFilter & { sheets?: string[] }>,
@@ -144,7 +147,15 @@ export async function listSpecifications(
   const { sheets, ...rest } = input.filter;
   const project = await requireProject(deps.projects, input.orgId, input.projectId);
   const filter: SectionFilter = { ...rest };
-  if (sheets) filter.sectionNumbers = await deps.content.sectionNumbersReferencedBy(project, sheets);
+  if (sheets) {
+    filter.sectionNumbers = await deps.content.sectionNumbersReferencedBy(project, sheets);
+    // Each number is a placeholder of the filter expression, which DynamoDB caps at 4 KB.
+    if (filter.sectionNumbers.length > MAX_REFERENCED_SECTIONS)
+      throw new InvalidRequestError(
+        'too_many_referenced_sections',
+        `The sheets given reference ${filter.sectionNumbers.length} sections; the filter takes sheets that reference at most ${MAX_REFERENCED_SECTIONS}. Give fewer sheets.`,
+      );
+  }
   const { items, ...envelope } = await page(
     deps,
     'listSpecifications',

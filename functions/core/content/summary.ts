@@ -21,9 +21,11 @@ export interface ContentSummary {
   layoutTypes: Record<string, number>;
   /** Sheets by discipline code, with the discipline's label. */
   disciplines: Record<string, { label: string; count: number }>;
+  /** Regions by page number (absent from summaries written before it was counted). */
+  pageNumbers?: Record<string, number>;
 }
 
-type RegionFields = Pick<RegionRecord, 'regionType' | 'drawingType' | 'layoutType'> & {
+type RegionFields = Pick<RegionRecord, 'regionType' | 'drawingType' | 'layoutType' | 'pageNumber'> & {
   normalizedData?: { schemaVersion?: number } | null;
 };
 
@@ -52,6 +54,7 @@ export function summarizeContent(content: {
     drawingTypes: {},
     layoutTypes: {},
     disciplines: {},
+    pageNumbers: {},
   };
   for (const region of content.regions) {
     if ((region.normalizedData?.schemaVersion ?? 0) >= NORMALIZED_DATA_SCHEMA_VERSION)
@@ -59,6 +62,7 @@ export function summarizeContent(content: {
     tally(summary.regionTypes, region.regionType);
     tally(summary.drawingTypes, region.drawingType);
     tally(summary.layoutTypes, region.layoutType);
+    tally(summary.pageNumbers ?? {}, String(region.pageNumber));
   }
   for (const sheet of content.sheets) {
     if (!sheet.discipline) continue;
@@ -75,17 +79,19 @@ export function currentNormalizedRegions(summary: ContentSummary): number {
 }
 
 /** The region filters a summary can count exactly: file-level ones and at most one region attribute. */
-export type RegionAttribute = 'regionType' | 'drawingType' | 'layoutType';
+export type RegionAttribute = 'regionType' | 'drawingType' | 'layoutType' | 'pageNumber';
 
+/** The regions a summary counts for one attribute value (all with none); null when it cannot tell. */
 export function summaryRegionCount(
   summary: ContentSummary,
   attribute: { name: RegionAttribute; value: string } | null,
-): number {
+): number | null {
   if (!attribute) return summary.regions;
   const counts = {
     regionType: summary.regionTypes,
     drawingType: summary.drawingTypes,
     layoutType: summary.layoutTypes,
+    pageNumber: summary.pageNumbers,
   }[attribute.name];
-  return counts[attribute.value] ?? 0;
+  return counts ? (counts[attribute.value] ?? 0) : null;
 }

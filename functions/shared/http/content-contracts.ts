@@ -122,7 +122,7 @@ export const CONTENT_CONTRACTS = {
     query: sectionQuery
       .extend({
         sheets: csvParam.describe(
-          'Comma-separated sheet ids: only sections referenced by the regions of these sheets.',
+          'Comma-separated sheet ids: only sections referenced by the regions of these sheets (together at most 400 distinct sections, else 400 `too_many_referenced_sections`).',
         ),
         fileId: idParam,
         fileName: textParam,
@@ -134,6 +134,10 @@ export const CONTENT_CONTRACTS = {
         description:
           'Specification sections with their facets. A page may hold fewer than `limit` items to stay under the 6 MB response limit; follow nextCursor.',
         schema: PageEnvelopeSchema.extend({ specifications: z.array(SpecificationEntitySchema) }),
+      },
+      400: {
+        description:
+          '`invalid_request` (names the field), `invalid_cursor`; `too_many_referenced_sections` when the sheets given reference more than 400 sections.',
       },
     },
   },

@@ -3203,7 +3203,7 @@ export interface operations {
                 pageStart?: number;
                 /** @description Sections ending at or before this 1-based page. */
                 pageEnd?: number;
-                /** @description Comma-separated sheet ids: only sections referenced by the regions of these sheets. */
+                /** @description Comma-separated sheet ids: only sections referenced by the regions of these sheets (together at most 400 distinct sections, else 400 `too_many_referenced_sections`). */
                 sheets?: string;
                 fileId?: string;
                 fileName?: string;
@@ -3242,7 +3242,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_request` (names the field), `invalid_json`, `invalid_cursor`. */
+            /** @description `invalid_request` (names the field), `invalid_cursor`; `too_many_referenced_sections` when the sheets given reference more than 400 sections. */
             400: {
                 headers: {
                     [name: string]: unknown;
