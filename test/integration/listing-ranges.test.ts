@@ -2,7 +2,12 @@ import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { upgradeStoredContent } from '../../functions/adapters/dynamodb/content-upgrade.ts';
 import { keys } from '../../functions/adapters/dynamodb/table.ts';
-import type { DocumentRecord, RegionRecord, SpecSectionRecord } from '../../functions/core/content/model.ts';
+import type {
+  DocumentRecord,
+  FacetRecord,
+  RegionRecord,
+  SpecSectionRecord,
+} from '../../functions/core/content/model.ts';
 import { contentIds } from '../../functions/core/content/model.ts';
 import { newId } from '../../functions/core/ids.ts';
 import { dynamo } from '../../functions/shared/clients.ts';
@@ -206,17 +211,39 @@ describe('region listings read only the key ranges their filters allow', () => {
       facetCount: 0,
       pdfPath: null,
     }));
-    const plans = drawingFile(own, org.orgId, 'Plans.pdf', 2, 1);
+    // Two facets per section, labelled with their section's index.
+    const facets: FacetRecord[] = sections.flatMap((section) =>
+      [0, 1].map((facetIndex) => ({
+        projectId: own,
+        specificationId: section.specificationId,
+        facetId: `fct_${section.sectionIndex}_${facetIndex}`,
+        facetIndex,
+        facetKey: `part_${facetIndex + 1}`,
+        facetKind: 'part',
+        facetLabel: `section ${section.sectionIndex} facet ${facetIndex}`,
+        coverageKind: 'full',
+        facetText: 'text',
+        pageStart: section.pageStart,
+        pageEnd: section.pageEnd,
+      })),
+    );
+    const plans = drawingFile(own, org.orgId, 'Plans.pdf', 3, 1);
     const referencing = (region: RegionRecord, numbers: string[]): RegionRecord => ({
       ...region,
       normalizedData: { specReferences: numbers.map((sectionNumber) => ({ sectionNumber })) } as never,
     });
     const referenced = Array.from({ length: 150 }, (_, index) => numberOf(((index * 250) / 150) | 0));
     const tooMany = Array.from({ length: 401 }, (_, index) => `99 ${String(index).padStart(3, '0')}`);
-    const [first, second] = plans.regions;
-    if (!first || !second) throw new Error('two regions expected');
-    const regions = [referencing(first, referenced), referencing(second, tooMany)];
-    await contentStore().writeFileContent(own, book.fileId, { ...book.content, sections });
+    // Three sections far apart: their facets are read section by section, not through the span.
+    const scattered = [numberOf(3), numberOf(120), numberOf(240)];
+    const [first, second, third] = plans.regions;
+    if (!first || !second || !third) throw new Error('three regions expected');
+    const regions = [
+      referencing(first, referenced),
+      referencing(second, tooMany),
+      referencing(third, scattered),
+    ];
+    await contentStore().writeFileContent(own, book.fileId, { ...book.content, sections, facets });
     await contentStore().writeFileContent(own, plans.fileId, { ...plans.content, regions });
 
     // Act
@@ -227,6 +254,20 @@ describe('region listings read only the key ranges their filters allow', () => {
     const refused = await api(`/api/open/v1/projects/${own}/specifications?sheets=${second.sheetId}`, {
       key: org.apiKey,
     });
+    const apart = await api(`/api/open/v1/projects/${own}/specifications?sheets=${third.sheetId}`, {
+      key: org.apiKey,
+    });
+    type Listed = { sectionNumber: string; facets: { facetLabel: string }[] };
+    const facetsRight = (listing: Listed[]) =>
+      listing.every((section) => {
+        const index = sections.find(
+          (candidate) => candidate.sectionNumber === section.sectionNumber,
+        )?.sectionIndex;
+        return (
+          JSON.stringify(section.facets.map((facet) => facet.facetLabel)) ===
+          JSON.stringify([`section ${index} facet 0`, `section ${index} facet 1`])
+        );
+      });
 
     // Assess
     expect(listed.status).toBe(200);
@@ -236,6 +277,9 @@ describe('region listings read only the key ranges their filters allow', () => {
     ).toEqual(
       sections.map((section) => section.sectionNumber).filter((number) => referenced.includes(number)),
     );
+    expect(facetsRight(listed.body.specifications)).toBe(true);
+    expect(apart.body.specifications.map((section: Listed) => section.sectionNumber)).toEqual(scattered);
+    expect(facetsRight(apart.body.specifications)).toBe(true);
     expect(refused.status).toBe(400);
     expect(refused.body.error.code).toBe('too_many_referenced_sections');
   });

@@ -1,7 +1,6 @@
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type {
   DocumentRecord,
-  FacetRecord,
   RegionRecord,
   SheetRecord,
   SpecSectionRecord,
@@ -21,14 +20,8 @@ import type { OwnedProjectRef } from '../../core/projects/model.ts';
 import { type DocumentSummaryRow, documentSummaries } from './content-summaries.ts';
 import { Filter } from './filter-expression.ts';
 import { projectCounters } from './project-counters.ts';
-import {
-  countRanges,
-  type KeyRange,
-  prefixQuery,
-  queryAll,
-  queryRangesPage,
-  type RangePosition,
-} from './query-page.ts';
+import { countRanges, type KeyRange, queryRangesPage, type RangePosition } from './query-page.ts';
+import { facetsOfSections } from './section-facets.ts';
 import { keys, pad, recordOf, TABLE_DESIGN } from './table.ts';
 
 /** A listing's cursor position: where it stopped, and the total counted for its first page. */
@@ -287,16 +280,8 @@ export class DynamoContentReader implements ContentReader {
     );
   }
 
-  async facetsOf(project: OwnedProjectRef, section: SpecSectionRecord): Promise<FacetRecord[]> {
-    const items = await queryAll(
-      this.client,
-      prefixQuery(
-        this.tableName,
-        `PROJECT#${project.id}`,
-        `${keys.facetPrefix}${section.fileId}#${pad(section.sectionIndex, 4)}#`,
-      ),
-    );
-    return items.map((item) => recordOf<FacetRecord>(item));
+  async facetsOfSections(project: OwnedProjectRef, sections: SpecSectionRecord[]) {
+    return facetsOfSections(this.client, this.tableName, project.id, sections);
   }
 
   async documents(project: OwnedProjectRef, filter: DocumentFilter, options: Options) {

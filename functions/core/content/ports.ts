@@ -59,7 +59,11 @@ export interface ContentReader {
     filter: SectionFilter,
     options: { limit: number; position: unknown | null },
   ): Promise<Paged<SpecSectionRecord>>;
-  facetsOf(project: OwnedProjectRef, section: SpecSectionRecord): Promise<FacetRecord[]>;
+  /** The facets of several sections (a page of a listing), by section id, in facet order. */
+  facetsOfSections(
+    project: OwnedProjectRef,
+    sections: SpecSectionRecord[],
+  ): Promise<Map<string, FacetRecord[]>>;
   documents(
     project: OwnedProjectRef,
     filter: DocumentFilter,

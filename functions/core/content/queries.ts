@@ -8,6 +8,7 @@ import type { ArtifactPaths } from './artifacts.ts';
 import type {
   DocumentEntity,
   DocumentRecord,
+  FacetRecord,
   RegionEntity,
   RegionRecord,
   SectionEntity,
@@ -156,13 +157,19 @@ export async function listSpecifications(
         `The sheets given reference ${filter.sectionNumbers.length} sections; the filter takes sheets that reference at most ${MAX_REFERENCED_SECTIONS}. Give fewer sheets.`,
       );
   }
+  let facetsBySection = new Map<string, FacetRecord[]>();
   const { items, ...envelope } = await page(
     deps,
     'listSpecifications',
     input,
-    (owned, position) => deps.content.sections(owned, filter, { limit: input.limit, position }),
-    async (record): Promise<SpecificationEntity> => {
-      const facets = await deps.content.facetsOf(project, record);
+    async (owned, position) => {
+      const listed = await deps.content.sections(owned, filter, { limit: input.limit, position });
+      // The page's facets in as few reads as their keys allow (not one read per section).
+      facetsBySection = await deps.content.facetsOfSections(owned, listed.items);
+      return listed;
+    },
+    (record): SpecificationEntity => {
+      const facets = facetsBySection.get(record.specificationId) ?? [];
       const pdf = record.pdfPath
         ? deps.artifacts.projectReference(input.projectId, 'specification_file', record.pdfPath)
         : null;
