@@ -42,3 +42,6 @@ export function auxiliaryNames(stage: string) {
 export function pascal(name: string): string {
   return name.replace(/(^|[-_])(\w)/g, (_match, _sep, letter: string) => letter.toUpperCase());
 }
+
+/** Where the viewer bucket's access logs go in the stage's access-log bucket (granted by the stateful stack). */
+export const VIEWER_ACCESS_LOG_PREFIX = 'viewer/';

@@ -1,5 +1,6 @@
 import { Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { AttributeType, Billing, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import {
   BlockPublicAccess,
   Bucket,
@@ -14,7 +15,13 @@ import { TABLE_DESIGN } from '../functions/adapters/dynamodb/table.ts';
 import { JOB_UPLOAD_WINDOW_MS } from '../functions/core/jobs/jobs.ts';
 import { RESOURCES, type ResourceNameOfKind, resourcesOfKind } from '../functions/shared/resources.ts';
 import { whenAny } from './alarms.ts';
-import { auxiliaryNames, pascal, physicalName, resourceName } from './resource-names.ts';
+import {
+  auxiliaryNames,
+  pascal,
+  physicalName,
+  resourceName,
+  VIEWER_ACCESS_LOG_PREFIX,
+} from './resource-names.ts';
 
 const UPLOAD_WINDOW_DAYS = Math.ceil(JOB_UPLOAD_WINDOW_MS / 86_400_000);
 
@@ -77,6 +84,16 @@ export class StatefulStack extends Stack {
       id: 'AwsSolutions-S1',
       reason: 'This is the access-log bucket; logging it into itself would loop.',
     });
+    // The viewer's bucket lives in the stateless stack, which cannot add this grant to an imported
+    // bucket: its logs go under viewer/, from buckets of this account.
+    accessLogs.addToResourcePolicy(
+      new PolicyStatement({
+        principals: [new ServicePrincipal('logging.s3.amazonaws.com')],
+        actions: ['s3:PutObject'],
+        resources: [accessLogs.arnForObjects(`${VIEWER_ACCESS_LOG_PREFIX}*`)],
+        conditions: { StringEquals: { 'aws:SourceAccount': this.account } },
+      }),
+    );
 
     for (const [name, definition] of resourcesOfKind('bucket')) {
       const constructId = pascal(name);

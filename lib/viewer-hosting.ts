@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Annotations, Aws, Duration, Stack, Validations } from 'aws-cdk-lib';
 import {
   AllowedMethods,
   CachePolicy,
@@ -18,7 +18,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3'
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import { Construct } from 'constructs';
-import { auxiliaryNames } from './resource-names.ts';
+import { auxiliaryNames, VIEWER_ACCESS_LOG_PREFIX } from './resource-names.ts';
 
 /** The viewer's build output (`npm install` runs `vite build` in web/). */
 export const VIEWER_DIST = join(import.meta.dirname, '..', 'web', 'dist');
@@ -59,8 +59,13 @@ export class ViewerHosting extends Construct {
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
       serverAccessLogsBucket: accessLogs,
-      serverAccessLogsPrefix: 'viewer/',
+      serverAccessLogsPrefix: VIEWER_ACCESS_LOG_PREFIX,
     });
+    // CDK cannot grant log delivery on a bucket of another stack: the stateful stack grants it.
+    Annotations.of(this.bucket).acknowledgeWarning(
+      '@aws-cdk/aws-s3:accessLogsPolicyNotAdded',
+      'The stateful stack grants log delivery under viewer/ of the access-log bucket.',
+    );
     const index = new EdgeFunction(this, 'Index', {
       code: FunctionCode.fromInline(VIEWER_INDEX),
       runtime: FunctionRuntime.JS_2_0,
@@ -100,13 +105,19 @@ export class ViewerHosting extends Construct {
       distribution: props.distribution,
       distributionPaths: ['/viewer', '/viewer/*'],
     });
+    const stack = Stack.of(this);
     // The deployment's handler is one singleton function per stack, built by CDK beside the stack's
     // other constructs: its findings are acknowledged there, rule by rule, with what they grant.
-    const handler = Stack.of(this).node.children.find((child) =>
+    const handler = stack.node.children.find((child) =>
       child.node.id.startsWith('Custom::CDKBucketDeployment'),
     );
     if (!handler) throw new Error('BucketDeployment created no handler function');
-    const objects = flattenCfnReference(Stack.of(this).resolve(this.bucket.arnForObjects('*')));
+    const objects = flattenCfnReference(stack.resolve(this.bucket.arnForObjects('*')));
+    // The CDK asset bucket as cdk-nag names it: the stack's account and region, literal when the
+    // stack has them (a deploy, or `cdk synth` with a default region), placeholders otherwise.
+    const assets = flattenCfnReference(
+      stack.resolve(`arn:${Aws.PARTITION}:s3:::cdk-hnb659fds-assets-${stack.account}-${stack.region}/*`),
+    );
     Validations.of(handler).acknowledge(
       {
         id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
@@ -117,7 +128,7 @@ export class ViewerHosting extends Construct {
         reason: "CDK's BucketDeployment grants: read the viewer asset, replace the viewer bucket's objects.",
       })),
       {
-        id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]',
+        id: `AwsSolutions-IAM5[Resource::${assets}]`,
         reason: 'The CDK asset bucket holds the built viewer; its object keys are content hashes.',
       },
       {

@@ -126,6 +126,22 @@ describe('CDK stacks', () => {
     expect(tlsDenials.length).toBeGreaterThanOrEqual(names.length);
   });
 
+  it("lets S3 write the viewer bucket's access logs under viewer/ of the access-log bucket (the viewer lives in the other stack)", () => {
+    const statements = Object.values(stateful.findResources('AWS::S3::BucketPolicy')).flatMap(
+      (policy) => policy.Properties.PolicyDocument.Statement as Record<string, unknown>[],
+    );
+    const viewerLogs = statements.filter((statement) =>
+      JSON.stringify(statement.Resource).includes('/viewer/*'),
+    );
+    expect(viewerLogs).toEqual([
+      expect.objectContaining({
+        Action: 's3:PutObject',
+        Principal: { Service: 'logging.s3.amazonaws.com' },
+        Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
+      }),
+    ]);
+  });
+
   it('gives every queue of the resource list a dead-letter queue', () => {
     for (const [, definition] of resourcesOfKind('queue')) {
       stateful.hasResourceProperties('AWS::SQS::Queue', {
