@@ -7,6 +7,10 @@
  * pixels × 72 / dpi.
  */
 import { z } from 'zod';
+// One list of document classifications for the whole service (jobs, content, search and the engine).
+import { ClassificationSchema } from '../jobs/model.ts';
+
+export { ClassificationSchema };
 
 export const EXTRACTION_SCHEMA_VERSION = 1 as const;
 export const NORMALIZED_DATA_SCHEMA_VERSION = 1 as const;
@@ -21,15 +25,7 @@ export const DisplayBoxSchema = z
   });
 export type DisplayBox = z.infer<typeof DisplayBoxSchema>;
 
-export const ClassificationSchema = z.enum([
-  'plans',
-  'specifications',
-  'documents',
-  'addenda',
-  'mixed',
-  'other',
-]);
-export type Classification = z.infer<typeof ClassificationSchema>;
+export type { Classification } from '../jobs/model.ts';
 
 /** Per-page kind: a drawing sheet, a page of a specification section, another text page, or nothing readable. */
 export const PageClassificationSchema = z.enum(['plans', 'specifications', 'documents', 'other']);
