@@ -291,8 +291,9 @@ export const cellsOf = (area: Box, rulings: readonly Ruling[]): Box[] => {
   ].sort((a, b) => a - b);
   const cells: Box[] = [];
   for (let i = 0; i + 1 < xs.length; i++) {
-    const x0 = xs[i]!;
-    const x1 = xs[i + 1]!;
+    const x0 = xs[i];
+    const x1 = xs[i + 1];
+    if (x0 === undefined || x1 === undefined) continue;
     if (x1 - x0 < 8) continue;
     const ys = [
       area.y0,
@@ -304,8 +305,9 @@ export const cellsOf = (area: Box, rulings: readonly Ruling[]): Box[] => {
       area.y1,
     ].sort((a, b) => a - b);
     for (let j = 0; j + 1 < ys.length; j++) {
-      const y0 = ys[j]!;
-      const y1 = ys[j + 1]!;
+      const y0 = ys[j];
+      const y1 = ys[j + 1];
+      if (y0 === undefined || y1 === undefined) continue;
       if (y1 - y0 >= 6) cells.push({ x0, y0, x1, y1 });
     }
   }

@@ -130,7 +130,9 @@ const rowsOf = (lines: readonly Line[]): Line[][] => {
   const rows: Line[][] = [];
   for (const l of sorted) {
     const row = rows[rows.length - 1];
-    if (row && Math.abs(centerY(row[0]!) - centerY(l)) < 0.5 * Math.min(row[0]!.size, l.size)) row.push(l);
+    const first = row?.[0];
+    if (row && first && Math.abs(centerY(first) - centerY(l)) < 0.5 * Math.min(first.size, l.size))
+      row.push(l);
     else rows.push([l]);
   }
   for (const row of rows) row.sort((a, b) => a.x0 - b.x0);
@@ -182,7 +184,8 @@ const tableFromRows = (rows: readonly Line[][]): Schedule | null => {
   // Header: the first row with at least two cells.
   const headerIndex = rows.findIndex((r) => r.length >= 2);
   if (headerIndex < 0) return null;
-  const header = rows[headerIndex]!;
+  const header = rows[headerIndex];
+  if (!header) return null;
   const columns = header.map((l) => l.text.trim());
   const unique = columns.map((c, i) => (columns.indexOf(c) === i ? c : `${c} (${i + 1})`));
   const records: Array<Record<string, string>> = [];
@@ -200,7 +203,7 @@ const tableFromRows = (rows: readonly Line[][]): Schedule | null => {
           best = i;
         }
       });
-      const key = unique[best]!;
+      const key = unique[best] ?? `${best + 1}`;
       record[key] = record[key] ? `${record[key]} ${cell.text.trim()}` : cell.text.trim();
     }
     if (Object.keys(record).length) records.push(record);
@@ -224,7 +227,7 @@ const findRevisionBlocks = (lines: readonly Line[]): RegionDraft[] => {
     for (const dirStep of [-1, 1]) {
       let lastEdge = dirStep < 0 ? header.y0 : header.y1;
       for (let j = i + dirStep; j >= 0 && j < rows.length; j += dirStep) {
-        const r = rows[j]!.filter((l) => l.x0 >= header.x0 - 2 * size && l.x1 <= header.x1 + 6 * size);
+        const r = (rows[j] ?? []).filter((l) => l.x0 >= header.x0 - 2 * size && l.x1 <= header.x1 + 6 * size);
         if (!r.length) continue;
         const b = boxOf(r);
         const gap = dirStep < 0 ? lastEdge - b.y1 : b.y0 - lastEdge;
@@ -284,7 +287,7 @@ const findStamps = (lines: readonly Line[]): RegionDraft[] => {
     );
     return {
       regionType: 'stamp' as const,
-      label: g[0]!.text.trim(),
+      label: (g[0]?.text ?? '').trim(),
       drawingType: null,
       box: boxOf(around),
       titleBox: null,
@@ -355,8 +358,8 @@ const findViews = (lines: readonly Line[], words: readonly Word[], exclude: Box 
     let viewNumber: string | null = number?.text ?? null;
     const lead = /^([A-Z]?\d{1,2}[A-Z]?)\s+(.{3,})$/.exec(titleText);
     if (!viewNumber && lead) {
-      viewNumber = lead[1]!;
-      titleText = lead[2]!;
+      viewNumber = lead[1] ?? '';
+      titleText = lead[2] ?? '';
     }
     const titleBox = number ? boxOf([titleBoxCore, number]) : titleBoxCore;
     const scaleText = sm[0].trim();
@@ -388,13 +391,14 @@ const estimateViewExtents = (
   const limitRight = titleBlock && height(titleBlock) > pageHeight * 0.5 ? titleBlock.x0 : pageWidth;
   const limitBottom = titleBlock && height(titleBlock) <= pageHeight * 0.5 ? titleBlock.y0 : pageHeight;
   for (const v of views) {
-    const t = v.titleBox!;
+    const t = v.titleBox;
+    if (!t) continue;
     let top = pageHeight * 0.02;
     let left = pageWidth * 0.02;
     let right = limitRight;
     for (const o of views) {
-      if (o === v) continue;
-      const ot = o.titleBox!;
+      const ot = o.titleBox;
+      if (o === v || !ot) continue;
       const overlapX = Math.min(ot.x1 + 400, t.x1 + 400) - Math.max(ot.x0, t.x0);
       if (ot.y1 < t.y0 && overlapX > 0) top = Math.max(top, ot.y1 + 4);
       if (Math.abs(centerY(ot) - centerY(t)) < height(t) * 4) {

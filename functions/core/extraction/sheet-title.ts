@@ -151,7 +151,8 @@ export const rankTitleCandidates = (
   const groups: TitleLine[][] = [];
   for (const l of sorted) {
     const g = groups.find((grp) => {
-      const last = grp[grp.length - 1]!;
+      const last = grp[grp.length - 1];
+      if (!last) return false;
       const gap = l.box.y0 - last.box.y1;
       const sameSize = Math.abs(l.size - last.size) <= 0.15 * Math.max(l.size, last.size);
       const overlap = Math.min(l.box.x1, last.box.x1) - Math.max(l.box.x0, last.box.x0) > -l.size;

@@ -66,7 +66,8 @@ const joinCollinear = (rulings: readonly Ruling[]): Ruling[] => {
       group = [];
     };
     for (const r of list) {
-      if (group.length && r.at - group[0]!.at > 3) flush();
+      const groupStart = group[0];
+      if (groupStart && r.at - groupStart.at > 3) flush();
       group.push(r);
     }
     flush();
