@@ -178,6 +178,18 @@ export const specSignals = (lines: readonly TextLine[], width: number, height: n
   return { headings, footer, endOfSection, tocEntryCount, partCount, articleCount, isBlank, topTitle };
 };
 
+/**
+ * A line that is not part of a heading's title: a table-of-contents entry (`09 29 00  GYPSUM BOARD`, a dot
+ * leader) or, after a first title line, the TABLE OF CONTENTS heading; another SECTION/DOCUMENT heading; an
+ * END OF SECTION line.
+ */
+const endsTitle = (text: string, afterTitleLine: boolean): boolean =>
+  (afterTitleLine && /^(?:TABLE\s+OF\s+CONTENTS|CONTENTS)$/i.test(text)) ||
+  TOC_ENTRY_RE.test(text) ||
+  HEADING_RE.test(text) ||
+  END_RE.test(text) ||
+  /\.{4,}/.test(text);
+
 /** Title lines after a SECTION heading: skip parenthetical lines before the title, stop at body text. */
 const headingTitle = (lines: readonly TextLine[], headingIndex: number, width: number): string => {
   const heading = lines[headingIndex];
@@ -201,6 +213,8 @@ const headingTitle = (lines: readonly TextLine[], headingIndex: number, width: n
       continue;
     }
     if (matchPart(text) || matchArticle(text) || /^(?:\d+|[A-Z])[.)]\s/.test(text)) break;
+    // The title ends where a table of contents, the next heading or a running list begins.
+    if (endsTitle(text, parts.length > 0)) break;
     const centered = Math.abs((line.x0 + line.x1) / 2 - width / 2) < width * 0.12;
     if (!isMostlyUpper(text, 0.85) && !(parts.length === 0 && centered)) {
       // A side label (logo text, running header fragment) next to the title: skip it, keep looking.
