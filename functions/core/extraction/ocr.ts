@@ -233,22 +233,20 @@ export const ocrArea = async (
   dpi: number,
   turn: 0 | 90 | 270,
   mask: readonly Ruling[] = [],
+  /** Reads a copy scaled by this factor (the render is kept at `dpi` for the cells cut from it). */
+  reduction = 1,
 ): Promise<OcrResult> => {
   const started = Date.now();
   const { limits } = request;
   const rendered = await renderForOcr(request, area, dpi);
   const origin = rendered.box;
   maskRulings(rendered.canvas, mask, origin, rendered.scale);
-  const W = rendered.canvas.width;
-  const H = rendered.canvas.height;
-  const canvas =
-    turn === 90
-      ? rotateCanvas(rendered.canvas, 1)
-      : turn === 270
-        ? rotateCanvas(rendered.canvas, 3)
-        : rendered.canvas;
-  const pixels = await recognize(canvas, rendered.scale * 72, '3', limits.ocrPageTimeoutMs);
-  const s = rendered.scale;
+  const reduced = scaledCanvas(rendered.canvas, reduction);
+  const W = reduced.width;
+  const H = reduced.height;
+  const canvas = turn === 90 ? rotateCanvas(reduced, 1) : turn === 270 ? rotateCanvas(reduced, 3) : reduced;
+  const s = (rendered.scale * reduced.width) / rendered.canvas.width;
+  const pixels = await recognize(canvas, s * 72, '3', limits.ocrPageTimeoutMs);
   const dir: TextDirection = turn === 0 ? 0 : turn === 90 ? 270 : 90;
   const words = toWords(
     pixels,
@@ -315,6 +313,23 @@ export const cellsOf = (area: Box, rulings: readonly Ruling[]): Box[] => {
 };
 
 const CELL_TARGET_HEIGHT_PX = 120;
+/**
+ * Passes over a whole title block or band (PSM 3) read a copy reduced by this factor from titleBlockDpi: their
+ * cost grows with the pixels, and what they are for (titles, field values) is the block's larger lettering,
+ * still 20 px high and more at 200 dpi; the small number cells are read from the full render.
+ */
+export const WHOLE_PASS_REDUCTION = 2 / 3;
+
+/** A copy of a canvas scaled by `factor` (the canvas itself when the factor is 1). */
+const scaledCanvas = (source: Canvas, factor: number): Canvas => {
+  if (factor >= 1) return source;
+  const out = createCanvas(
+    Math.max(1, Math.round(source.width * factor)),
+    Math.max(1, Math.round(source.height * factor)),
+  );
+  out.getContext('2d').drawImage(source, 0, 0, out.width, out.height);
+  return out;
+};
 
 /**
  * OCR of a ruled title block cell by cell: rendered once (see titleBlockDpi), borders masked, each cell recognized
@@ -333,14 +348,17 @@ export const ocrCells = async (
   const s = rendered.scale;
   const deadline = started + limits.ocrPageTimeoutMs;
   // One pass over the whole block, then cell by cell; both are kept (each misses words the other reads).
-  const whole = await recognize(rendered.canvas, s * 72, '3', limits.ocrPageTimeoutMs);
+  // The whole pass reads a reduced copy (see WHOLE_PASS_REDUCTION).
+  const reduced = scaledCanvas(rendered.canvas, WHOLE_PASS_REDUCTION);
+  const wholeScale = (s * reduced.width) / rendered.canvas.width;
+  const whole = await recognize(reduced, wholeScale * 72, '3', limits.ocrPageTimeoutMs);
   const words: Word[] = toWords(
     whole,
     (b) => ({
-      x0: origin.x0 + b.x0 / s,
-      y0: origin.y0 + b.y0 / s,
-      x1: origin.x0 + b.x1 / s,
-      y1: origin.y0 + b.y1 / s,
+      x0: origin.x0 + b.x0 / wholeScale,
+      y0: origin.y0 + b.y0 / wholeScale,
+      x1: origin.x0 + b.x1 / wholeScale,
+      y1: origin.y0 + b.y1 / wholeScale,
     }),
     0,
   );

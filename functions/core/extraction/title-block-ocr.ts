@@ -26,6 +26,7 @@ import {
   ocrCells,
   ocrSmallCells,
   titleBlockDpi,
+  WHOLE_PASS_REDUCTION,
 } from './ocr.ts';
 import type { PageGeometry } from './pdf.ts';
 import type { Ruling } from './rulings.ts';
@@ -174,7 +175,16 @@ export const ocrTitleBlock = async (
   if (!ruled || !good()) {
     for (const area of areas) {
       if (Date.now() > deadline) break;
-      add(await ocrArea(request, clampBox(area.box, W, H), titleBlockDpi(request), area.turn, rulings));
+      add(
+        await ocrArea(
+          request,
+          clampBox(area.box, W, H),
+          titleBlockDpi(request),
+          area.turn,
+          rulings,
+          WHOLE_PASS_REDUCTION,
+        ),
+      );
       if (good()) break;
     }
   }
