@@ -37,10 +37,14 @@ const nearlyEqual = (a: string, b: string): boolean => {
   return editDistance(a, b, limit) <= limit;
 };
 
-/** The text with `key` (folded) cut from its start or end by whole words; null when it does not start or end so. */
+/**
+ * The text with `key` (folded) cut from its start or end by whole words; null when it does not start or end so.
+ * At least two words are cut: one repeated word (`REPLACEMENT`, read alone where OCR split a project name) is
+ * as likely a word of the title.
+ */
 const cutWords = (text: string, key: string): string | null => {
   const words = text.trim().split(/\s+/);
-  for (let i = 1; i < words.length; i++) {
+  for (let i = 2; i < words.length; i++) {
     if (foldLine(words.slice(0, i).join(' ')) === key) return words.slice(i).join(' ');
     if (foldLine(words.slice(words.length - i).join(' ')) === key)
       return words.slice(0, words.length - i).join(' ');

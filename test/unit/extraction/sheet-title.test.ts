@@ -48,4 +48,20 @@ describe('sheet title lines', () => {
     const titleLines = findTitleLines(lines, number, null, 2448, 1584);
     expect(rankTitleCandidates(titleLines, number)[0]?.text).toBe('LEGEND AND ABBREVIATIONS');
   });
+
+  it("leaves out a professional's name from the seal and the firm's postal address", () => {
+    // Prepare
+    const lines = [
+      line('Fernando Cisneros', 2150, 1300, 16, 92),
+      line('2042 Barber Dr.', 2150, 1340, 10, 90),
+      line('WOOLSEY STREET AT COLBY STREET', 2000, 1430, 14, 94),
+      line('CURB RAMP DETAILS', 2000, 1450, 14, 95),
+    ];
+
+    // Act
+    const texts = findTitleLines(lines, number, null, 2448, 1584).map((l) => l.text);
+
+    // Assess
+    expect(texts).toEqual(['WOOLSEY STREET AT COLBY STREET', 'CURB RAMP DETAILS']);
+  });
 });
