@@ -13,6 +13,13 @@ const MIN_PART_LENGTH = 10;
 /** File paths and addresses of the drawing file printed by the plotter are never titles. */
 const FILE_PATH_RE = /[A-Z]:\\|\\[\w.-]+\\|\.dwg\b|https?:\/\/|www\./i;
 
+/**
+ * A folded line ending in the name of a kind of drawing (`PLAN AND PROFILE`, `CURB RAMP DETAILS`): many sheets
+ * of a set carry it as (part of) their title, so its repeating does not make it the project's name.
+ */
+const NAMES_DRAWING_KIND_RE =
+  /(?:PLANS?|PROFILES?|DETAILS?|SECTIONS?|ELEVATIONS?|NOTES|SCHEDULES?|DIAGRAMS?|LEGEND)$/;
+
 /** Edit distance of two strings, or `limit + 1` as soon as it exceeds `limit`. */
 const editDistance = (a: string, b: string, limit: number): number => {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
@@ -69,7 +76,7 @@ export const boilerplateCleaner = (
       const holders = folded.filter((lines) =>
         lines.some((line) => line === key || (key.length >= MIN_PART_LENGTH && line.includes(key))),
       ).length;
-      if (holders >= threshold) repeated.add(key);
+      if (holders >= threshold && !NAMES_DRAWING_KIND_RE.test(key)) repeated.add(key);
     }
   }
   const longest = [...repeated]
