@@ -141,6 +141,37 @@ export const findTitleLines = (
   return out;
 };
 
+/** Pieces of one row closer than this many text heights are one line split at a wide gap or dash. */
+const ROW_PIECE_GAP = 3.5;
+
+/**
+ * Pieces of one title row (`WOOLSEY ST.` and `UNIVERSITY ST. TO HAMILTON ST.`, split by OCR at a long dash)
+ * joined left to right: same size within 15 %, the same middle height, a gap under ROW_PIECE_GAP heights.
+ */
+const joinRowPieces = (lines: readonly TitleLine[]): TitleLine[] => {
+  const joined: TitleLine[] = [];
+  for (const line of [...lines].sort((a, b) => a.box.x0 - b.box.x0)) {
+    const left = joined.find((other) => {
+      const sameSize = Math.abs(other.size - line.size) <= 0.15 * Math.max(other.size, line.size);
+      const sameRow =
+        Math.abs(centerY(other.box) - centerY(line.box)) < 0.3 * Math.min(other.size, line.size);
+      const gap = line.box.x0 - other.box.x1;
+      return sameSize && sameRow && gap > -0.5 * line.size && gap < ROW_PIECE_GAP * line.size;
+    });
+    if (!left) {
+      joined.push({ ...line });
+      continue;
+    }
+    const confidences = [left.ocrConfidence, line.ocrConfidence].filter((value) => value !== undefined);
+    left.text = `${left.text} ${line.text}`;
+    left.box = boxOf([left.box, line.box]);
+    left.labelBonus = Math.max(left.labelBonus, line.labelBonus);
+    if (confidences.length)
+      left.ocrConfidence = confidences.reduce((sum, value) => sum + value, 0) / confidences.length;
+  }
+  return joined;
+};
+
 /**
  * Ranks title candidates: vertically adjacent lines of the same size and alignment are joined (multi-line
  * titles), then scored by size, nearness to the number and label evidence. `withoutBoilerplate` removes what
@@ -156,7 +187,7 @@ export const rankTitleCandidates = (
     const text = withoutBoilerplate(l.text);
     return text === null ? [] : [{ ...l, text }];
   });
-  const sorted = [...usable].sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
+  const sorted = joinRowPieces(usable).sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
   const groups: TitleLine[][] = [];
   for (const l of sorted) {
     const g = groups.find((grp) => {

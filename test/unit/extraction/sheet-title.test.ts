@@ -64,4 +64,20 @@ describe('sheet title lines', () => {
     // Assess
     expect(texts).toEqual(['WOOLSEY STREET AT COLBY STREET', 'CURB RAMP DETAILS']);
   });
+
+  it('joins the pieces of one title row that OCR split at a long dash', () => {
+    // Prepare
+    const lines = [
+      line('EXISTING TRAFFIC STRIPING', 1890, 1420, 14, 95),
+      line('WOOLSEY ST.', 1810, 1441, 14, 95),
+      line('UNIVERSITY ST. TO HAMILTON ST.', 1940, 1441, 14, 95),
+    ];
+    const titleLines = findTitleLines(lines, number, null, 2448, 1584);
+
+    // Act
+    const best = rankTitleCandidates(titleLines, number)[0];
+
+    // Assess
+    expect(best?.text).toBe('EXISTING TRAFFIC STRIPING WOOLSEY ST. UNIVERSITY ST. TO HAMILTON ST.');
+  });
 });
