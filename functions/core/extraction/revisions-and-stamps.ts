@@ -2,9 +2,10 @@
  * Revision blocks (a `REV/NO · DESCRIPTION · DATE` row with the dated rows above or below it) and review stamps
  * and seals (their phrases) of a drawing sheet, found from its text. Boxes in display points.
  */
-import { boxOf, centerX, centerY, type Line } from './geometry.ts';
+import { boxOf, centerX, centerY, contains, type Line } from './geometry.ts';
 import type { Revision } from './model.ts';
 import { type RegionDraft, rowsOf } from './regions.ts';
+import type { Ruling } from './rulings.ts';
 
 const REVISION_HEADER_RE = /\b(?:REV(?:ISION)?S?\.?|NO\.?|#|MARK)\b/i;
 
@@ -90,3 +91,31 @@ export const findStamps = (lines: readonly Line[]): RegionDraft[] => {
     };
   });
 };
+
+/**
+ * A revision table drawn as a ruled frame takes the frame's box, empty rows included: the nearest vertical
+ * rulings left and right of its text that both span the text, over their common extent. A frame more than
+ * four times the text's height plus MAX_EMPTY_ROWS_HEIGHT (a whole title strip) is not the table's.
+ */
+export const fitRevisionFrames = (drafts: RegionDraft[], rulings: readonly Ruling[]): void => {
+  for (const draft of drafts) {
+    if (draft.regionType !== 'revisionBlock') continue;
+    const text = draft.box;
+    const spanning = rulings.filter((r) => r.axis === 'v' && r.from <= text.y0 + 1 && r.to >= text.y1 - 1);
+    const left = spanning.filter((r) => r.at <= text.x0 + 1).sort((a, b) => b.at - a.at)[0];
+    const right = spanning.filter((r) => r.at >= text.x1 - 1).sort((a, b) => a.at - b.at)[0];
+    if (!left || !right) continue;
+    const frame = {
+      x0: left.at,
+      y0: Math.max(left.from, right.from),
+      x1: right.at,
+      y1: Math.min(left.to, right.to),
+    };
+    const textHeight = text.y1 - text.y0;
+    if (frame.y1 - frame.y0 > 4 * textHeight + MAX_EMPTY_ROWS_HEIGHT || !contains(frame, text)) continue;
+    draft.box = frame;
+  }
+};
+
+/** Height of empty ruled rows a revision frame may hold beyond its text (ten rows of 15 pt). */
+const MAX_EMPTY_ROWS_HEIGHT = 150;

@@ -21,6 +21,7 @@ import { findNumberCandidates, GOOD_NUMBER_SCORE, type NumberCandidate } from '.
 import type { OcrRequest } from './ocr.ts';
 import type { PageGeometry } from './pdf.ts';
 import { findRegions, type RegionDraft } from './regions.ts';
+import { fitRevisionFrames } from './revisions-and-stamps.ts';
 import type { Ruling } from './rulings.ts';
 import { findTitleLines, type TitleLine } from './sheet-title.ts';
 import { findTitleBlock } from './title-block.ts';
@@ -121,6 +122,7 @@ export const analyzeSheetPage = async (
       findTitleLines(lines, c, i === 0 ? titleBlock : findTitleBlock(words, c.box, W, H, rulings), W, H),
     );
   const drafts = findRegions(lines, words, titleBlock, W, H);
+  fitRevisionFrames(drafts, rulings);
   const sheetNumber = best?.printed ?? null;
   const revisions = drafts.flatMap((d) => d.revisions ?? []);
   const callouts = findCalloutReferences(
