@@ -23,6 +23,7 @@ import type { PageGeometry } from './pdf.ts';
 import { findRegions, type RegionDraft } from './regions.ts';
 import { fitRevisionFrames } from './revisions-and-stamps.ts';
 import type { Ruling } from './rulings.ts';
+import { fitScheduleFrames } from './schedule-frames.ts';
 import { findTitleLines, type TitleLine } from './sheet-title.ts';
 import { findTitleBlock } from './title-block.ts';
 import { ocrNumberCells, ocrTitleBlock } from './title-block-ocr.ts';
@@ -123,6 +124,7 @@ export const analyzeSheetPage = async (
     );
   const drafts = findRegions(lines, words, titleBlock, W, H);
   fitRevisionFrames(drafts, rulings);
+  fitScheduleFrames(drafts, rulings);
   const sheetNumber = best?.printed ?? null;
   const revisions = drafts.flatMap((d) => d.revisions ?? []);
   const callouts = findCalloutReferences(
