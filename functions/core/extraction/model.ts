@@ -7,10 +7,6 @@
  * pixels × 72 / dpi.
  */
 import { z } from 'zod';
-// One list of document classifications for the whole service (jobs, content, search and the engine).
-import { ClassificationSchema } from '../jobs/model.ts';
-
-export { ClassificationSchema };
 
 export const EXTRACTION_SCHEMA_VERSION = 1 as const;
 export const NORMALIZED_DATA_SCHEMA_VERSION = 1 as const;
@@ -25,7 +21,13 @@ export const DisplayBoxSchema = z
   });
 export type DisplayBox = z.infer<typeof DisplayBoxSchema>;
 
-export type { Classification } from '../jobs/model.ts';
+/**
+ * Document classifications: one list for the whole service (jobs, content and search import it from here, the
+ * engine being the module every other domain may depend on).
+ */
+export const CLASSIFICATIONS = ['plans', 'specifications', 'documents', 'addenda', 'mixed', 'other'] as const;
+export const ClassificationSchema = z.enum(CLASSIFICATIONS);
+export type Classification = z.infer<typeof ClassificationSchema>;
 
 /** Per-page kind: a drawing sheet, a page of a specification section, another text page, or nothing readable. */
 export const PageClassificationSchema = z.enum(['plans', 'specifications', 'documents', 'other']);
