@@ -8,33 +8,16 @@ import {
   boxOf,
   centerInside,
   centerX,
-  centerY,
   contains,
   type Line,
   median,
   type Word,
 } from './geometry.ts';
-import type { DrawingType, Keynote, RegionType, Revision, Schedule } from './model.ts';
+import type { RegionType, Schedule } from './model.ts';
 import { parseNumberedEntries } from './normalize.ts';
+import { type RegionDraft, rowsOf } from './region-draft.ts';
 import { findRevisionBlocks, findStamps } from './revisions-and-stamps.ts';
 import { estimateViewExtents, findViews } from './views.ts';
-
-export interface RegionDraft {
-  regionType: RegionType;
-  label: string;
-  drawingType: DrawingType | null;
-  box: Box;
-  titleBox: Box | null;
-  lines: Line[];
-  viewNumber?: string | null;
-  viewTitle?: string | null;
-  scaleText?: string | null;
-  keynotes?: Keynote[];
-  schedule?: Schedule | null;
-  revisions?: Revision[];
-  /** The whole drawing area of a sheet without titled views: its title is the sheet title (set level). */
-  drawingArea?: boolean;
-}
 
 /** Label of a drawing-area view until the sheet title is known (see `assembleSheets`). */
 export const DRAWING_AREA_LABEL = 'DRAWING';
@@ -65,24 +48,6 @@ const HEADING_KINDS: readonly HeadingKind[] = [
 const upperRatio = (t: string): number => {
   const letters = t.replace(/[^A-Za-z]/g, '');
   return letters.length ? letters.replace(/[^A-Z]/g, '').length / letters.length : 0;
-};
-
-export const drawingTypeOf = (title: string): DrawingType | null => {
-  const t = title.toUpperCase();
-  if (/\bSCHEDULE\b/.test(t)) return 'schedule';
-  if (/\bDETAILS?\b|\bDET\.?\b/.test(t)) return 'detail';
-  if (/\bELEVATIONS?\b|\bELEV\.?\b/.test(t)) return 'elevation';
-  if (/\bSECTIONS?\b|\bSECT\.?\b/.test(t)) return 'section';
-  if (/\bPROFILES?\b/.test(t)) return 'profile';
-  if (/\bDIAGRAMS?\b|\bRISER\b|\bONE[- ]LINE\b/.test(t)) return 'diagram';
-  if (/\bSCHEMATICS?\b/.test(t)) return 'schematic';
-  if (/\bPERSPECTIVE|ISOMETRIC|AXON|RENDERING|3D\b/.test(t)) return 'perspective';
-  if (/\bMAP\b/.test(t)) return 'map';
-  if (
-    /\bPLANS?\b|\bFLOOR\b|\bROOF\b|\bLAYOUT\b|\bSITE\b|\bCEILING\b|\bRCP\b|\bFOUNDATION\b|\bFRAMING\b/.test(t)
-  )
-    return 'plan';
-  return null;
 };
 
 /** Lines that read as a region heading: short, mostly uppercase, a known kind, not smaller than body text. */
@@ -122,21 +87,6 @@ const continuationBelow = (heading: Line, lines: readonly Line[]): Line | null =
   if (!below) return null;
   const t = below.text.trim();
   return upperRatio(t) >= 0.85 && t.split(/\s+/).length <= 5 && !/[.,;]$/.test(t) ? below : null;
-};
-
-/** Groups lines into rows (same vertical band), top to bottom. */
-export const rowsOf = (lines: readonly Line[]): Line[][] => {
-  const sorted = [...lines].sort((a, b) => centerY(a) - centerY(b));
-  const rows: Line[][] = [];
-  for (const l of sorted) {
-    const row = rows[rows.length - 1];
-    const first = row?.[0];
-    if (row && first && Math.abs(centerY(first) - centerY(l)) < 0.5 * Math.min(first.size, l.size))
-      row.push(l);
-    else rows.push([l]);
-  }
-  for (const row of rows) row.sort((a, b) => a.x0 - b.x0);
-  return rows;
 };
 
 /**
@@ -330,3 +280,5 @@ export const findRegions = (
       ),
   );
 };
+
+export { drawingTypeOf, type RegionDraft } from './region-draft.ts';

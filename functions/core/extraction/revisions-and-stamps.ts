@@ -4,7 +4,7 @@
  */
 import { boxOf, centerX, centerY, contains, type Line } from './geometry.ts';
 import type { Revision } from './model.ts';
-import { type RegionDraft, rowsOf } from './regions.ts';
+import { type RegionDraft, rowsOf } from './region-draft.ts';
 import type { Ruling } from './rulings.ts';
 
 const REVISION_HEADER_RE = /\b(?:REV(?:ISION)?S?\.?|NO\.?|#|MARK)\b/i;

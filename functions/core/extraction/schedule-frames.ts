@@ -5,7 +5,7 @@
  * which on a wide table is a guess.
  */
 import { type Box, boxOf, height } from './geometry.ts';
-import type { RegionDraft } from './regions.ts';
+import type { RegionDraft } from './region-draft.ts';
 import type { Ruling } from './rulings.ts';
 
 /** Row lines of one table have the same ends within this many points. */

@@ -3,7 +3,7 @@
  * number bubble to the left; each view's extent estimated up to the next view title. Boxes in display points.
  */
 import { type Box, boxOf, centerInside, centerY, height, type Line, type Word } from './geometry.ts';
-import { drawingTypeOf, type RegionDraft } from './regions.ts';
+import { drawingTypeOf, type RegionDraft } from './region-draft.ts';
 import { SCALE_TEXT_RE } from './sheet-title.ts';
 
 const VIEW_NUMBER_RE = /^[A-Z]?\d{1,2}[A-Z]?$/;
