@@ -78,12 +78,12 @@ export const ocrCells = async (
   const rendered = await renderForOcr(request, area, titleBlockDpi(request));
   const origin = rendered.box;
   maskRulings(rendered.canvas, rulings, origin, rendered.scale);
-  const s = rendered.scale;
+  const pixelsPerPoint = rendered.scale;
   const deadline = started + limits.ocrPageTimeoutMs;
   // One pass over the whole block, then cell by cell; both are kept (each misses words the other reads).
   // The whole pass reads a reduced copy (see WHOLE_PASS_REDUCTION).
   const reduced = scaledCanvas(rendered.canvas, WHOLE_PASS_REDUCTION);
-  const wholeScale = (s * reduced.width) / rendered.canvas.width;
+  const wholeScale = (pixelsPerPoint * reduced.width) / rendered.canvas.width;
   const whole = await recognize(reduced, wholeScale * 72, '3', limits.ocrPageTimeoutMs);
   const words: Word[] = toWords(
     whole,
@@ -97,13 +97,18 @@ export const ocrCells = async (
   );
   for (const cell of cellsOf(area, rulings)) {
     if (Date.now() > deadline) break;
-    const pw = Math.round((cell.x1 - cell.x0) * s);
-    const ph = Math.round((cell.y1 - cell.y0) * s);
-    if (pw < 8 || ph < 8) continue;
+    const cellWidthPx = Math.round((cell.x1 - cell.x0) * pixelsPerPoint);
+    const cellHeightPx = Math.round((cell.y1 - cell.y0) * pixelsPerPoint);
+    if (cellWidthPx < 8 || cellHeightPx < 8) continue;
     // Shrink tall cells (big lettering) so a line of text is at most ~CELL_TARGET_HEIGHT_PX high.
-    const k = Math.min(1, CELL_TARGET_HEIGHT_PX / Math.min(ph, CELL_TARGET_HEIGHT_PX * 3));
-    const source = { x: (cell.x0 - origin.x0) * s, y: (cell.y0 - origin.y0) * s, width: pw, height: ph };
-    addDistinct(words, await readCellImage(rendered, source, { x: cell.x0, y: cell.y0 }, k, 10, deadline));
+    const zoom = Math.min(1, CELL_TARGET_HEIGHT_PX / Math.min(cellHeightPx, CELL_TARGET_HEIGHT_PX * 3));
+    const source = {
+      x: (cell.x0 - origin.x0) * pixelsPerPoint,
+      y: (cell.y0 - origin.y0) * pixelsPerPoint,
+      width: cellWidthPx,
+      height: cellHeightPx,
+    };
+    addDistinct(words, await readCellImage(rendered, source, { x: cell.x0, y: cell.y0 }, zoom, 10, deadline));
   }
   return summarize(words, started);
 };
@@ -159,29 +164,29 @@ export const ocrSmallCells = async (request: OcrRequest, cells: readonly Box[]):
   };
   const rendered = await renderForOcr(request, area, titleBlockDpi(request));
   const origin = rendered.box;
-  const s = rendered.scale;
+  const pixelsPerPoint = rendered.scale;
   const deadline = started + limits.ocrPageTimeoutMs;
   for (const cell of cells) {
     // Crop the border lines off (1.5 pt inside), then pad with white.
     const inset = 1.5;
     const cx0 = cell.x0 + inset;
     const cy0 = cell.y0 + inset;
-    const pw = Math.round((cell.x1 - cell.x0 - 2 * inset) * s);
-    const ph = Math.round((cell.y1 - cell.y0 - 2 * inset) * s);
-    if (pw < 8 || ph < 8) continue;
-    const k = Math.min(1, (CELL_TARGET_HEIGHT_PX * 3) / ph);
+    const cellWidthPx = Math.round((cell.x1 - cell.x0 - 2 * inset) * pixelsPerPoint);
+    const cellHeightPx = Math.round((cell.y1 - cell.y0 - 2 * inset) * pixelsPerPoint);
+    if (cellWidthPx < 8 || cellHeightPx < 8) continue;
+    const zoom = Math.min(1, (CELL_TARGET_HEIGHT_PX * 3) / cellHeightPx);
     // tesseract's reading of thin stroke lettering changes with the margin around it: a second margin is
     // tried when the first reading holds no confident sheet number, and both readings are kept.
     for (const pad of [4, 30]) {
       if (Date.now() > deadline) break;
       // Whole-pixel source offsets: a fractional offset resamples (blurs) thin stroke lettering.
       const source = {
-        x: Math.round((cx0 - origin.x0) * s),
-        y: Math.round((cy0 - origin.y0) * s),
-        width: pw,
-        height: ph,
+        x: Math.round((cx0 - origin.x0) * pixelsPerPoint),
+        y: Math.round((cy0 - origin.y0) * pixelsPerPoint),
+        width: cellWidthPx,
+        height: cellHeightPx,
       };
-      const read = await readCellImage(rendered, source, { x: cx0, y: cy0 }, k, pad, deadline);
+      const read = await readCellImage(rendered, source, { x: cx0, y: cy0 }, zoom, pad, deadline);
       addDistinct(words, read);
       if (read.some((w) => (w.confidence ?? 0) >= 70 && parseSheetNumber(w.text) !== null)) break;
     }
@@ -202,35 +207,49 @@ const inkPixels = (rgba: Uint8ClampedArray): number => {
 };
 
 /**
- * Reads one cell of a render as a block of text (PSM 6): the `source` pixels, scaled by `k` and padded with
+ * Reads one cell of a render as a block of text (PSM 6): the `source` pixels, scaled by `zoom` and padded with
  * white, with the words mapped back to page points from the cell's top-left `origin`.
  */
 const readCellImage = async (
   rendered: RenderedRegion,
   source: { x: number; y: number; width: number; height: number },
   origin: { x: number; y: number },
-  k: number,
+  zoom: number,
   pad: number,
   deadline: number,
 ): Promise<Word[]> => {
-  const w = Math.round(source.width * k);
-  const h = Math.round(source.height * k);
-  const out = createCanvas(w + 2 * pad, h + 2 * pad);
+  const zoomedWidth = Math.round(source.width * zoom);
+  const zoomedHeight = Math.round(source.height * zoom);
+  const out = createCanvas(zoomedWidth + 2 * pad, zoomedHeight + 2 * pad);
   const ctx = out.getContext('2d');
   ctx.fillStyle = '#ffffff';
   ctx.fillRect(0, 0, out.width, out.height);
-  ctx.drawImage(rendered.canvas, source.x, source.y, source.width, source.height, pad, pad, w, h);
+  ctx.drawImage(
+    rendered.canvas,
+    source.x,
+    source.y,
+    source.width,
+    source.height,
+    pad,
+    pad,
+    zoomedWidth,
+    zoomedHeight,
+  );
   // Most title-block cells are empty once their borders are masked: no recognition for those.
-  if (inkPixels(ctx.getImageData(pad, pad, Math.max(1, w), Math.max(1, h)).data) < MIN_INK_PIXELS) return [];
-  const pixels = await recognize(out, rendered.scale * 72 * k, '6', Math.max(1000, deadline - Date.now()));
-  const f = rendered.scale * k;
+  if (
+    inkPixels(ctx.getImageData(pad, pad, Math.max(1, zoomedWidth), Math.max(1, zoomedHeight)).data) <
+    MIN_INK_PIXELS
+  )
+    return [];
+  const pixels = await recognize(out, rendered.scale * 72 * zoom, '6', Math.max(1000, deadline - Date.now()));
+  const imagePixelsPerPoint = rendered.scale * zoom;
   return toWords(
     pixels,
     (b) => ({
-      x0: origin.x + (b.x0 - pad) / f,
-      y0: origin.y + (b.y0 - pad) / f,
-      x1: origin.x + (b.x1 - pad) / f,
-      y1: origin.y + (b.y1 - pad) / f,
+      x0: origin.x + (b.x0 - pad) / imagePixelsPerPoint,
+      y0: origin.y + (b.y0 - pad) / imagePixelsPerPoint,
+      x1: origin.x + (b.x1 - pad) / imagePixelsPerPoint,
+      y1: origin.y + (b.y1 - pad) / imagePixelsPerPoint,
     }),
     0,
   );

@@ -263,27 +263,27 @@ export const ocrArea = async (
   const origin = rendered.box;
   maskRulings(rendered.canvas, mask, origin, rendered.scale);
   const reduced = scaledCanvas(rendered.canvas, reduction);
-  const W = reduced.width;
-  const H = reduced.height;
+  const unturnedWidth = reduced.width;
+  const unturnedHeight = reduced.height;
   const canvas = turn === 90 ? rotateCanvas(reduced, 1) : turn === 270 ? rotateCanvas(reduced, 3) : reduced;
-  const s = (rendered.scale * reduced.width) / rendered.canvas.width;
-  const pixels = await recognize(canvas, s * 72, '3', limits.ocrPageTimeoutMs);
+  const pixelsPerPoint = (rendered.scale * reduced.width) / rendered.canvas.width;
+  const pixels = await recognize(canvas, pixelsPerPoint * 72, '3', limits.ocrPageTimeoutMs);
   const dir: TextDirection = turn === 0 ? 0 : turn === 90 ? 270 : 90;
   const words = toWords(
     pixels,
-    (b) => {
-      // Back from the turned image to the unturned crop. Clockwise: image (u, v) comes from (v, H - u).
+    (pixelBox) => {
+      // Back from the turned image to the unturned crop. Clockwise: image (u, v) comes from (v, height - u).
       const [x0, y0, x1, y1] =
         turn === 90
-          ? [b.y0, H - b.x1, b.y1, H - b.x0]
+          ? [pixelBox.y0, unturnedHeight - pixelBox.x1, pixelBox.y1, unturnedHeight - pixelBox.x0]
           : turn === 270
-            ? [W - b.y1, b.x0, W - b.y0, b.x1]
-            : [b.x0, b.y0, b.x1, b.y1];
+            ? [unturnedWidth - pixelBox.y1, pixelBox.x0, unturnedWidth - pixelBox.y0, pixelBox.x1]
+            : [pixelBox.x0, pixelBox.y0, pixelBox.x1, pixelBox.y1];
       return {
-        x0: origin.x0 + x0 / s,
-        y0: origin.y0 + y0 / s,
-        x1: origin.x0 + x1 / s,
-        y1: origin.y0 + y1 / s,
+        x0: origin.x0 + x0 / pixelsPerPoint,
+        y0: origin.y0 + y0 / pixelsPerPoint,
+        x1: origin.x0 + x1 / pixelsPerPoint,
+        y1: origin.y0 + y1 / pixelsPerPoint,
       };
     },
     dir,
