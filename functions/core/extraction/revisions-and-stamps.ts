@@ -9,11 +9,34 @@ import type { Ruling } from './rulings.ts';
 
 const REVISION_HEADER_RE = /\b(?:REV(?:ISION)?S?\.?|NO\.?|#|MARK)\b/i;
 
+/** Lines of one header row farther apart than this many text heights belong to different things. */
+const HEADER_PIECE_GAP = 8;
+
+/**
+ * The header row of a revision table: the line with DESCRIPTION and its neighbours on the row, left and right,
+ * while they follow each other closely (a row across the sheet also holds drawing text at the same height).
+ */
+const headerPieces = (row: readonly Line[]): Line[] => {
+  const at = row.findIndex((l) => /\bDESCRIPTION\b/i.test(l.text));
+  if (at < 0) return [...row];
+  const closeAt = (leftIndex: number): boolean => {
+    const left = row[leftIndex];
+    const right = row[leftIndex + 1];
+    return !!left && !!right && right.x0 - left.x1 < HEADER_PIECE_GAP * Math.max(left.size, right.size);
+  };
+  let first = at;
+  let last = at;
+  while (first > 0 && closeAt(first - 1)) first--;
+  while (last + 1 < row.length && closeAt(last)) last++;
+  return row.slice(first, last + 1);
+};
+
 /** Revision tables: a row with a number column, DESCRIPTION and DATE; rows with a date next to it. */
 export const findRevisionBlocks = (lines: readonly Line[]): RegionDraft[] => {
   const out: RegionDraft[] = [];
   const rows = rowsOf(lines.filter((l) => l.dir === 0));
-  rows.forEach((row, i) => {
+  rows.forEach((fullRow, i) => {
+    const row = headerPieces(fullRow);
     const text = row.map((l) => l.text).join(' | ');
     if (!/\bDESCRIPTION\b/i.test(text) || !/\bDATE\b/i.test(text) || !REVISION_HEADER_RE.test(text)) return;
     const header = boxOf(row);
