@@ -10,7 +10,7 @@ import type { Ruling } from './rulings.ts';
 const REVISION_HEADER_RE = /\b(?:REV(?:ISION)?S?\.?|NO\.?|#|MARK)\b/i;
 
 /** Lines of one header row farther apart than this many text heights belong to different things. */
-const HEADER_PIECE_GAP = 8;
+const HEADER_PIECE_GAP = 25;
 
 /**
  * The header row of a revision table: the line with DESCRIPTION and its neighbours on the row, left and right,
