@@ -2,7 +2,6 @@
  * Artifacts: PNG crops of regions, overlay PNGs of sheets with every region drawn, PDFs of spec sections.
  */
 import { createCanvas } from '@napi-rs/canvas';
-import { PDFDocument } from 'pdf-lib';
 import { ExtractionError } from './errors.ts';
 import { clampBox, fromDisplayBox } from './geometry.ts';
 import { type ExtractionLimits, resolveLimits } from './limits.ts';
@@ -210,39 +209,4 @@ export const openArtifactRenderer = async (bytes: Uint8Array, limits?: Partial<E
     ): Promise<Uint8Array> => onPage(pageNumber, (page) => drawOverlay(page, regions, dpi, resolved)),
     close: (): Promise<void> => doc.destroy(),
   };
-};
-
-/** A PDF holding pages pageStart..pageEnd (1-based, inclusive) of the source, e.g. one spec section. */
-export const buildSectionPdf = async (
-  bytes: Uint8Array,
-  pageStart: number,
-  pageEnd: number,
-): Promise<Uint8Array> => {
-  let source: PDFDocument;
-  try {
-    source = await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: false });
-  } catch (error) {
-    const message = (error as Error).message ?? String(error);
-    if (/encrypt/i.test(message))
-      throw new ExtractionError('pdf_encrypted', 'The PDF is encrypted.', { cause: error });
-    throw new ExtractionError('pdf_malformed', `The PDF cannot be parsed: ${message}`, { cause: error });
-  }
-  const count = source.getPageCount();
-  if (
-    !Number.isInteger(pageStart) ||
-    !Number.isInteger(pageEnd) ||
-    pageStart < 1 ||
-    pageEnd > count ||
-    pageEnd < pageStart
-  ) {
-    throw new ExtractionError(
-      'invalid_page_range',
-      `Invalid page range ${pageStart}-${pageEnd} for ${count} pages.`,
-    );
-  }
-  const out = await PDFDocument.create();
-  const indices = Array.from({ length: pageEnd - pageStart + 1 }, (_, i) => pageStart - 1 + i);
-  const pages = await out.copyPages(source, indices);
-  for (const page of pages) out.addPage(page);
-  return out.save();
 };

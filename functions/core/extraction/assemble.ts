@@ -63,13 +63,12 @@ export const assembleDocument = (
     };
   });
   const issues: PageIssue[] = pages.flatMap((p) => (p.issue ? [p.issue] : []));
-  const first = pages[0]!;
-  const last = pages[pages.length - 1]!;
+  const pageNumbers = pages.map((p) => p.pageNumber);
   return {
     schemaVersion: EXTRACTION_SCHEMA_VERSION,
     fileName: options.fileName ?? null,
     pageCount: options.pageCount,
-    pageRange: { from: first.pageNumber, to: last.pageNumber },
+    pageRange: { from: Math.min(...pageNumbers), to: Math.max(...pageNumbers) },
     classification: options.classification ?? classifyDocument(pages, pageInfos),
     classificationSource: options.classification ? 'given' : 'detected',
     pages: pageInfos,

@@ -10,10 +10,11 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildSectionPdf, openArtifactRenderer } from './artifacts.ts';
+import { openArtifactRenderer } from './artifacts.ts';
 import { isExtractionError } from './errors.ts';
 import { extractDocument } from './index.ts';
 import type { ExtractionResult } from './model.ts';
+import { buildSectionPdf } from './pdf-structure.ts';
 
 interface CliOptions {
   file: string;

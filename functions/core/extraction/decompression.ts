@@ -34,7 +34,8 @@ export const createSyncDecompressionStream = (maxOutputBytes: number) =>
           chunks.push(view);
         },
         flush(controller) {
-          const input = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+          const [only] = chunks;
+          const input = chunks.length === 1 && only ? only : Buffer.concat(chunks);
           const output = decode(input, { maxOutputLength: maxOutputBytes });
           controller.enqueue(new Uint8Array(output.buffer, output.byteOffset, output.byteLength));
         },

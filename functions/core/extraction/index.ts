@@ -4,7 +4,7 @@
  * - extractDocument(bytes, options): the whole result for one file.
  * - extractPages(bytes, range, options) + assembleDocument(pageResults, ...): the same in page batches, so a
  *   pipeline can fan out and assemble (specification sections span batches).
- * - renderRegionCrop / buildSectionPdf: artifacts.
+ * - renderRegionCrop / renderOverlay: artifacts; inspectPdf / buildSectionPdfs: the PDF's structure (pdf-lib).
  */
 import { assembleDocument } from './assemble.ts';
 import { ExtractionError } from './errors.ts';
@@ -15,12 +15,13 @@ import { type OcrMode, type PageResult, processPage } from './page.ts';
 import { openPdf } from './pdf.ts';
 import { defaultWorkerCount, extractPagesInWorkers } from './workers.ts';
 
-export { buildSectionPdf, renderOverlay, renderRegionCrop, renderRegionCrops } from './artifacts.ts';
+export { renderOverlay, renderRegionCrop, renderRegionCrops } from './artifacts.ts';
 export { assembleDocument } from './assemble.ts';
 export { ExtractionError, isExtractionError } from './errors.ts';
 export { DEFAULT_LIMITS, type ExtractionLimits } from './limits.ts';
 export * from './model.ts';
 export type { PageResult } from './page.ts';
+export { buildSectionPdf, buildSectionPdfs, inspectPdf, type PdfInspection } from './pdf-structure.ts';
 export { type FileSheets, referenceTargets, withTargets } from './reference-targets.ts';
 export { type Renormalized, renormalizeRegion, type StoredRegion, storedFileSheets } from './renormalize.ts';
 export { engineRegionId } from './sheets.ts';

@@ -21,14 +21,12 @@ export const DisplayBoxSchema = z
   });
 export type DisplayBox = z.infer<typeof DisplayBoxSchema>;
 
-export const ClassificationSchema = z.enum([
-  'plans',
-  'specifications',
-  'documents',
-  'addenda',
-  'mixed',
-  'other',
-]);
+/**
+ * Document classifications: one list for the whole service (jobs, content and search import it from here, the
+ * engine being the module every other domain may depend on).
+ */
+export const CLASSIFICATIONS = ['plans', 'specifications', 'documents', 'addenda', 'mixed', 'other'] as const;
+export const ClassificationSchema = z.enum(CLASSIFICATIONS);
 export type Classification = z.infer<typeof ClassificationSchema>;
 
 /** Per-page kind: a drawing sheet, a page of a specification section, another text page, or nothing readable. */

@@ -48,7 +48,7 @@ export const parseScale = (text: string): Scale | null => {
   const printed = m[0].trim();
   if (m[5]) return { text: printed, ratio: null };
   if (m[4]) return { text: printed, ratio: 1 / Number(m[4]) };
-  const paper = parseInches(m[1]!);
+  const paper = parseInches(m[1] ?? '');
   const feet = Number(m[2]);
   const inches = m[3] ? parseInches(m[3]) : 0;
   const real = feet * 12 + inches;
@@ -79,13 +79,13 @@ export const findTextReferences = (text: string): SheetReference[] => {
       });
     }
   };
-  for (const m of text.matchAll(DETAIL_ON_SHEET_RE)) add(m[0], m[1]!, m[2]!);
+  for (const m of text.matchAll(DETAIL_ON_SHEET_RE)) add(m[0], m[1] ?? '', m[2] ?? '');
   for (const m of text.matchAll(SLASH_REF_RE)) {
     // Skip fractions, dates and scales (digits on both sides).
-    if (/^\d+$/.test(m[2]!)) continue;
-    add(m[0], m[1]!, m[2]!);
+    if (/^\d+$/.test(m[2] ?? '')) continue;
+    add(m[0], m[1] ?? '', m[2] ?? '');
   }
-  for (const m of text.matchAll(SEE_SHEET_RE)) add(m[0], null, m[1]!);
+  for (const m of text.matchAll(SEE_SHEET_RE)) add(m[0], null, m[1] ?? '');
   return [...refs.values()];
 };
 
@@ -186,8 +186,11 @@ export const parseNumberedEntries = (lines: readonly string[]): Keynote[] => {
     const line = raw.trim();
     if (!line) continue;
     const m = KEYNOTE_LINE_RE.exec(line);
-    if (m) out.push({ key: m[1]!, text: m[2]!.trim() });
-    else if (out.length) out[out.length - 1]!.text += ` ${line}`;
+    if (m) out.push({ key: m[1] ?? '', text: (m[2] ?? '').trim() });
+    else {
+      const previous = out[out.length - 1];
+      if (previous) previous.text += ` ${line}`;
+    }
   }
   return out;
 };

@@ -87,8 +87,9 @@ export const findNumberCandidates = (
   // `TCP: 032`-style numbers split over two words.
   for (const l of lines) {
     for (let i = 0; i + 1 < l.words.length; i++) {
-      const a = l.words[i]!;
-      const b = l.words[i + 1]!;
+      const a = l.words[i];
+      const b = l.words[i + 1];
+      if (!a || !b) continue;
       if (/^[A-Z]{2,4}:$/.test(a.text) && /^\d{2,4}$/.test(b.text)) {
         consider(
           `${a.text} ${b.text}`,

@@ -14,7 +14,6 @@ import type { ExtractionLimits } from './limits.ts';
 import type { PageGeometry, PdfPage } from './pdf.ts';
 import { type RenderedRegion, renderRegion } from './render.ts';
 import type { Ruling } from './rulings.ts';
-import { parseSheetNumber } from './sheet-number.ts';
 
 export interface OcrRequest {
   page: PdfPage;
@@ -50,7 +49,7 @@ export const keepRender = async (request: OcrRequest, area: Box, dpi: number): P
  * The page area at `dpi` on a canvas of its own (callers draw masks on it): cut from a kept render that
  * contains it, at whole-pixel offsets so thin strokes are not resampled, else rendered.
  */
-const renderForOcr = async (request: OcrRequest, area: Box, dpi: number): Promise<RenderedRegion> => {
+export const renderForOcr = async (request: OcrRequest, area: Box, dpi: number): Promise<RenderedRegion> => {
   const kept = request.renders?.find((r) => r.dpi === dpi && contains(r.rendered.box, area));
   return kept
     ? cutKeptRender(kept.rendered, area)
@@ -116,7 +115,7 @@ interface PixelWord {
 }
 
 /** PSM 3 (automatic layout) for areas, PSM 6 (one block) for title-block cells. */
-const recognize = async (
+export const recognize = async (
   canvas: Canvas,
   dpi: number,
   psm: '3' | '6',
@@ -159,7 +158,7 @@ const recognize = async (
 };
 
 /** Paints ruling lines white. */
-const maskRulings = (canvas: Canvas, rulings: readonly Ruling[], area: Box, scale: number): void => {
+export const maskRulings = (canvas: Canvas, rulings: readonly Ruling[], area: Box, scale: number): void => {
   if (rulings.length === 0) return;
   const ctx = canvas.getContext('2d');
   ctx.fillStyle = '#ffffff';
@@ -200,7 +199,11 @@ const rotateCanvas = (source: Canvas, quarterTurns: 1 | 3): Canvas => {
   return out;
 };
 
-const toWords = (pixels: readonly PixelWord[], map: (w: PixelWord) => Box, dir: TextDirection): Word[] =>
+export const toWords = (
+  pixels: readonly PixelWord[],
+  map: (w: PixelWord) => Box,
+  dir: TextDirection,
+): Word[] =>
   pixels.map((p) => {
     const box = map(p);
     const size = dir === 0 ? box.y1 - box.y0 : box.x1 - box.x0;
@@ -215,13 +218,31 @@ const toWords = (pixels: readonly PixelWord[], map: (w: PixelWord) => Box, dir: 
     };
   });
 
-const summarize = (words: Word[], started: number): OcrResult => ({
+export const summarize = (words: Word[], started: number): OcrResult => ({
   words,
   meanConfidence: words.length
     ? Math.round(words.reduce((s, w) => s + (w.confidence ?? 0), 0) / words.length)
     : 0,
   seconds: (Date.now() - started) / 1000,
 });
+
+/**
+ * Passes over a whole title block or band (PSM 3) read a copy reduced by this factor from titleBlockDpi: their
+ * cost grows with the pixels, and what they are for (titles, field values) is the block's larger lettering,
+ * still 20 px high and more at 200 dpi; the small number cells are read from the full render.
+ */
+export const WHOLE_PASS_REDUCTION = 2 / 3;
+
+/** A copy of a canvas scaled by `factor` (the canvas itself when the factor is 1). */
+export const scaledCanvas = (source: Canvas, factor: number): Canvas => {
+  if (factor >= 1) return source;
+  const out = createCanvas(
+    Math.max(1, Math.round(source.width * factor)),
+    Math.max(1, Math.round(source.height * factor)),
+  );
+  out.getContext('2d').drawImage(source, 0, 0, out.width, out.height);
+  return out;
+};
 
 /**
  * OCRs one area of the page. `turn` rotates the rendered crop before OCR: 0 reads horizontal text,
@@ -233,267 +254,41 @@ export const ocrArea = async (
   dpi: number,
   turn: 0 | 90 | 270,
   mask: readonly Ruling[] = [],
+  /** Reads a copy scaled by this factor (the render is kept at `dpi` for the cells cut from it). */
+  reduction = 1,
 ): Promise<OcrResult> => {
   const started = Date.now();
   const { limits } = request;
   const rendered = await renderForOcr(request, area, dpi);
   const origin = rendered.box;
   maskRulings(rendered.canvas, mask, origin, rendered.scale);
-  const W = rendered.canvas.width;
-  const H = rendered.canvas.height;
-  const canvas =
-    turn === 90
-      ? rotateCanvas(rendered.canvas, 1)
-      : turn === 270
-        ? rotateCanvas(rendered.canvas, 3)
-        : rendered.canvas;
-  const pixels = await recognize(canvas, rendered.scale * 72, '3', limits.ocrPageTimeoutMs);
-  const s = rendered.scale;
+  const reduced = scaledCanvas(rendered.canvas, reduction);
+  const unturnedWidth = reduced.width;
+  const unturnedHeight = reduced.height;
+  const canvas = turn === 90 ? rotateCanvas(reduced, 1) : turn === 270 ? rotateCanvas(reduced, 3) : reduced;
+  const pixelsPerPoint = (rendered.scale * reduced.width) / rendered.canvas.width;
+  const pixels = await recognize(canvas, pixelsPerPoint * 72, '3', limits.ocrPageTimeoutMs);
   const dir: TextDirection = turn === 0 ? 0 : turn === 90 ? 270 : 90;
   const words = toWords(
     pixels,
-    (b) => {
-      // Back from the turned image to the unturned crop. Clockwise: image (u, v) comes from (v, H - u).
+    (pixelBox) => {
+      // Back from the turned image to the unturned crop. Clockwise: image (u, v) comes from (v, height - u).
       const [x0, y0, x1, y1] =
         turn === 90
-          ? [b.y0, H - b.x1, b.y1, H - b.x0]
+          ? [pixelBox.y0, unturnedHeight - pixelBox.x1, pixelBox.y1, unturnedHeight - pixelBox.x0]
           : turn === 270
-            ? [W - b.y1, b.x0, W - b.y0, b.x1]
-            : [b.x0, b.y0, b.x1, b.y1];
+            ? [unturnedWidth - pixelBox.y1, pixelBox.x0, unturnedWidth - pixelBox.y0, pixelBox.x1]
+            : [pixelBox.x0, pixelBox.y0, pixelBox.x1, pixelBox.y1];
       return {
-        x0: origin.x0 + x0 / s,
-        y0: origin.y0 + y0 / s,
-        x1: origin.x0 + x1 / s,
-        y1: origin.y0 + y1 / s,
+        x0: origin.x0 + x0 / pixelsPerPoint,
+        y0: origin.y0 + y0 / pixelsPerPoint,
+        x1: origin.x0 + x1 / pixelsPerPoint,
+        y1: origin.y0 + y1 / pixelsPerPoint,
       };
     },
     dir,
   );
   return summarize(words, started);
-};
-
-/**
- * Cells of a ruled box: columns split by vertical rulings spanning most of its height, then each column
- * split by horizontal rulings spanning most of the column's width.
- */
-export const cellsOf = (area: Box, rulings: readonly Ruling[]): Box[] => {
-  const h = area.y1 - area.y0;
-  const inside = (r: Ruling): boolean =>
-    r.axis === 'v' ? r.at > area.x0 + 2 && r.at < area.x1 - 2 : r.at > area.y0 + 2 && r.at < area.y1 - 2;
-  const xs = [
-    area.x0,
-    ...rulings
-      .filter(
-        (r) => r.axis === 'v' && inside(r) && Math.min(r.to, area.y1) - Math.max(r.from, area.y0) >= 0.6 * h,
-      )
-      .map((r) => r.at),
-    area.x1,
-  ].sort((a, b) => a - b);
-  const cells: Box[] = [];
-  for (let i = 0; i + 1 < xs.length; i++) {
-    const x0 = xs[i]!;
-    const x1 = xs[i + 1]!;
-    if (x1 - x0 < 8) continue;
-    const ys = [
-      area.y0,
-      ...rulings
-        .filter(
-          (r) => r.axis === 'h' && inside(r) && Math.min(r.to, x1) - Math.max(r.from, x0) >= 0.7 * (x1 - x0),
-        )
-        .map((r) => r.at),
-      area.y1,
-    ].sort((a, b) => a - b);
-    for (let j = 0; j + 1 < ys.length; j++) {
-      const y0 = ys[j]!;
-      const y1 = ys[j + 1]!;
-      if (y1 - y0 >= 6) cells.push({ x0, y0, x1, y1 });
-    }
-  }
-  return cells;
-};
-
-const CELL_TARGET_HEIGHT_PX = 120;
-
-/**
- * OCR of a ruled title block cell by cell: rendered once (see titleBlockDpi), borders masked, each cell recognized
- * as one block at a scale that keeps its text near the size tesseract reads best.
- */
-export const ocrCells = async (
-  request: OcrRequest,
-  area: Box,
-  rulings: readonly Ruling[],
-): Promise<OcrResult> => {
-  const started = Date.now();
-  const { limits } = request;
-  const rendered = await renderForOcr(request, area, titleBlockDpi(request));
-  const origin = rendered.box;
-  maskRulings(rendered.canvas, rulings, origin, rendered.scale);
-  const s = rendered.scale;
-  const deadline = started + limits.ocrPageTimeoutMs;
-  // One pass over the whole block, then cell by cell; both are kept (each misses words the other reads).
-  const whole = await recognize(rendered.canvas, s * 72, '3', limits.ocrPageTimeoutMs);
-  const words: Word[] = toWords(
-    whole,
-    (b) => ({
-      x0: origin.x0 + b.x0 / s,
-      y0: origin.y0 + b.y0 / s,
-      x1: origin.x0 + b.x1 / s,
-      y1: origin.y0 + b.y1 / s,
-    }),
-    0,
-  );
-  for (const cell of cellsOf(area, rulings)) {
-    if (Date.now() > deadline) break;
-    const pw = Math.round((cell.x1 - cell.x0) * s);
-    const ph = Math.round((cell.y1 - cell.y0) * s);
-    if (pw < 8 || ph < 8) continue;
-    // Shrink tall cells (big lettering) so a line of text is at most ~CELL_TARGET_HEIGHT_PX high.
-    const k = Math.min(1, CELL_TARGET_HEIGHT_PX / Math.min(ph, CELL_TARGET_HEIGHT_PX * 3));
-    const source = { x: (cell.x0 - origin.x0) * s, y: (cell.y0 - origin.y0) * s, width: pw, height: ph };
-    addDistinct(words, await readCellImage(rendered, source, { x: cell.x0, y: cell.y0 }, k, 10, deadline));
-  }
-  return summarize(words, started);
-};
-
-/**
- * The ruled cell around a point: the nearest horizontal rulings above and below that span its x, and the
- * nearest vertical rulings left and right that span the whole height between them. A horizontal border that
- * does not reach both verticals is a stroke inside the cell (outlined lettering, a dash), not a border: it is
- * skipped and the cell looked up again. Null when the point is not enclosed.
- */
-export const cellAt = (x: number, y: number, rulings: readonly Ruling[]): Box | null => {
-  const skipped = new Set<Ruling>();
-  for (let attempt = 0; attempt < 8; attempt++) {
-    let top: Ruling | null = null;
-    let bottom: Ruling | null = null;
-    for (const r of rulings) {
-      if (r.axis !== 'h' || skipped.has(r) || r.from > x + 0.5 || r.to < x - 0.5) continue;
-      if (r.at < y && (!top || r.at > top.at)) top = r;
-      if (r.at > y && (!bottom || r.at < bottom.at)) bottom = r;
-    }
-    if (!top || !bottom) return null;
-    let left: Ruling | null = null;
-    let right: Ruling | null = null;
-    for (const r of rulings) {
-      if (r.axis !== 'v' || r.from > top.at + 2 || r.to < bottom.at - 2) continue;
-      if (r.at < x && (!left || r.at > left.at)) left = r;
-      if (r.at > x && (!right || r.at < right.at)) right = r;
-    }
-    if (!left || !right) return null;
-    const spans = (h: Ruling): boolean => h.from <= left.at + 2 && h.to >= right.at - 2;
-    if (spans(top) && spans(bottom)) return { x0: left.at, y0: top.at, x1: right.at, y1: bottom.at };
-    if (!spans(top)) skipped.add(top);
-    if (!spans(bottom)) skipped.add(bottom);
-  }
-  return null;
-};
-
-/**
- * OCR of a few small title-block cells (where the sheet number is printed), each on its own (titleBlockDpi) as
- * one block (PSM 6): isolated from its neighbours, large sheet-number lettering is read far more reliably
- * than in a pass over the whole block. The cells are rendered once (their common box), borders cropped off.
- */
-export const ocrSmallCells = async (request: OcrRequest, cells: readonly Box[]): Promise<OcrResult> => {
-  const started = Date.now();
-  const words: Word[] = [];
-  if (cells.length === 0) return summarize(words, started);
-  const { limits } = request;
-  const area = {
-    x0: Math.min(...cells.map((c) => c.x0)),
-    y0: Math.min(...cells.map((c) => c.y0)),
-    x1: Math.max(...cells.map((c) => c.x1)),
-    y1: Math.max(...cells.map((c) => c.y1)),
-  };
-  const rendered = await renderForOcr(request, area, titleBlockDpi(request));
-  const origin = rendered.box;
-  const s = rendered.scale;
-  const deadline = started + limits.ocrPageTimeoutMs;
-  for (const cell of cells) {
-    // Crop the border lines off (1.5 pt inside), then pad with white.
-    const inset = 1.5;
-    const cx0 = cell.x0 + inset;
-    const cy0 = cell.y0 + inset;
-    const pw = Math.round((cell.x1 - cell.x0 - 2 * inset) * s);
-    const ph = Math.round((cell.y1 - cell.y0 - 2 * inset) * s);
-    if (pw < 8 || ph < 8) continue;
-    const k = Math.min(1, (CELL_TARGET_HEIGHT_PX * 3) / ph);
-    // tesseract's reading of thin stroke lettering changes with the margin around it: a second margin is
-    // tried when the first reading holds no confident sheet number, and both readings are kept.
-    for (const pad of [4, 30]) {
-      if (Date.now() > deadline) break;
-      // Whole-pixel source offsets: a fractional offset resamples (blurs) thin stroke lettering.
-      const source = {
-        x: Math.round((cx0 - origin.x0) * s),
-        y: Math.round((cy0 - origin.y0) * s),
-        width: pw,
-        height: ph,
-      };
-      const read = await readCellImage(rendered, source, { x: cx0, y: cy0 }, k, pad, deadline);
-      addDistinct(words, read);
-      if (read.some((w) => (w.confidence ?? 0) >= 70 && parseSheetNumber(w.text) !== null)) break;
-    }
-  }
-  return summarize(words, started);
-};
-
-/** Fewer dark pixels than this (a speck, a stray line end) is an empty cell; one small digit has hundreds. */
-const MIN_INK_PIXELS = 20;
-
-/** Dark pixels in RGBA data. */
-const inkPixels = (rgba: Uint8ClampedArray): number => {
-  let dark = 0;
-  for (let at = 0; at < rgba.length; at += 4) {
-    if ((rgba[at] ?? 255) + (rgba[at + 1] ?? 255) + (rgba[at + 2] ?? 255) < 480) dark++;
-  }
-  return dark;
-};
-
-/**
- * Reads one cell of a render as a block of text (PSM 6): the `source` pixels, scaled by `k` and padded with
- * white, with the words mapped back to page points from the cell's top-left `origin`.
- */
-const readCellImage = async (
-  rendered: RenderedRegion,
-  source: { x: number; y: number; width: number; height: number },
-  origin: { x: number; y: number },
-  k: number,
-  pad: number,
-  deadline: number,
-): Promise<Word[]> => {
-  const w = Math.round(source.width * k);
-  const h = Math.round(source.height * k);
-  const out = createCanvas(w + 2 * pad, h + 2 * pad);
-  const ctx = out.getContext('2d');
-  ctx.fillStyle = '#ffffff';
-  ctx.fillRect(0, 0, out.width, out.height);
-  ctx.drawImage(rendered.canvas, source.x, source.y, source.width, source.height, pad, pad, w, h);
-  // Most title-block cells are empty once their borders are masked: no recognition for those.
-  if (inkPixels(ctx.getImageData(pad, pad, Math.max(1, w), Math.max(1, h)).data) < MIN_INK_PIXELS) return [];
-  const pixels = await recognize(out, rendered.scale * 72 * k, '6', Math.max(1000, deadline - Date.now()));
-  const f = rendered.scale * k;
-  return toWords(
-    pixels,
-    (b) => ({
-      x0: origin.x + (b.x0 - pad) / f,
-      y0: origin.y + (b.y0 - pad) / f,
-      x1: origin.x + (b.x1 - pad) / f,
-      y1: origin.y + (b.y1 - pad) / f,
-    }),
-    0,
-  );
-};
-
-/** Adds words unless a word with the same text already covers the same place. */
-const addDistinct = (into: Word[], words: readonly Word[]): void => {
-  for (const w of words) {
-    const dup = into.some(
-      (o) =>
-        o.text === w.text &&
-        Math.min(o.x1, w.x1) - Math.max(o.x0, w.x0) > 0 &&
-        Math.min(o.y1, w.y1) - Math.max(o.y0, w.y0) > 0,
-    );
-    if (!dup) into.push(w);
-  }
 };
 
 /** OCR of a whole page (text pages without a text layer, or when OCR is forced). */

@@ -8,33 +8,16 @@ import {
   boxOf,
   centerInside,
   centerX,
-  centerY,
   contains,
-  height,
   type Line,
   median,
   type Word,
 } from './geometry.ts';
-import type { DrawingType, Keynote, RegionType, Revision, Schedule } from './model.ts';
+import type { RegionType, Schedule } from './model.ts';
 import { parseNumberedEntries } from './normalize.ts';
-import { SCALE_TEXT_RE } from './sheet-title.ts';
-
-export interface RegionDraft {
-  regionType: RegionType;
-  label: string;
-  drawingType: DrawingType | null;
-  box: Box;
-  titleBox: Box | null;
-  lines: Line[];
-  viewNumber?: string | null;
-  viewTitle?: string | null;
-  scaleText?: string | null;
-  keynotes?: Keynote[];
-  schedule?: Schedule | null;
-  revisions?: Revision[];
-  /** The whole drawing area of a sheet without titled views: its title is the sheet title (set level). */
-  drawingArea?: boolean;
-}
+import { type RegionDraft, rowsOf } from './region-draft.ts';
+import { findRevisionBlocks, findStamps } from './revisions-and-stamps.ts';
+import { estimateViewExtents, findViews } from './views.ts';
 
 /** Label of a drawing-area view until the sheet title is known (see `assembleSheets`). */
 export const DRAWING_AREA_LABEL = 'DRAWING';
@@ -65,24 +48,6 @@ const HEADING_KINDS: readonly HeadingKind[] = [
 const upperRatio = (t: string): number => {
   const letters = t.replace(/[^A-Za-z]/g, '');
   return letters.length ? letters.replace(/[^A-Z]/g, '').length / letters.length : 0;
-};
-
-export const drawingTypeOf = (title: string): DrawingType | null => {
-  const t = title.toUpperCase();
-  if (/\bSCHEDULE\b/.test(t)) return 'schedule';
-  if (/\bDETAILS?\b|\bDET\.?\b/.test(t)) return 'detail';
-  if (/\bELEVATIONS?\b|\bELEV\.?\b/.test(t)) return 'elevation';
-  if (/\bSECTIONS?\b|\bSECT\.?\b/.test(t)) return 'section';
-  if (/\bPROFILES?\b/.test(t)) return 'profile';
-  if (/\bDIAGRAMS?\b|\bRISER\b|\bONE[- ]LINE\b/.test(t)) return 'diagram';
-  if (/\bSCHEMATICS?\b/.test(t)) return 'schematic';
-  if (/\bPERSPECTIVE|ISOMETRIC|AXON|RENDERING|3D\b/.test(t)) return 'perspective';
-  if (/\bMAP\b/.test(t)) return 'map';
-  if (
-    /\bPLANS?\b|\bFLOOR\b|\bROOF\b|\bLAYOUT\b|\bSITE\b|\bCEILING\b|\bRCP\b|\bFOUNDATION\b|\bFRAMING\b/.test(t)
-  )
-    return 'plan';
-  return null;
 };
 
 /** Lines that read as a region heading: short, mostly uppercase, a known kind, not smaller than body text. */
@@ -122,19 +87,6 @@ const continuationBelow = (heading: Line, lines: readonly Line[]): Line | null =
   if (!below) return null;
   const t = below.text.trim();
   return upperRatio(t) >= 0.85 && t.split(/\s+/).length <= 5 && !/[.,;]$/.test(t) ? below : null;
-};
-
-/** Groups lines into rows (same vertical band), top to bottom. */
-const rowsOf = (lines: readonly Line[]): Line[][] => {
-  const sorted = [...lines].sort((a, b) => centerY(a) - centerY(b));
-  const rows: Line[][] = [];
-  for (const l of sorted) {
-    const row = rows[rows.length - 1];
-    if (row && Math.abs(centerY(row[0]!) - centerY(l)) < 0.5 * Math.min(row[0]!.size, l.size)) row.push(l);
-    else rows.push([l]);
-  }
-  for (const row of rows) row.sort((a, b) => a.x0 - b.x0);
-  return rows;
 };
 
 /**
@@ -182,7 +134,8 @@ const tableFromRows = (rows: readonly Line[][]): Schedule | null => {
   // Header: the first row with at least two cells.
   const headerIndex = rows.findIndex((r) => r.length >= 2);
   if (headerIndex < 0) return null;
-  const header = rows[headerIndex]!;
+  const header = rows[headerIndex];
+  if (!header) return null;
   const columns = header.map((l) => l.text.trim());
   const unique = columns.map((c, i) => (columns.indexOf(c) === i ? c : `${c} (${i + 1})`));
   const records: Array<Record<string, string>> = [];
@@ -200,215 +153,12 @@ const tableFromRows = (rows: readonly Line[][]): Schedule | null => {
           best = i;
         }
       });
-      const key = unique[best]!;
+      const key = unique[best] ?? `${best + 1}`;
       record[key] = record[key] ? `${record[key]} ${cell.text.trim()}` : cell.text.trim();
     }
     if (Object.keys(record).length) records.push(record);
   }
   return records.length ? { columns: unique, rows: records } : null;
-};
-
-const REVISION_HEADER_RE = /\b(?:REV(?:ISION)?S?\.?|NO\.?|#|MARK)\b/i;
-
-/** Revision tables: a row with a number column, DESCRIPTION and DATE; rows with a date next to it. */
-const findRevisionBlocks = (lines: readonly Line[]): RegionDraft[] => {
-  const out: RegionDraft[] = [];
-  const rows = rowsOf(lines.filter((l) => l.dir === 0));
-  rows.forEach((row, i) => {
-    const text = row.map((l) => l.text).join(' | ');
-    if (!/\bDESCRIPTION\b/i.test(text) || !/\bDATE\b/i.test(text) || !REVISION_HEADER_RE.test(text)) return;
-    const header = boxOf(row);
-    const size = Math.max(...row.map((l) => l.size));
-    const members: Line[][] = [];
-    // Rows above or below the header with a date-like cell, within the header's horizontal extent.
-    for (const dirStep of [-1, 1]) {
-      let lastEdge = dirStep < 0 ? header.y0 : header.y1;
-      for (let j = i + dirStep; j >= 0 && j < rows.length; j += dirStep) {
-        const r = rows[j]!.filter((l) => l.x0 >= header.x0 - 2 * size && l.x1 <= header.x1 + 6 * size);
-        if (!r.length) continue;
-        const b = boxOf(r);
-        const gap = dirStep < 0 ? lastEdge - b.y1 : b.y0 - lastEdge;
-        if (gap > 3 * size) break;
-        const rowText = r.map((l) => l.text).join(' ');
-        if (!/\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}/.test(rowText)) break;
-        members.push(r);
-        lastEdge = dirStep < 0 ? b.y0 : b.y1;
-      }
-    }
-    const revisions: Revision[] = members.map((r) => {
-      const cells = r.map((l) => l.text.trim());
-      const date = cells.find((c) => /\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}/.test(c)) ?? null;
-      const mark = cells[0] ?? '';
-      const description = cells.filter((c, k) => k > 0 && c !== date).join(' ') || null;
-      return { mark, description, date };
-    });
-    const all = [row, ...members].flat();
-    out.push({
-      regionType: 'revisionBlock',
-      label: 'REVISIONS',
-      drawingType: null,
-      box: boxOf(all),
-      titleBox: header,
-      lines: all,
-      revisions,
-    });
-  });
-  return out;
-};
-
-const STAMP_RE =
-  /\b(?:NO\s+EXCEPTIONS\s+TAKEN|MAKE\s+CORRECTIONS\s+NOTED|REVISE\s+AND\s+RESUBMIT|REJECTED|REVIEWED\s+BY|APPROVED\s+AS\s+NOTED|FOR\s+CONSTRUCTION\s+APPROVAL|PROFESSIONAL\s+ENGINEER|REGISTERED\s+(?:ARCHITECT|ENGINEER)|LICENSED\s+(?:ARCHITECT|ENGINEER)|STATE\s+OF\s+[A-Z]+\s+REGISTERED)\b/i;
-
-const findStamps = (lines: readonly Line[]): RegionDraft[] => {
-  const hits = lines.filter((l) => STAMP_RE.test(l.text));
-  if (!hits.length) return [];
-  // Group hits that are close together into one stamp each.
-  const groups: Line[][] = [];
-  for (const h of hits) {
-    const g = groups.find((grp) => {
-      const b = boxOf(grp);
-      return Math.abs(centerX(b) - centerX(h)) < 250 && Math.abs(centerY(b) - centerY(h)) < 250;
-    });
-    if (g) g.push(h);
-    else groups.push([h]);
-  }
-  return groups.map((g) => {
-    const core = boxOf(g);
-    const size = Math.max(...g.map((l) => l.size));
-    const around = lines.filter(
-      (l) =>
-        l.x0 >= core.x0 - 8 * size &&
-        l.x1 <= core.x1 + 8 * size &&
-        l.y0 >= core.y0 - 6 * size &&
-        l.y1 <= core.y1 + 6 * size,
-    );
-    return {
-      regionType: 'stamp' as const,
-      label: g[0]!.text.trim(),
-      drawingType: null,
-      box: boxOf(around),
-      titleBox: null,
-      lines: around,
-    };
-  });
-};
-
-const VIEW_NUMBER_RE = /^[A-Z]?\d{1,2}[A-Z]?$/;
-
-/** Drawing views: a title line with a scale line under it (or on it), and a view number bubble to the left. */
-const findViews = (lines: readonly Line[], words: readonly Word[], exclude: Box | null): RegionDraft[] => {
-  const horizontal = lines.filter((l) => l.dir === 0 && !(exclude && centerInside(exclude, l)));
-  const views: RegionDraft[] = [];
-  const used = new Set<Line>();
-  for (const scaleLine of horizontal) {
-    const st = scaleLine.text.trim();
-    const sm = SCALE_TEXT_RE.exec(st);
-    if (!sm) continue;
-    const size = scaleLine.size;
-    const before = st
-      .slice(0, sm.index)
-      .replace(/\bSCALE\s*:?\s*$/i, '')
-      .trim();
-    let titleLine: Line | null = null;
-    let titleText = '';
-    if (before.replace(/[^A-Za-z]/g, '').length >= 3) {
-      titleLine = scaleLine;
-      titleText = before;
-    } else {
-      let bestDist = Number.POSITIVE_INFINITY;
-      for (const l of horizontal) {
-        if (l === scaleLine || used.has(l)) continue;
-        const t = l.text.trim();
-        if (t.replace(/[^A-Za-z]/g, '').length < 3 || SCALE_TEXT_RE.test(t)) continue;
-        const dy = scaleLine.y0 - l.y1;
-        const overlapX = Math.min(l.x1, scaleLine.x1) - Math.max(l.x0, scaleLine.x0);
-        if (dy < -0.3 * size || dy > 2.2 * Math.max(size, l.size)) continue;
-        if (overlapX < -2 * size && Math.abs(l.x0 - scaleLine.x0) > 3 * size) continue;
-        if (l.size < 0.8 * size) continue;
-        const dist = dy + Math.abs(l.x0 - scaleLine.x0) * 0.1;
-        if (dist < bestDist) {
-          bestDist = dist;
-          titleLine = l;
-          titleText = t;
-        }
-      }
-    }
-    if (!titleLine) continue;
-    used.add(titleLine);
-    const titleBoxCore = boxOf([titleLine, scaleLine]);
-    // A view number: a short token left of the title, vertically within the title/scale pair.
-    let number: Word | null = null;
-    let bestDx = Number.POSITIVE_INFINITY;
-    for (const w of words) {
-      if (w.dir !== 0 || !VIEW_NUMBER_RE.test(w.text)) continue;
-      if (titleLine.words.includes(w) || scaleLine.words.includes(w)) continue;
-      const dx = titleBoxCore.x0 - w.x1;
-      const cy = centerY(w);
-      if (dx < -0.5 * w.size || dx > 6 * Math.max(size, titleLine.size)) continue;
-      if (cy < titleBoxCore.y0 - titleLine.size || cy > titleBoxCore.y1 + titleLine.size) continue;
-      if (dx < bestDx) {
-        bestDx = dx;
-        number = w;
-      }
-    }
-    // Title-leading number (`1 FIRST FLOOR PLAN`, `A3 SECTION`).
-    let viewNumber: string | null = number?.text ?? null;
-    const lead = /^([A-Z]?\d{1,2}[A-Z]?)\s+(.{3,})$/.exec(titleText);
-    if (!viewNumber && lead) {
-      viewNumber = lead[1]!;
-      titleText = lead[2]!;
-    }
-    const titleBox = number ? boxOf([titleBoxCore, number]) : titleBoxCore;
-    const scaleText = sm[0].trim();
-    views.push({
-      regionType: 'view',
-      label: viewNumber ? `${viewNumber} ${titleText}` : titleText,
-      drawingType: drawingTypeOf(titleText),
-      box: titleBox,
-      titleBox,
-      lines: [titleLine, scaleLine].filter((l, i, a) => a.indexOf(l) === i),
-      viewNumber,
-      viewTitle: titleText,
-      scaleText,
-    });
-  }
-  return views;
-};
-
-/**
- * A view's drawing extent: from its title up to the next view title above (or the page margin), and across
- * to the next view title on either side. Approximate: drawings carry no explicit frame in their text.
- */
-const estimateViewExtents = (
-  views: RegionDraft[],
-  pageWidth: number,
-  pageHeight: number,
-  titleBlock: Box | null,
-): void => {
-  const limitRight = titleBlock && height(titleBlock) > pageHeight * 0.5 ? titleBlock.x0 : pageWidth;
-  const limitBottom = titleBlock && height(titleBlock) <= pageHeight * 0.5 ? titleBlock.y0 : pageHeight;
-  for (const v of views) {
-    const t = v.titleBox!;
-    let top = pageHeight * 0.02;
-    let left = pageWidth * 0.02;
-    let right = limitRight;
-    for (const o of views) {
-      if (o === v) continue;
-      const ot = o.titleBox!;
-      const overlapX = Math.min(ot.x1 + 400, t.x1 + 400) - Math.max(ot.x0, t.x0);
-      if (ot.y1 < t.y0 && overlapX > 0) top = Math.max(top, ot.y1 + 4);
-      if (Math.abs(centerY(ot) - centerY(t)) < height(t) * 4) {
-        if (ot.x0 > t.x1) right = Math.min(right, ot.x0 - 4);
-        if (ot.x1 < t.x0) left = Math.max(left, ot.x1 + 4);
-      }
-    }
-    v.box = {
-      x0: Math.min(left, t.x0),
-      y0: Math.min(top, t.y0),
-      x1: Math.max(right, t.x1),
-      y1: Math.min(Math.max(t.y1 + 2, t.y1), limitBottom),
-    };
-  }
 };
 
 export const findRegions = (
@@ -530,3 +280,5 @@ export const findRegions = (
       ),
   );
 };
+
+export { drawingTypeOf, type RegionDraft } from './region-draft.ts';

@@ -4,7 +4,8 @@
 import { type Canvas, createCanvas } from '@napi-rs/canvas';
 import { ExtractionError } from './errors.ts';
 import type { Box } from './geometry.ts';
-import { loadPdfJs, type PdfPage } from './pdf.ts';
+import { loadPdfJs, type PdfJs, type PdfPage, pageGeometry } from './pdf.ts';
+import { forEachPath, type Matrix, multiply } from './rulings.ts';
 
 export interface RenderedRegion {
   canvas: Canvas;
@@ -30,15 +31,14 @@ const DEFAULT_BUDGET: RenderBudget = {
 
 /**
  * pdf.js draws each pattern fill through scratch canvases, synchronously: a page with hundreds of them can
- * grow the process by gigabytes before any timer runs. Such pages (and pages with huge operator lists) are
- * refused before rendering. The operator list is cached by pdf.js, so the check costs nothing extra.
+ * grow the process by gigabytes before any timer runs. Such renders (and pages with huge operator lists) are
+ * refused before rendering. Only pattern paints the render draws count: a render of part of the page leaves
+ * out the paths outside it (see outsideFilter). The operator list is cached by pdf.js.
  */
-const checkRenderable = async (page: PdfPage, budget: RenderBudget): Promise<void> => {
+const checkRenderable = async (page: PdfPage, budget: RenderBudget, box: Box): Promise<void> => {
   const list = await page.getOperatorList({ intent: 'display' });
-  const { OPS } = await loadPdfJs();
-  let patterns = 0;
-  for (const fn of list.fnArray)
-    if (fn === OPS.setFillColorN || fn === OPS.setStrokeColorN || fn === OPS.shadingFill) patterns++;
+  const pdfjs = await loadPdfJs();
+  const patterns = patternPaints(list, pdfjs, page, box);
   if (patterns > budget.maxPatternFills || list.fnArray.length > budget.maxOperators) {
     throw new ExtractionError(
       'resource_limit',
@@ -47,6 +47,152 @@ const checkRenderable = async (page: PdfPage, budget: RenderBudget): Promise<voi
     );
   }
 };
+
+/**
+ * Pattern paints a render of `box` draws: shading fills, and paths painted while a pattern is the fill or
+ * stroke colour that reach the area (all of them when the area is most of the page).
+ */
+const patternPaints = (list: OperatorList, pdfjs: PdfJs, page: PdfPage, box: Box): number => {
+  const { OPS } = pdfjs;
+  const geometry = pageGeometry(page);
+  const wholePage =
+    (box.x1 - box.x0) * (box.y1 - box.y0) > WHOLE_PAGE_SHARE * geometry.width * geometry.height;
+  let shadings = 0;
+  let patternColors = 0;
+  // Whether a pattern is the current colour at each path, followed through save/restore.
+  const withPattern = new Uint8Array(list.fnArray.length);
+  let fillPattern = false;
+  let strokePattern = false;
+  const stack: Array<[boolean, boolean]> = [];
+  list.fnArray.forEach((operator, index) => {
+    if (operator === OPS.shadingFill) shadings++;
+    else if (operator === OPS.setFillColorN || operator === OPS.setStrokeColorN) patternColors++;
+    if (operator === OPS.save) stack.push([fillPattern, strokePattern]);
+    else if (operator === OPS.restore) [fillPattern, strokePattern] = stack.pop() ?? [false, false];
+    else if (operator === OPS.setFillColorN) fillPattern = true;
+    else if (operator === OPS.setStrokeColorN) strokePattern = true;
+    else if (
+      operator === OPS.setFillGray ||
+      operator === OPS.setFillRGBColor ||
+      operator === OPS.setFillCMYKColor ||
+      operator === OPS.setFillTransparent
+    )
+      fillPattern = false;
+    else if (
+      operator === OPS.setStrokeGray ||
+      operator === OPS.setStrokeRGBColor ||
+      operator === OPS.setStrokeCMYKColor ||
+      operator === OPS.setStrokeTransparent
+    )
+      strokePattern = false;
+    else if (operator === OPS.constructPath && (fillPattern || strokePattern)) withPattern[index] = 1;
+  });
+  if (wholePage) return shadings + patternColors;
+  let painted = 0;
+  forEachPath(list, pdfjs, geometry, (index, _data, userBox, toDisplay) => {
+    if (withPattern[index] !== 1) return;
+    if (!userBox || userBox.length < 4 || !isOutside(userBox, toDisplay, box)) painted++;
+  });
+  return shadings + painted;
+};
+
+/** A user-space box, mapped to display points, lies wholly outside `box` (with a margin). */
+const isOutside = (userBox: ArrayLike<number>, toDisplay: Matrix, box: Box): boolean => {
+  const [minX = 0, minY = 0, maxX = 0, maxY = 0] = Array.from(userBox);
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (const [x, y] of [
+    [minX, minY],
+    [minX, maxY],
+    [maxX, minY],
+    [maxX, maxY],
+  ] as const) {
+    xs.push(toDisplay[0] * x + toDisplay[2] * y + toDisplay[4]);
+    ys.push(toDisplay[1] * x + toDisplay[3] * y + toDisplay[5]);
+  }
+  return (
+    Math.max(...xs) < box.x0 - OUTSIDE_MARGIN ||
+    Math.min(...xs) > box.x1 + OUTSIDE_MARGIN ||
+    Math.max(...ys) < box.y0 - OUTSIDE_MARGIN ||
+    Math.min(...ys) > box.y1 + OUTSIDE_MARGIN
+  );
+};
+
+/** Margin around a rendered area within which paths are still drawn (stroke widths, anti-aliasing). */
+const OUTSIDE_MARGIN = 12;
+/** Areas this large a fraction of the page are rendered whole (nothing much to leave out). */
+const WHOLE_PAGE_SHARE = 0.6;
+
+/**
+ * A filter of the operators a render of `box` can leave out: painted paths (pdf.js `constructPath` with a stroke
+ * or fill) whose bounding box lies wholly outside the area. pdf.js walks the page's whole operator list for
+ * every render, whatever its area; on a vector drawing that walk is most of the cost of rendering a title block.
+ * pdf.js calls the filter for each operator in order, so it follows the current transformation (save/restore,
+ * `cm`, form XObjects) of the list being drawn itself. Paths that set a clip (an `endPath`, or a paint right
+ * after `clip`) are always drawn: they change what later operators draw. Renders with and without the filter
+ * are pixel-identical on every sheet of the corpus.
+ */
+const outsideFilter = (
+  executing: () => OperatorList | undefined,
+  pdfjs: PdfJs,
+  page: PdfPage,
+  box: Box,
+): ((index: number) => boolean) | null => {
+  const { OPS } = pdfjs;
+  const geometry = pageGeometry(page);
+  if ((box.x1 - box.x0) * (box.y1 - box.y0) > WHOLE_PAGE_SHARE * geometry.width * geometry.height)
+    return null;
+  const paints = new Set<number>([
+    OPS.stroke,
+    OPS.closeStroke,
+    OPS.fill,
+    OPS.eoFill,
+    OPS.fillStroke,
+    OPS.eoFillStroke,
+    OPS.closeFillStroke,
+    OPS.closeEOFillStroke,
+  ]);
+  const identity: Matrix = [1, 0, 0, 1, 0, 0];
+  const base = geometry.transform as Matrix;
+  let ctm = identity;
+  const stack: Matrix[] = [];
+  let previousOperator = -1;
+  let followed = true;
+  // pdf.js asks again for an operator it stopped at (a font or image not loaded yet): answer as before.
+  let lastIndex = -1;
+  let lastAnswer = true;
+  return (index) => {
+    if (index === lastIndex) return lastAnswer;
+    const list = executing();
+    const operator = list?.fnArray[index];
+    const operands = list?.argsArray[index] as unknown[] | null | undefined;
+    let draw = true;
+    // Transparency groups and annotations set transforms of their own: from there on everything is drawn.
+    if (operator === OPS.beginGroup || operator === OPS.beginAnnotation) followed = false;
+    if (!followed) draw = true;
+    else if (operator === OPS.save) stack.push(ctm);
+    else if (operator === OPS.restore) ctm = stack.pop() ?? identity;
+    else if (operator === OPS.transform && operands) ctm = multiply(ctm, operands as unknown as Matrix);
+    else if (operator === OPS.paintFormXObjectBegin && operands) {
+      stack.push(ctm);
+      const matrix = operands[0] as Matrix | null;
+      if (matrix) ctm = multiply(ctm, matrix);
+    } else if (operator === OPS.paintFormXObjectEnd) ctm = stack.pop() ?? identity;
+    else if (operator === OPS.constructPath && operands) {
+      const paint = operands[0];
+      const userBox = operands[2] as ArrayLike<number> | null | undefined;
+      const clipping = previousOperator === OPS.clip || previousOperator === OPS.eoClip;
+      if (typeof paint === 'number' && paints.has(paint) && !clipping && userBox && userBox.length >= 4)
+        draw = !isOutside(userBox, multiply(base, ctm), box);
+    }
+    previousOperator = operator ?? -1;
+    lastIndex = index;
+    lastAnswer = draw;
+    return draw;
+  };
+};
+
+type OperatorList = Awaited<ReturnType<PdfPage['getOperatorList']>>;
 
 /** Renders `box` (display points) of the page at `dpi`, scaled down to stay within `maxPixels`. */
 export const renderRegion = async (
@@ -62,7 +208,15 @@ export const renderRegion = async (
   if (w * h * scale * scale > maxPixels) scale = Math.sqrt(maxPixels / (w * h));
   const pw = Math.max(1, Math.round(w * scale));
   const ph = Math.max(1, Math.round(h * scale));
-  await checkRenderable(page, budget);
+  await checkRenderable(page, budget, box);
+  // The filter reads the operator list pdf.js is drawing (that of the render task, not getOperatorList's).
+  let task: ReturnType<PdfPage['render']> | null = null;
+  const executing = (): OperatorList | undefined =>
+    (task as unknown as { _internalRenderTask?: { operatorList?: OperatorList } } | null)?._internalRenderTask
+      ?.operatorList;
+  const operationsFilter = process.env.NO_RENDER_FILTER
+    ? null
+    : outsideFilter(executing, await loadPdfJs(), page, box);
   const canvas = createCanvas(pw, ph);
   const context = canvas.getContext('2d');
   context.fillStyle = '#ffffff';
@@ -70,8 +224,15 @@ export const renderRegion = async (
   const viewport = page.getViewport({ scale, offsetX: -box.x0 * scale, offsetY: -box.y0 * scale });
   try {
     // pdf.js types expect DOM canvases; @napi-rs/canvas implements the same 2D API.
-    const params = { canvas, canvasContext: context, viewport, background: '#ffffff' };
-    const task = page.render(params as unknown as Parameters<PdfPage['render']>[0]);
+    const params = {
+      canvas,
+      canvasContext: context,
+      viewport,
+      background: '#ffffff',
+      ...(operationsFilter ? { operationsFilter } : {}),
+    };
+    const renderTask = page.render(params as unknown as Parameters<PdfPage['render']>[0]);
+    task = renderTask;
     // pdf.js renders in slices and yields between them, so a watchdog can cancel a render that runs too
     // long or makes the process grow too much (some vector-heavy pages allocate scratch canvases unboundedly).
     const startRss = process.memoryUsage().rss;
@@ -89,10 +250,10 @@ export const renderRegion = async (
           `Rendering page ${page.pageNumber} exceeded its memory budget.`,
         );
       }
-      if (stopped) task.cancel();
+      if (stopped) renderTask.cancel();
     }, 100);
     try {
-      await task.promise;
+      await renderTask.promise;
     } finally {
       clearInterval(watchdog);
     }

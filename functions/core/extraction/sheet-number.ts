@@ -94,7 +94,7 @@ export const parseSheetNumber = (text: string): ParsedSheetNumber | null => {
     const m = re.exec(t);
     if (!m) continue;
     if (NOT_SHEET.test(t)) return null;
-    const prefix = m[1]!.replace(/\d$/, '');
+    const prefix = (m[1] ?? '').replace(/\d$/, '');
     return { printed: t, prefix, normalized: normalizeSheetNumber(t) };
   }
   return null;
@@ -114,21 +114,20 @@ export const disciplineOf = (prefix: string, setPrefixes?: ReadonlySet<string>):
   if (!p) return null;
   const mapped = SET_SPECIFIC[p];
   if (mapped) {
-    return { code: mapped, label: NCS_DISCIPLINES[mapped]!, printedPrefix: p, setSpecific: true };
+    return { code: mapped, label: NCS_DISCIPLINES[mapped] ?? mapped, printedPrefix: p, setSpecific: true };
   }
   // A set that also uses roadway/curb/sewer prefixes uses R and U for roads and utilities, not Resource.
   const roadSet = setPrefixes && [...setPrefixes].some((x) => ['CR', 'SW', 'SD', 'SS', 'RD'].includes(x));
-  if (p.length === 1 && roadSet && ROAD_SET_LETTERS[p]) {
-    const code = ROAD_SET_LETTERS[p]!;
-    return { code, label: NCS_DISCIPLINES[code]!, printedPrefix: p, setSpecific: code !== p || p === 'T' };
+  const roadCode = ROAD_SET_LETTERS[p];
+  if (p.length === 1 && roadSet && roadCode) {
+    const label = NCS_DISCIPLINES[roadCode] ?? roadCode;
+    return { code: roadCode, label, printedPrefix: p, setSpecific: roadCode !== p || p === 'T' };
   }
-  const first = p[0]!;
-  if (NCS_DISCIPLINES[p])
-    return { code: p, label: NCS_DISCIPLINES[p]!, printedPrefix: p, setSpecific: false };
-  if (p.length <= 2 && NCS_DISCIPLINES[first]) {
-    return { code: first, label: NCS_DISCIPLINES[first]!, printedPrefix: p, setSpecific: false };
-  }
-  if (NCS_DISCIPLINES[first])
-    return { code: first, label: NCS_DISCIPLINES[first]!, printedPrefix: p, setSpecific: true };
+  const whole = NCS_DISCIPLINES[p];
+  if (whole) return { code: p, label: whole, printedPrefix: p, setSpecific: false };
+  const first = p.charAt(0);
+  const byFirstLetter = NCS_DISCIPLINES[first];
+  if (byFirstLetter)
+    return { code: first, label: byFirstLetter, printedPrefix: p, setSpecific: p.length > 2 };
   return null;
 };

@@ -60,10 +60,20 @@ const fixedFieldTest = (
       places.set(candidate.normalized, list);
     }
   }
+  const fixedValues = new Set<string>();
+  for (const [value, list] of places) {
+    const pagesAtSamePlace = list.map(
+      (here) => new Set(list.filter((other) => samePlace(here.at, other.at)).map((other) => other.page)).size,
+    );
+    if (Math.max(0, ...pagesAtSamePlace) >= FIXED_FIELD_PAGES) fixedValues.add(value);
+  }
   return (candidate, page) => {
     const at = relativeCenter(candidate, page);
     const sheetsThere = (places.get(candidate.normalized) ?? []).filter((other) => samePlace(at, other.at));
-    return new Set(sheetsThere.map((other) => other.page)).size >= FIXED_FIELD_PAGES;
+    if (new Set(sheetsThere.map((other) => other.page)).size >= FIXED_FIELD_PAGES) return true;
+    // A value the set prints as a fixed field, read unconvincingly elsewhere (a reduced or rotated print of a
+    // sheet puts the field in another place): the field again, not this sheet's number.
+    return fixedValues.has(candidate.normalized) && candidate.score < GOOD_NUMBER_SCORE;
   };
 };
 

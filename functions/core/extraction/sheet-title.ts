@@ -62,8 +62,21 @@ const UNRELIABLE_OCR_PENALTY = 2;
 
 const ORGANIZATION_RE =
   /\b(?:COMMISSION|DEPARTMENT|DIVISION|BUREAU|AGENCY|AUTHORITY|(?:CITY|COUNTY|STATE|TOWN|VILLAGE)\s+OF|PUBLIC\s+WORKS|ARCHITECTURE|ARCHITECTS?|ENGINEERS|ENGINEERING|CONSULTANTS?|ASSOCIATES|INC\.?|LLC|CORP\.?|L\.?L\.?P\.?|P\.?C\.?)(?=\W|$)/i;
+/**
+ * A postal or contact line: a house number before a street name (`2042 Barber Dr.`, not the ordinal of
+ * `46TH AVENUE` nor the limits `CRANE STREET TO 3RD STREET`, which are titles of street-work sheets), a
+ * suite, a state and ZIP code, a telephone number, a web or mail address.
+ */
+const ADDRESS_RE =
+  /^\d+[A-Z]?\s+[A-Z0-9 .'-]*\b(?:STREET|ST|AVENUE|AVE|ROAD|RD|BOULEVARD|BLVD|DRIVE|DR|LANE|LN|WAY|COURT|CT|PLACE|PL|HIGHWAY|HWY|PARKWAY|PKWY)\b|\bSUITE\s+\d|\b(?:TEL|FAX|PHONE)\b|\b[A-Z]{2},?\s+\d{5}(?:-\d{4})?\b|WWW\.|@|\(?\d{3}\)?[\s.-]\d{3}[.-]\d{4}/i;
+const isAddressLine = (text: string): boolean => ADDRESS_RE.test(text);
+/**
+ * A person's name in mixed case (`Fernando Cisneros`, `Jane Q. Doe`): the professional in a seal or a
+ * signature line, never a sheet title (which names a drawing, and is not a bare pair of capitalised names).
+ */
+const PERSON_NAME_RE = /^[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+(?:,?\s+(?:P\.?E|R\.?A|AIA|PLS|SE)\.?)?$/;
 const DRAWING_WORD_RE =
-  /\b(?:PLANS?|DETAILS?|ELEVATIONS?|SECTIONS?|SCHEDULES?|NOTES|LEGEND|INDEX|PROFILES?|DIAGRAMS?|LAYOUT|SITE|COVER)\b/i;
+  /\b(?:PLANS?|DETAILS?|ELEVATIONS?|SECTIONS?|SCHEDULES?|NOTES|LEGEND|INDEX|PROFILES?|DIAGRAMS?|LAYOUT|SITE|COVER|FRAMING|FOUNDATIONS?|ROOF|FLOORS?|CEILINGS?|GRADING|DEMOLITION|UTILITY|UTILITIES|LIGHTING|POWER|PLUMBING|MECHANICAL|ELECTRICAL|STRUCTURAL|LANDSCAPE|DRAINAGE|PAVING|STRIPING|SIGNAGE|PERSPECTIVES?|VIEWS?|RAMPS?)\b/i;
 
 /** Lines of the title block that could be (part of) the sheet title, with the label evidence for each. */
 export const findTitleLines = (
@@ -95,12 +108,8 @@ export const findTitleLines = (
       continue;
     if (DATE_RE.test(t) && letters(t) < 12) continue;
     if (SCALE_TEXT_RE.test(t) && letters(t) < 12) continue;
-    if (
-      /\b(?:STREET|AVE(?:NUE)?|SUITE|BLVD|TEL|FAX|PHONE)\b|WWW\.|@|\d{3}[.-]\d{3}[.-]\d{4}/i.test(t) &&
-      /\d/.test(t) &&
-      !DRAWING_WORD_RE.test(t)
-    )
-      continue;
+    if (isAddressLine(t) && !DRAWING_WORD_RE.test(t)) continue;
+    if (PERSON_NAME_RE.test(t) && !DRAWING_WORD_RE.test(t)) continue;
     if (ORGANIZATION_RE.test(t) && !DRAWING_WORD_RE.test(t)) continue;
     if (/^\d/.test(t) && letters(t) < 6) continue;
     let labelBonus = 0;
@@ -132,6 +141,37 @@ export const findTitleLines = (
   return out;
 };
 
+/** Pieces of one row closer than this many text heights are one line split at a wide gap or dash. */
+const ROW_PIECE_GAP = 3.5;
+
+/**
+ * Pieces of one title row (`WOOLSEY ST.` and `UNIVERSITY ST. TO HAMILTON ST.`, split by OCR at a long dash)
+ * joined left to right: same size within 15 %, the same middle height, a gap under ROW_PIECE_GAP heights.
+ */
+const joinRowPieces = (lines: readonly TitleLine[]): TitleLine[] => {
+  const joined: TitleLine[] = [];
+  for (const line of [...lines].sort((a, b) => a.box.x0 - b.box.x0)) {
+    const left = joined.find((other) => {
+      const sameSize = Math.abs(other.size - line.size) <= 0.15 * Math.max(other.size, line.size);
+      const sameRow =
+        Math.abs(centerY(other.box) - centerY(line.box)) < 0.3 * Math.min(other.size, line.size);
+      const gap = line.box.x0 - other.box.x1;
+      return sameSize && sameRow && gap > -0.5 * line.size && gap < ROW_PIECE_GAP * line.size;
+    });
+    if (!left) {
+      joined.push({ ...line });
+      continue;
+    }
+    const confidences = [left.ocrConfidence, line.ocrConfidence].filter((value) => value !== undefined);
+    left.text = `${left.text} ${line.text}`;
+    left.box = boxOf([left.box, line.box]);
+    left.labelBonus = Math.max(left.labelBonus, line.labelBonus);
+    if (confidences.length)
+      left.ocrConfidence = confidences.reduce((sum, value) => sum + value, 0) / confidences.length;
+  }
+  return joined;
+};
+
 /**
  * Ranks title candidates: vertically adjacent lines of the same size and alignment are joined (multi-line
  * titles), then scored by size, nearness to the number and label evidence. `withoutBoilerplate` removes what
@@ -147,11 +187,12 @@ export const rankTitleCandidates = (
     const text = withoutBoilerplate(l.text);
     return text === null ? [] : [{ ...l, text }];
   });
-  const sorted = [...usable].sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
+  const sorted = joinRowPieces(usable).sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
   const groups: TitleLine[][] = [];
   for (const l of sorted) {
     const g = groups.find((grp) => {
-      const last = grp[grp.length - 1]!;
+      const last = grp[grp.length - 1];
+      if (!last) return false;
       const gap = l.box.y0 - last.box.y1;
       const sameSize = Math.abs(l.size - last.size) <= 0.15 * Math.max(l.size, last.size);
       const overlap = Math.min(l.box.x1, last.box.x1) - Math.max(l.box.x0, last.box.x0) > -l.size;
@@ -160,7 +201,10 @@ export const rankTitleCandidates = (
     if (g) g.push(l);
     else groups.push([l]);
   }
-  const maxSize = Math.max(1, ...usable.map((l) => l.size));
+  // Size counts against the largest line read reliably: a large smudge OCR'd at low confidence (`uso`) is
+  // not the block's largest lettering.
+  const reliable = usable.filter((l) => (l.ocrConfidence ?? 100) >= RELIABLE_OCR_CONFIDENCE);
+  const maxSize = Math.max(1, ...(reliable.length ? reliable : usable).map((l) => l.size));
   return groups
     .filter((g) => g.length <= 4)
     .map((g) => {
@@ -170,7 +214,8 @@ export const rankTitleCandidates = (
       const dx = Math.max(0, Math.max(box.x0 - nb.x1, nb.x0 - box.x1));
       const dy = Math.max(0, Math.max(box.y0 - nb.y1, nb.y0 - box.y1));
       const dist = Math.hypot(dx, dy) / Math.max(number.size, 8);
-      let score = (size / maxSize) * 3 - Math.min(6, dist * 0.35) + Math.max(...g.map((l) => l.labelBonus));
+      let score =
+        Math.min(1, size / maxSize) * 3 - Math.min(6, dist * 0.35) + Math.max(...g.map((l) => l.labelBonus));
       if (letters(text) >= 6) score += 0.5;
       if (text === text.toUpperCase()) score += 0.3;
       if (DRAWING_WORD_RE.test(text)) score += 0.8;

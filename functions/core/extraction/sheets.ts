@@ -21,7 +21,9 @@ import { findNumberCandidates, GOOD_NUMBER_SCORE, type NumberCandidate } from '.
 import type { OcrRequest } from './ocr.ts';
 import type { PageGeometry } from './pdf.ts';
 import { findRegions, type RegionDraft } from './regions.ts';
+import { fitRevisionFrames } from './revisions-and-stamps.ts';
 import type { Ruling } from './rulings.ts';
+import { fitScheduleFrames } from './schedule-frames.ts';
 import { findTitleLines, type TitleLine } from './sheet-title.ts';
 import { findTitleBlock } from './title-block.ts';
 import { ocrNumberCells, ocrTitleBlock } from './title-block-ocr.ts';
@@ -121,6 +123,8 @@ export const analyzeSheetPage = async (
       findTitleLines(lines, c, i === 0 ? titleBlock : findTitleBlock(words, c.box, W, H, rulings), W, H),
     );
   const drafts = findRegions(lines, words, titleBlock, W, H);
+  fitRevisionFrames(drafts, rulings);
+  fitScheduleFrames(drafts, rulings);
   const sheetNumber = best?.printed ?? null;
   const revisions = drafts.flatMap((d) => d.revisions ?? []);
   const callouts = findCalloutReferences(
@@ -164,21 +168,21 @@ const assignCallouts = (
   callouts: readonly SheetReference[],
 ): SheetReference[][] => {
   const out: SheetReference[][] = drafts.map(() => []);
-  const views = drafts.flatMap((d, i) => (d.regionType === 'view' ? [i] : []));
-  for (const c of callouts) {
-    if (!c.displayBox) continue;
-    const box = fromDisplayBox(c.displayBox);
-    const holders = drafts.flatMap((d, i) => (centerInside(d.box, box) ? [i] : []));
-    const holdingViews = holders.filter((i) => drafts[i]!.regionType === 'view');
+  const views = drafts.filter((draft) => draft.regionType === 'view');
+  for (const callout of callouts) {
+    if (!callout.displayBox) continue;
+    const box = fromDisplayBox(callout.displayBox);
+    const holders = drafts.filter((draft) => centerInside(draft.box, box));
+    const holdingViews = holders.filter((draft) => draft.regionType === 'view');
     if (holdingViews.length) {
-      for (const i of holdingViews) out[i]!.push(c);
+      for (const view of holdingViews) out[drafts.indexOf(view)]?.push(callout);
       continue;
     }
-    if (holders.length || !views.length) continue;
-    const nearest = views.reduce((a, b) =>
-      boxGap(drafts[b]!.box, box) < boxGap(drafts[a]!.box, box) ? b : a,
-    );
-    out[nearest]!.push(c);
+    if (holders.length) continue;
+    let nearest: RegionDraft | null = null;
+    for (const view of views)
+      if (!nearest || boxGap(view.box, box) < boxGap(nearest.box, box)) nearest = view;
+    if (nearest) out[drafts.indexOf(nearest)]?.push(callout);
   }
   return out;
 };
@@ -230,7 +234,9 @@ const regionText = (lines: readonly Line[]): string => {
   const rows: Line[][] = [];
   for (const l of horizontal) {
     const row = rows[rows.length - 1];
-    if (row && Math.abs(centerY(row[0]!) - centerY(l)) < 0.5 * Math.min(row[0]!.size, l.size)) row.push(l);
+    const first = row?.[0];
+    if (row && first && Math.abs(centerY(first) - centerY(l)) < 0.5 * Math.min(first.size, l.size))
+      row.push(l);
     else rows.push([l]);
   }
   const text = rows

@@ -195,7 +195,8 @@ const sectionLines = (
     if (!page) continue;
     const startIndex = p === section.start && section.headingLine !== null ? section.headingLine : 0;
     for (let i = startIndex; i < page.lines.length; i++) {
-      const line = page.lines[i]!;
+      const line = page.lines[i];
+      if (!line) continue;
       const key = zoneKey(line, page.height);
       if (key && running.has(key)) continue;
       out.push({ text: line.text, page: p });
@@ -293,7 +294,7 @@ const romanToArabic = (n: string): string => {
   const values: Record<string, number> = { I: 1, V: 5, X: 10 };
   let total = 0;
   for (let i = 0; i < n.length; i++) {
-    const v = values[n[i]!] ?? 0;
+    const v = values[n.charAt(i)] ?? 0;
     const next = values[n[i + 1] ?? ''] ?? 0;
     total += v < next ? -v : v;
   }
@@ -324,7 +325,7 @@ const toFacets = (draft: FacetDraft): Facet[] => {
     facetLabel: chunks.length > 1 ? `${draft.label} (${i + 1}/${chunks.length})` : draft.label,
     coverageKind: chunks.length > 1 ? 'partial' : 'full',
     facetText: chunk.map((l) => l.text).join('\n'),
-    pageStart: chunk[0]!.page,
-    pageEnd: chunk[chunk.length - 1]!.page,
+    pageStart: Math.min(...chunk.map((l) => l.page)),
+    pageEnd: Math.max(...chunk.map((l) => l.page)),
   }));
 };

@@ -75,18 +75,18 @@ export const isMostlyUpper = (text: string, threshold = 0.8): boolean => {
 export const matchArticle = (text: string): { number: string; title: string } | null => {
   const m = ARTICLE_RE.exec(text);
   if (!m) return null;
-  const rest = m[2]!;
-  const title = rest.split(/:|\s[-–—]\s|\.\s/)[0]!.trim();
+  const rest = m[2] ?? '';
+  const title = (rest.split(/:|\s[-–—]\s|\.\s/)[0] ?? '').trim();
   if (title.length < 3 || !isMostlyUpper(title, 0.9)) return null;
-  return { number: m[1]!, title };
+  return { number: m[1] ?? '', title };
 };
 
 export const matchPart = (text: string): { number: string; title: string } | null => {
   const m = PART_RE.exec(text);
   if (!m) return null;
-  const title = m[2]!.trim();
+  const title = (m[2] ?? '').trim();
   if (title && !isMostlyUpper(title.replace(/\(.*?\)/g, ''), 0.7)) return null;
-  return { number: m[1]!, title };
+  return { number: m[1] ?? '', title };
 };
 
 /** `Section 09 91 23 - Painting`: accepted only as a short centered line (body text mentions sections too). */
@@ -118,7 +118,8 @@ export const specSignals = (lines: readonly TextLine[], width: number, height: n
   const bodyLines = lines.filter((l) => l.y0 > headerZone && l.y1 < footerZone);
 
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
+    const line = lines[i];
+    if (!line) continue;
     const text = line.text.trim();
     if (TOC_ENTRY_RE.test(text)) tocEntryCount++;
     if (END_RE.test(text)) endOfSection = true;
@@ -126,7 +127,7 @@ export const specSignals = (lines: readonly TextLine[], width: number, height: n
     else if (matchArticle(text)) articleCount++;
     const hm = HEADING_RE.exec(text) ?? titleCaseHeading(line, width);
     if (hm && line.y0 < topZone) {
-      const n = normalizeSectionNumber(hm[1]!);
+      const n = normalizeSectionNumber(hm[1] ?? '');
       if (n) {
         const sameLineTitle = (hm[3] ?? hm[4] ?? '').trim();
         headings.push({
@@ -149,7 +150,7 @@ export const specSignals = (lines: readonly TextLine[], width: number, height: n
   for (const line of zoneLines) {
     const fm = FOOTER_RE.exec(line.text);
     if (!fm) continue;
-    const n = normalizeSectionNumber(fm[1]!);
+    const n = normalizeSectionNumber(fm[1] ?? '');
     if (!n) continue;
     footer = {
       number: n.normalized,
@@ -177,17 +178,30 @@ export const specSignals = (lines: readonly TextLine[], width: number, height: n
   return { headings, footer, endOfSection, tocEntryCount, partCount, articleCount, isBlank, topTitle };
 };
 
+/**
+ * A line that is not part of a heading's title: a table-of-contents entry (`09 29 00  GYPSUM BOARD`, a dot
+ * leader) or, after a first title line, the TABLE OF CONTENTS heading; another SECTION/DOCUMENT heading; an
+ * END OF SECTION line.
+ */
+const endsTitle = (text: string, afterTitleLine: boolean): boolean =>
+  (afterTitleLine && /^(?:TABLE\s+OF\s+CONTENTS|CONTENTS)$/i.test(text)) ||
+  TOC_ENTRY_RE.test(text) ||
+  HEADING_RE.test(text) ||
+  END_RE.test(text) ||
+  /\.{4,}/.test(text);
+
 /** Title lines after a SECTION heading: skip parenthetical lines before the title, stop at body text. */
 const headingTitle = (lines: readonly TextLine[], headingIndex: number, width: number): string => {
-  const heading = lines[headingIndex]!;
+  const heading = lines[headingIndex];
+  if (!heading) return '';
   const headingCentered = Math.abs((heading.x0 + heading.x1) / 2 - width / 2) < width * 0.12;
   const parts: string[] = [];
   const titleLines: TextLine[] = [];
   let prev = heading;
   for (let i = headingIndex + 1; i < lines.length && parts.length < 4; i++) {
-    const line = lines[i]!;
-    const text = line.text.trim();
-    if (!text) continue;
+    const line = lines[i];
+    const text = line?.text.trim();
+    if (!line || !text) continue;
     // Lines on the same row as the heading (e.g. a right-aligned label) are not the title.
     if (line.y0 < heading.y1 - 1) continue;
     const gap = line.y0 - prev.y1;
@@ -199,6 +213,8 @@ const headingTitle = (lines: readonly TextLine[], headingIndex: number, width: n
       continue;
     }
     if (matchPart(text) || matchArticle(text) || /^(?:\d+|[A-Z])[.)]\s/.test(text)) break;
+    // The title ends where a table of contents, the next heading or a running list begins.
+    if (endsTitle(text, parts.length > 0)) break;
     const centered = Math.abs((line.x0 + line.x1) / 2 - width / 2) < width * 0.12;
     if (!isMostlyUpper(text, 0.85) && !(parts.length === 0 && centered)) {
       // A side label (logo text, running header fragment) next to the title: skip it, keep looking.
@@ -207,7 +223,7 @@ const headingTitle = (lines: readonly TextLine[], headingIndex: number, width: n
     }
     if (parts.length > 0) {
       // A continuation line keeps the title's alignment: centered under a centered heading, else flush.
-      const first = titleLines[0]!;
+      const first = titleLines[0] ?? line;
       const aligned = headingCentered ? centered : Math.abs(line.x0 - first.x0) < 6;
       if (!aligned || /^\d/.test(text)) break;
     }
@@ -227,7 +243,7 @@ const footerTitle = (
 ): string | null => {
   const before = line.text.slice(0, at + (matched.startsWith(' ') || matched.startsWith(')') ? 1 : 0)).trim();
   const paren = /\(([^()]{3,})\)\s*$/.exec(before);
-  if (paren) return paren[1]!.trim();
+  if (paren) return (paren[1] ?? '').trim();
   const plainBefore = before.replace(/^.*[\\/]/, '').trim();
   if (/^[A-Za-z][A-Za-z ,&'’-]{2,}$/.test(plainBefore)) return plainBefore;
   const after = line.text.slice(at + matched.length).trim();

@@ -18,15 +18,14 @@ import {
 import { buildLines } from './layout.ts';
 import { findNumberCandidates, GOOD_NUMBER_SCORE } from './number-candidates.ts';
 import {
-  cellAt,
   keepRender,
   type OcrRequest,
   type OcrResult,
   ocrArea,
-  ocrCells,
-  ocrSmallCells,
   titleBlockDpi,
+  WHOLE_PASS_REDUCTION,
 } from './ocr.ts';
+import { cellAt, ocrCells, ocrSmallCells } from './ocr-cells.ts';
 import type { PageGeometry } from './pdf.ts';
 import type { Ruling } from './rulings.ts';
 import { findTitleBlock } from './title-block.ts';
@@ -174,7 +173,16 @@ export const ocrTitleBlock = async (
   if (!ruled || !good()) {
     for (const area of areas) {
       if (Date.now() > deadline) break;
-      add(await ocrArea(request, clampBox(area.box, W, H), titleBlockDpi(request), area.turn, rulings));
+      add(
+        await ocrArea(
+          request,
+          clampBox(area.box, W, H),
+          titleBlockDpi(request),
+          area.turn,
+          rulings,
+          WHOLE_PASS_REDUCTION,
+        ),
+      );
       if (good()) break;
     }
   }

@@ -66,7 +66,8 @@ const joinCollinear = (rulings: readonly Ruling[]): Ruling[] => {
       group = [];
     };
     for (const r of list) {
-      if (group.length && r.at - group[0]!.at > 3) flush();
+      const groupStart = group[0];
+      if (groupStart && r.at - groupStart.at > 3) flush();
       group.push(r);
     }
     flush();
@@ -136,6 +137,25 @@ const cornerBlock = (
 };
 
 /**
+ * The full-height title strip whose bottom cell a corner block is: its left line runs on from the corner
+ * block's left edge up over most of the sheet's height (a strip of cells: logo, revisions, title, number).
+ */
+const stripAbove = (corner: Box, rulings: readonly Ruling[], pageHeight: number): Box | null => {
+  const left = rulings.find(
+    (r) =>
+      r.axis === 'v' &&
+      Math.abs(r.at - corner.x0) <= 3 &&
+      r.to >= corner.y1 - 5 &&
+      r.from < corner.y0 - 10 &&
+      r.to - r.from >= pageHeight * STRIP_MIN_HEIGHT,
+  );
+  return left ? { ...corner, y0: left.from } : null;
+};
+
+/** A title strip runs over at least this fraction of the sheet's height. */
+const STRIP_MIN_HEIGHT = 0.8;
+
+/**
  * From the drawing's long lines: the vertical line nearest left of the number (a right-hand strip) or the
  * horizontal line nearest above it (a bottom band), whichever encloses the smaller area. The sheet border
  * lies outside the number, so it is never picked.
@@ -150,9 +170,9 @@ const titleBlockFromRulings = (
   let rulings = input;
   if (rulings.length === 0) return null;
   const corner = cornerBlock(rulings, anchor, pageWidth, pageHeight);
-  if (corner) return corner;
   // Title-block frame lines are often drawn cell by cell: join collinear pieces (gaps allowed) first.
   rulings = joinCollinear(rulings);
+  if (corner) return stripAbove(corner, rulings, pageHeight) ?? corner;
   const verticals = rulings.filter(
     (r) =>
       r.axis === 'v' &&

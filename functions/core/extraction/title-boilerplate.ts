@@ -13,6 +13,13 @@ const MIN_PART_LENGTH = 10;
 /** File paths and addresses of the drawing file printed by the plotter are never titles. */
 const FILE_PATH_RE = /[A-Z]:\\|\\[\w.-]+\\|\.dwg\b|https?:\/\/|www\./i;
 
+/**
+ * A folded line ending in the name of a kind of drawing (`PLAN AND PROFILE`, `CURB RAMP DETAILS`): many sheets
+ * of a set carry it as (part of) their title, so its repeating does not make it the project's name.
+ */
+const NAMES_DRAWING_KIND_RE =
+  /(?:PLANS?|PROFILES?|DETAILS?|SECTIONS?|ELEVATIONS?|NOTES|SCHEDULES?|DIAGRAMS?|LEGEND)$/;
+
 /** Edit distance of two strings, or `limit + 1` as soon as it exceeds `limit`. */
 const editDistance = (a: string, b: string, limit: number): number => {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
@@ -37,10 +44,14 @@ const nearlyEqual = (a: string, b: string): boolean => {
   return editDistance(a, b, limit) <= limit;
 };
 
-/** The text with `key` (folded) cut from its start or end by whole words; null when it does not start or end so. */
+/**
+ * The text with `key` (folded) cut from its start or end by whole words; null when it does not start or end so.
+ * At least two words are cut: one repeated word (`REPLACEMENT`, read alone where OCR split a project name) is
+ * as likely a word of the title.
+ */
 const cutWords = (text: string, key: string): string | null => {
   const words = text.trim().split(/\s+/);
-  for (let i = 1; i < words.length; i++) {
+  for (let i = 2; i < words.length; i++) {
     if (foldLine(words.slice(0, i).join(' ')) === key) return words.slice(i).join(' ');
     if (foldLine(words.slice(words.length - i).join(' ')) === key)
       return words.slice(0, words.length - i).join(' ');
@@ -65,7 +76,7 @@ export const boilerplateCleaner = (
       const holders = folded.filter((lines) =>
         lines.some((line) => line === key || (key.length >= MIN_PART_LENGTH && line.includes(key))),
       ).length;
-      if (holders >= threshold) repeated.add(key);
+      if (holders >= threshold && !NAMES_DRAWING_KIND_RE.test(key)) repeated.add(key);
     }
   }
   const longest = [...repeated]

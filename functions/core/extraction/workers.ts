@@ -221,7 +221,9 @@ export const extractPagesInWorkers = async (
     startWorker(shared, options, ocrPerWorker, i === 0 ? 'check' : 'wait'),
   );
   // The others load the engine meanwhile and open the file once the first has checked its bytes.
-  const checker = slots[0]!.worker;
+  const [first] = slots;
+  if (!first) throw new ExtractionError('resource_limit', 'No extraction worker could be started.');
+  const checker = first.worker;
   const onChecked = (m: { type: string }) => {
     if (m.type !== 'checked') return;
     checker.off('message', onChecked);

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { ErrorInfoSchema } from '../errors.ts';
+// The one list of classifications is the extraction engine's (a domain every other may depend on).
+import { ClassificationSchema } from '../extraction/model.ts';
 import { JOB_LIMITS } from './limits.ts';
 import { JOB_STATUSES, type JobStatus } from './statuses.ts';
 
-export const CLASSIFICATIONS = ['plans', 'specifications', 'documents', 'addenda', 'mixed', 'other'] as const;
-export const ClassificationSchema = z.enum(CLASSIFICATIONS);
-export type Classification = z.infer<typeof ClassificationSchema>;
+export { CLASSIFICATIONS, type Classification, ClassificationSchema } from '../extraction/model.ts';
 
 export { JOB_LIMITS } from './limits.ts';
 export { ACTIVE_JOB_STATUSES, JOB_STATUSES, type JobStatus } from './statuses.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Word } from '../../../functions/core/extraction/geometry.ts';
 import { buildLines } from '../../../functions/core/extraction/layout.ts';
 import { findNumberCandidates } from '../../../functions/core/extraction/number-candidates.ts';
-import { cellAt } from '../../../functions/core/extraction/ocr.ts';
+import { cellAt } from '../../../functions/core/extraction/ocr-cells.ts';
 import type { Ruling } from '../../../functions/core/extraction/rulings.ts';
 import { parseSheetNumber } from '../../../functions/core/extraction/sheet-number.ts';
 import { numberCellsOf } from '../../../functions/core/extraction/title-block-ocr.ts';

@@ -48,4 +48,36 @@ describe('sheet title lines', () => {
     const titleLines = findTitleLines(lines, number, null, 2448, 1584);
     expect(rankTitleCandidates(titleLines, number)[0]?.text).toBe('LEGEND AND ABBREVIATIONS');
   });
+
+  it("leaves out a professional's name from the seal and the firm's postal address", () => {
+    // Prepare
+    const lines = [
+      line('Fernando Cisneros', 2150, 1300, 16, 92),
+      line('2042 Barber Dr.', 2150, 1340, 10, 90),
+      line('WOOLSEY STREET AT COLBY STREET', 2000, 1430, 14, 94),
+      line('CURB RAMP DETAILS', 2000, 1450, 14, 95),
+    ];
+
+    // Act
+    const texts = findTitleLines(lines, number, null, 2448, 1584).map((l) => l.text);
+
+    // Assess
+    expect(texts).toEqual(['WOOLSEY STREET AT COLBY STREET', 'CURB RAMP DETAILS']);
+  });
+
+  it('joins the pieces of one title row that OCR split at a long dash', () => {
+    // Prepare
+    const lines = [
+      line('EXISTING TRAFFIC STRIPING', 1890, 1420, 14, 95),
+      line('WOOLSEY ST.', 1810, 1441, 14, 95),
+      line('UNIVERSITY ST. TO HAMILTON ST.', 1940, 1441, 14, 95),
+    ];
+    const titleLines = findTitleLines(lines, number, null, 2448, 1584);
+
+    // Act
+    const best = rankTitleCandidates(titleLines, number)[0];
+
+    // Assess
+    expect(best?.text).toBe('EXISTING TRAFFIC STRIPING WOOLSEY ST. UNIVERSITY ST. TO HAMILTON ST.');
+  });
 });

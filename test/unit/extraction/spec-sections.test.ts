@@ -110,6 +110,38 @@ describe('specification sections', () => {
     expect(result.pages[6]?.isBlank).toBe(true);
   });
 
+  it('keeps a letter code after a slash in the number, and ends a title where a table of contents begins', async () => {
+    // Prepare
+    const bytes = await buildSpecBook([
+      {
+        lines: [
+          { text: 'SECTION 00 43 13/A', center: true },
+          { text: 'BID BOND FORM', center: true },
+          { text: '00 43 13/B   PERFORMANCE BOND', center: true },
+          '',
+          ...paragraphs(4),
+          { text: 'END OF SECTION', center: true },
+        ],
+        footer: '00 43 13/A - 1',
+      },
+      {
+        lines: ['', ...paragraphs(6, 'The Surety shall')],
+        footer: '00 43 13/B - 1',
+      },
+    ]);
+
+    // Act
+    const result = await extractDocument(bytes, { fileName: 'forms.pdf', ocr: false });
+
+    // Assess
+    expect(
+      result.specifications.map((s) => [s.sectionNumber, s.sectionTitle, s.pageStart, s.pageEnd]),
+    ).toEqual([
+      ['00 43 13/A', 'BID BOND FORM', 1, 1],
+      ['00 43 13/B', '', 2, 2],
+    ]);
+  });
+
   it('builds PART and article facets with keys, labels, text and page ranges', async () => {
     // Prepare
     const bytes = await buildSpecBook(book);

@@ -25,6 +25,22 @@ describe('title boilerplate of a set', () => {
     );
   });
 
+  it('keeps a repeated line that names a kind of drawing: the last line of many titles', () => {
+    // Prepare
+    const sheets = ['46TH AVENUE', '47TH AVENUE', 'VICENTE STREET', 'SLOAT BOULEVARD'].map((street) => [
+      PROJECT,
+      street,
+      'PLAN AND PROFILE',
+    ]);
+
+    // Act
+    const cleanSet = boilerplateCleaner(sheets);
+
+    // Assess
+    expect(cleanSet('PLAN AND PROFILE')).toBe('PLAN AND PROFILE');
+    expect(cleanSet(PROJECT)).toBeNull();
+  });
+
   it('drops plotter file paths', () => {
     expect(clean('C:\\Users\\someone\\Desktop\\Plan.dwg')).toBeNull();
   });

@@ -1,0 +1,269 @@
+/**
+ * OCR of ruled title-block cells, each read on its own (PSM 6) at a scale that keeps its text near the size
+ * tesseract reads best: the cells of a ruled block (cellsOf, ocrCells) and the few small cells where the sheet
+ * number is printed (cellAt, ocrSmallCells). Renders, masks and recognition come from ocr.ts.
+ */
+import { createCanvas } from '@napi-rs/canvas';
+import type { Box, Word } from './geometry.ts';
+import {
+  maskRulings,
+  type OcrRequest,
+  type OcrResult,
+  recognize,
+  renderForOcr,
+  scaledCanvas,
+  summarize,
+  titleBlockDpi,
+  toWords,
+  WHOLE_PASS_REDUCTION,
+} from './ocr.ts';
+import type { RenderedRegion } from './render.ts';
+import type { Ruling } from './rulings.ts';
+import { parseSheetNumber } from './sheet-number.ts';
+
+/**
+ * Cells of a ruled box: columns split by vertical rulings spanning most of its height, then each column
+ * split by horizontal rulings spanning most of the column's width.
+ */
+export const cellsOf = (area: Box, rulings: readonly Ruling[]): Box[] => {
+  const h = area.y1 - area.y0;
+  const inside = (r: Ruling): boolean =>
+    r.axis === 'v' ? r.at > area.x0 + 2 && r.at < area.x1 - 2 : r.at > area.y0 + 2 && r.at < area.y1 - 2;
+  const xs = [
+    area.x0,
+    ...rulings
+      .filter(
+        (r) => r.axis === 'v' && inside(r) && Math.min(r.to, area.y1) - Math.max(r.from, area.y0) >= 0.6 * h,
+      )
+      .map((r) => r.at),
+    area.x1,
+  ].sort((a, b) => a - b);
+  const cells: Box[] = [];
+  for (let i = 0; i + 1 < xs.length; i++) {
+    const x0 = xs[i];
+    const x1 = xs[i + 1];
+    if (x0 === undefined || x1 === undefined) continue;
+    if (x1 - x0 < 8) continue;
+    const ys = [
+      area.y0,
+      ...rulings
+        .filter(
+          (r) => r.axis === 'h' && inside(r) && Math.min(r.to, x1) - Math.max(r.from, x0) >= 0.7 * (x1 - x0),
+        )
+        .map((r) => r.at),
+      area.y1,
+    ].sort((a, b) => a - b);
+    for (let j = 0; j + 1 < ys.length; j++) {
+      const y0 = ys[j];
+      const y1 = ys[j + 1];
+      if (y0 === undefined || y1 === undefined) continue;
+      if (y1 - y0 >= 6) cells.push({ x0, y0, x1, y1 });
+    }
+  }
+  return cells;
+};
+
+const CELL_TARGET_HEIGHT_PX = 120;
+/**
+ * OCR of a ruled title block cell by cell: rendered once (see titleBlockDpi), borders masked, each cell recognized
+ * as one block at a scale that keeps its text near the size tesseract reads best.
+ */
+export const ocrCells = async (
+  request: OcrRequest,
+  area: Box,
+  rulings: readonly Ruling[],
+): Promise<OcrResult> => {
+  const started = Date.now();
+  const { limits } = request;
+  const rendered = await renderForOcr(request, area, titleBlockDpi(request));
+  const origin = rendered.box;
+  maskRulings(rendered.canvas, rulings, origin, rendered.scale);
+  const pixelsPerPoint = rendered.scale;
+  const deadline = started + limits.ocrPageTimeoutMs;
+  // One pass over the whole block, then cell by cell; both are kept (each misses words the other reads).
+  // The whole pass reads a reduced copy (see WHOLE_PASS_REDUCTION).
+  const reduced = scaledCanvas(rendered.canvas, WHOLE_PASS_REDUCTION);
+  const wholeScale = (pixelsPerPoint * reduced.width) / rendered.canvas.width;
+  const whole = await recognize(reduced, wholeScale * 72, '3', limits.ocrPageTimeoutMs);
+  const words: Word[] = toWords(
+    whole,
+    (b) => ({
+      x0: origin.x0 + b.x0 / wholeScale,
+      y0: origin.y0 + b.y0 / wholeScale,
+      x1: origin.x0 + b.x1 / wholeScale,
+      y1: origin.y0 + b.y1 / wholeScale,
+    }),
+    0,
+  );
+  for (const cell of cellsOf(area, rulings)) {
+    if (Date.now() > deadline) break;
+    const cellWidthPx = Math.round((cell.x1 - cell.x0) * pixelsPerPoint);
+    const cellHeightPx = Math.round((cell.y1 - cell.y0) * pixelsPerPoint);
+    if (cellWidthPx < 8 || cellHeightPx < 8) continue;
+    // Shrink tall cells (big lettering) so a line of text is at most ~CELL_TARGET_HEIGHT_PX high.
+    const zoom = Math.min(1, CELL_TARGET_HEIGHT_PX / Math.min(cellHeightPx, CELL_TARGET_HEIGHT_PX * 3));
+    const source = {
+      x: (cell.x0 - origin.x0) * pixelsPerPoint,
+      y: (cell.y0 - origin.y0) * pixelsPerPoint,
+      width: cellWidthPx,
+      height: cellHeightPx,
+    };
+    addDistinct(words, await readCellImage(rendered, source, { x: cell.x0, y: cell.y0 }, zoom, 10, deadline));
+  }
+  return summarize(words, started);
+};
+
+/**
+ * The ruled cell around a point: the nearest horizontal rulings above and below that span its x, and the
+ * nearest vertical rulings left and right that span the whole height between them. A horizontal border that
+ * does not reach both verticals is a stroke inside the cell (outlined lettering, a dash), not a border: it is
+ * skipped and the cell looked up again. Null when the point is not enclosed.
+ */
+export const cellAt = (x: number, y: number, rulings: readonly Ruling[]): Box | null => {
+  const skipped = new Set<Ruling>();
+  for (let attempt = 0; attempt < 8; attempt++) {
+    let top: Ruling | null = null;
+    let bottom: Ruling | null = null;
+    for (const r of rulings) {
+      if (r.axis !== 'h' || skipped.has(r) || r.from > x + 0.5 || r.to < x - 0.5) continue;
+      if (r.at < y && (!top || r.at > top.at)) top = r;
+      if (r.at > y && (!bottom || r.at < bottom.at)) bottom = r;
+    }
+    if (!top || !bottom) return null;
+    let left: Ruling | null = null;
+    let right: Ruling | null = null;
+    for (const r of rulings) {
+      if (r.axis !== 'v' || r.from > top.at + 2 || r.to < bottom.at - 2) continue;
+      if (r.at < x && (!left || r.at > left.at)) left = r;
+      if (r.at > x && (!right || r.at < right.at)) right = r;
+    }
+    if (!left || !right) return null;
+    const spans = (h: Ruling): boolean => h.from <= left.at + 2 && h.to >= right.at - 2;
+    if (spans(top) && spans(bottom)) return { x0: left.at, y0: top.at, x1: right.at, y1: bottom.at };
+    if (!spans(top)) skipped.add(top);
+    if (!spans(bottom)) skipped.add(bottom);
+  }
+  return null;
+};
+
+/**
+ * OCR of a few small title-block cells (where the sheet number is printed), each on its own (titleBlockDpi) as
+ * one block (PSM 6): isolated from its neighbours, large sheet-number lettering is read far more reliably
+ * than in a pass over the whole block. The cells are rendered once (their common box), borders cropped off.
+ */
+export const ocrSmallCells = async (request: OcrRequest, cells: readonly Box[]): Promise<OcrResult> => {
+  const started = Date.now();
+  const words: Word[] = [];
+  if (cells.length === 0) return summarize(words, started);
+  const { limits } = request;
+  const area = {
+    x0: Math.min(...cells.map((c) => c.x0)),
+    y0: Math.min(...cells.map((c) => c.y0)),
+    x1: Math.max(...cells.map((c) => c.x1)),
+    y1: Math.max(...cells.map((c) => c.y1)),
+  };
+  const rendered = await renderForOcr(request, area, titleBlockDpi(request));
+  const origin = rendered.box;
+  const pixelsPerPoint = rendered.scale;
+  const deadline = started + limits.ocrPageTimeoutMs;
+  for (const cell of cells) {
+    // Crop the border lines off (1.5 pt inside), then pad with white.
+    const inset = 1.5;
+    const cx0 = cell.x0 + inset;
+    const cy0 = cell.y0 + inset;
+    const cellWidthPx = Math.round((cell.x1 - cell.x0 - 2 * inset) * pixelsPerPoint);
+    const cellHeightPx = Math.round((cell.y1 - cell.y0 - 2 * inset) * pixelsPerPoint);
+    if (cellWidthPx < 8 || cellHeightPx < 8) continue;
+    const zoom = Math.min(1, (CELL_TARGET_HEIGHT_PX * 3) / cellHeightPx);
+    // tesseract's reading of thin stroke lettering changes with the margin around it: a second margin is
+    // tried when the first reading holds no confident sheet number, and both readings are kept.
+    for (const pad of [4, 30]) {
+      if (Date.now() > deadline) break;
+      // Whole-pixel source offsets: a fractional offset resamples (blurs) thin stroke lettering.
+      const source = {
+        x: Math.round((cx0 - origin.x0) * pixelsPerPoint),
+        y: Math.round((cy0 - origin.y0) * pixelsPerPoint),
+        width: cellWidthPx,
+        height: cellHeightPx,
+      };
+      const read = await readCellImage(rendered, source, { x: cx0, y: cy0 }, zoom, pad, deadline);
+      addDistinct(words, read);
+      if (read.some((w) => (w.confidence ?? 0) >= 70 && parseSheetNumber(w.text) !== null)) break;
+    }
+  }
+  return summarize(words, started);
+};
+
+/** Fewer dark pixels than this (a speck, a stray line end) is an empty cell; one small digit has hundreds. */
+const MIN_INK_PIXELS = 20;
+
+/** Dark pixels in RGBA data. */
+const inkPixels = (rgba: Uint8ClampedArray): number => {
+  let dark = 0;
+  for (let at = 0; at < rgba.length; at += 4) {
+    if ((rgba[at] ?? 255) + (rgba[at + 1] ?? 255) + (rgba[at + 2] ?? 255) < 480) dark++;
+  }
+  return dark;
+};
+
+/**
+ * Reads one cell of a render as a block of text (PSM 6): the `source` pixels, scaled by `zoom` and padded with
+ * white, with the words mapped back to page points from the cell's top-left `origin`.
+ */
+const readCellImage = async (
+  rendered: RenderedRegion,
+  source: { x: number; y: number; width: number; height: number },
+  origin: { x: number; y: number },
+  zoom: number,
+  pad: number,
+  deadline: number,
+): Promise<Word[]> => {
+  const zoomedWidth = Math.round(source.width * zoom);
+  const zoomedHeight = Math.round(source.height * zoom);
+  const out = createCanvas(zoomedWidth + 2 * pad, zoomedHeight + 2 * pad);
+  const ctx = out.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, out.width, out.height);
+  ctx.drawImage(
+    rendered.canvas,
+    source.x,
+    source.y,
+    source.width,
+    source.height,
+    pad,
+    pad,
+    zoomedWidth,
+    zoomedHeight,
+  );
+  // Most title-block cells are empty once their borders are masked: no recognition for those.
+  if (
+    inkPixels(ctx.getImageData(pad, pad, Math.max(1, zoomedWidth), Math.max(1, zoomedHeight)).data) <
+    MIN_INK_PIXELS
+  )
+    return [];
+  const pixels = await recognize(out, rendered.scale * 72 * zoom, '6', Math.max(1000, deadline - Date.now()));
+  const imagePixelsPerPoint = rendered.scale * zoom;
+  return toWords(
+    pixels,
+    (b) => ({
+      x0: origin.x + (b.x0 - pad) / imagePixelsPerPoint,
+      y0: origin.y + (b.y0 - pad) / imagePixelsPerPoint,
+      x1: origin.x + (b.x1 - pad) / imagePixelsPerPoint,
+      y1: origin.y + (b.y1 - pad) / imagePixelsPerPoint,
+    }),
+    0,
+  );
+};
+
+/** Adds words unless a word with the same text already covers the same place. */
+const addDistinct = (into: Word[], words: readonly Word[]): void => {
+  for (const w of words) {
+    const dup = into.some(
+      (o) =>
+        o.text === w.text &&
+        Math.min(o.x1, w.x1) - Math.max(o.x0, w.x0) > 0 &&
+        Math.min(o.y1, w.y1) - Math.max(o.y0, w.y0) > 0,
+    );
+    if (!dup) into.push(w);
+  }
+};

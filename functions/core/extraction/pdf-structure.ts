@@ -1,0 +1,84 @@
+/**
+ * The PDF's structure without rendering (pdf-lib): what the pipeline checks before extraction (page count,
+ * drawing-sized pages, encryption) and the section PDFs cut from the source. The one place pdf-lib loads a file.
+ */
+import { PDFDocument } from 'pdf-lib';
+import { ExtractionError } from './errors.ts';
+
+export type PdfInspection =
+  | { kind: 'pdf'; pageCount: number; largePages: number }
+  | { kind: 'not_pdf' }
+  | { kind: 'encrypted' }
+  | { kind: 'malformed'; detail: string };
+
+export interface PageRange {
+  from: number;
+  to: number;
+}
+
+/** Larger than legal paper on both sides (5 % tolerance): a drawing sheet. */
+const isDrawingSized = (size: { width: number; height: number }): boolean =>
+  Math.min(size.width, size.height) > 8.5 * 72 * 1.05 && Math.max(size.width, size.height) > 14 * 72 * 1.05;
+
+const isEncryptionError = (error: unknown): boolean =>
+  (error as Error).name === 'EncryptedPDFError' || /encrypt/i.test((error as Error).message ?? '');
+
+/** Loads the structure, or throws the ExtractionError that says why it cannot be. */
+const loadStructure = async (bytes: Uint8Array): Promise<PDFDocument> => {
+  try {
+    return await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: false });
+  } catch (error) {
+    if (isEncryptionError(error))
+      throw new ExtractionError('pdf_encrypted', 'The PDF is encrypted.', { cause: error });
+    const message = (error as Error).message ?? String(error);
+    throw new ExtractionError('pdf_malformed', `The PDF cannot be parsed: ${message}`, { cause: error });
+  }
+};
+
+/** What the file is, before any extraction: not a PDF, encrypted, malformed, or its page count and sheets. */
+export const inspectPdf = async (bytes: Uint8Array): Promise<PdfInspection> => {
+  const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1');
+  if (!head.includes('%PDF-')) return { kind: 'not_pdf' };
+  try {
+    const pdf = await loadStructure(bytes);
+    const largePages = pdf.getPages().filter((page) => isDrawingSized(page.getSize())).length;
+    return { kind: 'pdf', pageCount: pdf.getPageCount(), largePages };
+  } catch (error) {
+    if ((error as ExtractionError).code === 'pdf_encrypted') return { kind: 'encrypted' };
+    return { kind: 'malformed', detail: ((error as Error).message ?? String(error)).slice(0, 200) };
+  }
+};
+
+const copyRange = async (source: PDFDocument, range: PageRange): Promise<Uint8Array> => {
+  const count = source.getPageCount();
+  const { from, to } = range;
+  if (!Number.isInteger(from) || !Number.isInteger(to) || from < 1 || to > count || to < from) {
+    throw new ExtractionError('invalid_page_range', `Invalid page range ${from}-${to} for ${count} pages.`);
+  }
+  const out = await PDFDocument.create();
+  const indices = Array.from({ length: to - from + 1 }, (_, offset) => from - 1 + offset);
+  for (const page of await out.copyPages(source, indices)) out.addPage(page);
+  return out.save();
+};
+
+/** A PDF holding pages pageStart..pageEnd (1-based, inclusive) of the source, e.g. one spec section. */
+export const buildSectionPdf = async (
+  bytes: Uint8Array,
+  pageStart: number,
+  pageEnd: number,
+): Promise<Uint8Array> => copyRange(await loadStructure(bytes), { from: pageStart, to: pageEnd });
+
+/**
+ * One PDF per range, the source parsed once (a spec book has about a hundred sections); null for a range
+ * that cannot be copied.
+ */
+export const buildSectionPdfs = async (
+  bytes: Uint8Array,
+  ranges: readonly PageRange[],
+): Promise<(Uint8Array | null)[]> => {
+  if (ranges.length === 0) return [];
+  const source = await loadStructure(bytes);
+  const pdfs: (Uint8Array | null)[] = [];
+  for (const range of ranges) pdfs.push(await copyRange(source, range).catch(() => null));
+  return pdfs;
+};

@@ -1,0 +1,144 @@
+/**
+ * Revision blocks (a `REV/NO · DESCRIPTION · DATE` row with the dated rows above or below it) and review stamps
+ * and seals (their phrases) of a drawing sheet, found from its text. Boxes in display points.
+ */
+import { boxOf, centerX, centerY, contains, type Line } from './geometry.ts';
+import type { Revision } from './model.ts';
+import { type RegionDraft, rowsOf } from './region-draft.ts';
+import type { Ruling } from './rulings.ts';
+
+const REVISION_HEADER_RE = /\b(?:REV(?:ISION)?S?\.?|NO\.?|#|MARK)\b/i;
+
+/** Lines of one header row farther apart than this many text heights belong to different things. */
+const HEADER_PIECE_GAP = 25;
+
+/**
+ * The header row of a revision table: the line with DESCRIPTION and its neighbours on the row, left and right,
+ * while they follow each other closely (a row across the sheet also holds drawing text at the same height).
+ */
+const headerPieces = (row: readonly Line[]): Line[] => {
+  const at = row.findIndex((l) => /\bDESCRIPTION\b/i.test(l.text));
+  if (at < 0) return [...row];
+  const closeAt = (leftIndex: number): boolean => {
+    const left = row[leftIndex];
+    const right = row[leftIndex + 1];
+    return !!left && !!right && right.x0 - left.x1 < HEADER_PIECE_GAP * Math.max(left.size, right.size);
+  };
+  let first = at;
+  let last = at;
+  while (first > 0 && closeAt(first - 1)) first--;
+  while (last + 1 < row.length && closeAt(last)) last++;
+  return row.slice(first, last + 1);
+};
+
+/** Revision tables: a row with a number column, DESCRIPTION and DATE; rows with a date next to it. */
+export const findRevisionBlocks = (lines: readonly Line[]): RegionDraft[] => {
+  const out: RegionDraft[] = [];
+  const rows = rowsOf(lines.filter((l) => l.dir === 0));
+  rows.forEach((fullRow, i) => {
+    const row = headerPieces(fullRow);
+    const text = row.map((l) => l.text).join(' | ');
+    if (!/\bDESCRIPTION\b/i.test(text) || !/\bDATE\b/i.test(text) || !REVISION_HEADER_RE.test(text)) return;
+    const header = boxOf(row);
+    const size = Math.max(...row.map((l) => l.size));
+    const members: Line[][] = [];
+    // Rows above or below the header with a date-like cell, within the header's horizontal extent.
+    for (const dirStep of [-1, 1]) {
+      let lastEdge = dirStep < 0 ? header.y0 : header.y1;
+      for (let j = i + dirStep; j >= 0 && j < rows.length; j += dirStep) {
+        const r = (rows[j] ?? []).filter((l) => l.x0 >= header.x0 - 2 * size && l.x1 <= header.x1 + 6 * size);
+        if (!r.length) continue;
+        const b = boxOf(r);
+        const gap = dirStep < 0 ? lastEdge - b.y1 : b.y0 - lastEdge;
+        if (gap > 3 * size) break;
+        const rowText = r.map((l) => l.text).join(' ');
+        if (!/\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}/.test(rowText)) break;
+        members.push(r);
+        lastEdge = dirStep < 0 ? b.y0 : b.y1;
+      }
+    }
+    const revisions: Revision[] = members.map((r) => {
+      const cells = r.map((l) => l.text.trim());
+      const date = cells.find((c) => /\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}/.test(c)) ?? null;
+      const mark = cells[0] ?? '';
+      const description = cells.filter((c, k) => k > 0 && c !== date).join(' ') || null;
+      return { mark, description, date };
+    });
+    const all = [row, ...members].flat();
+    out.push({
+      regionType: 'revisionBlock',
+      label: 'REVISIONS',
+      drawingType: null,
+      box: boxOf(all),
+      titleBox: header,
+      lines: all,
+      revisions,
+    });
+  });
+  return out;
+};
+
+const STAMP_RE =
+  /\b(?:NO\s+EXCEPTIONS\s+TAKEN|MAKE\s+CORRECTIONS\s+NOTED|REVISE\s+AND\s+RESUBMIT|REJECTED|REVIEWED\s+BY|APPROVED\s+AS\s+NOTED|FOR\s+CONSTRUCTION\s+APPROVAL|PROFESSIONAL\s+ENGINEER|REGISTERED\s+(?:ARCHITECT|ENGINEER)|LICENSED\s+(?:ARCHITECT|ENGINEER)|STATE\s+OF\s+[A-Z]+\s+REGISTERED)\b/i;
+
+export const findStamps = (lines: readonly Line[]): RegionDraft[] => {
+  const hits = lines.filter((l) => STAMP_RE.test(l.text));
+  if (!hits.length) return [];
+  // Group hits that are close together into one stamp each.
+  const groups: Line[][] = [];
+  for (const h of hits) {
+    const g = groups.find((grp) => {
+      const b = boxOf(grp);
+      return Math.abs(centerX(b) - centerX(h)) < 250 && Math.abs(centerY(b) - centerY(h)) < 250;
+    });
+    if (g) g.push(h);
+    else groups.push([h]);
+  }
+  return groups.map((g) => {
+    const core = boxOf(g);
+    const size = Math.max(...g.map((l) => l.size));
+    const around = lines.filter(
+      (l) =>
+        l.x0 >= core.x0 - 8 * size &&
+        l.x1 <= core.x1 + 8 * size &&
+        l.y0 >= core.y0 - 6 * size &&
+        l.y1 <= core.y1 + 6 * size,
+    );
+    return {
+      regionType: 'stamp' as const,
+      label: (g[0]?.text ?? '').trim(),
+      drawingType: null,
+      box: boxOf(around),
+      titleBox: null,
+      lines: around,
+    };
+  });
+};
+
+/**
+ * A revision table drawn as a ruled frame takes the frame's box, empty rows included: the nearest vertical
+ * rulings left and right of its text that both span the text, over their common extent. A frame more than
+ * four times the text's height plus MAX_EMPTY_ROWS_HEIGHT (a whole title strip) is not the table's.
+ */
+export const fitRevisionFrames = (drafts: RegionDraft[], rulings: readonly Ruling[]): void => {
+  for (const draft of drafts) {
+    if (draft.regionType !== 'revisionBlock') continue;
+    const text = draft.box;
+    const spanning = rulings.filter((r) => r.axis === 'v' && r.from <= text.y0 + 1 && r.to >= text.y1 - 1);
+    const left = spanning.filter((r) => r.at <= text.x0 + 1).sort((a, b) => b.at - a.at)[0];
+    const right = spanning.filter((r) => r.at >= text.x1 - 1).sort((a, b) => a.at - b.at)[0];
+    if (!left || !right) continue;
+    const frame = {
+      x0: left.at,
+      y0: Math.max(left.from, right.from),
+      x1: right.at,
+      y1: Math.min(left.to, right.to),
+    };
+    const textHeight = text.y1 - text.y0;
+    if (frame.y1 - frame.y0 > 4 * textHeight + MAX_EMPTY_ROWS_HEIGHT || !contains(frame, text)) continue;
+    draft.box = frame;
+  }
+};
+
+/** Height of empty ruled rows a revision frame may hold beyond its text (ten rows of 15 pt). */
+const MAX_EMPTY_ROWS_HEIGHT = 150;

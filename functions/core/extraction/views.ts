@@ -1,0 +1,130 @@
+/**
+ * Drawing views of a sheet found from its text: a title line with a scale line under it (or on it) and a view
+ * number bubble to the left; each view's extent estimated up to the next view title. Boxes in display points.
+ */
+import { type Box, boxOf, centerInside, centerY, height, type Line, type Word } from './geometry.ts';
+import { drawingTypeOf, type RegionDraft } from './region-draft.ts';
+import { SCALE_TEXT_RE } from './sheet-title.ts';
+
+const VIEW_NUMBER_RE = /^[A-Z]?\d{1,2}[A-Z]?$/;
+
+/** Drawing views: a title line with a scale line under it (or on it), and a view number bubble to the left. */
+export const findViews = (
+  lines: readonly Line[],
+  words: readonly Word[],
+  exclude: Box | null,
+): RegionDraft[] => {
+  const horizontal = lines.filter((l) => l.dir === 0 && !(exclude && centerInside(exclude, l)));
+  const views: RegionDraft[] = [];
+  const used = new Set<Line>();
+  for (const scaleLine of horizontal) {
+    const st = scaleLine.text.trim();
+    const sm = SCALE_TEXT_RE.exec(st);
+    if (!sm) continue;
+    const size = scaleLine.size;
+    const before = st
+      .slice(0, sm.index)
+      .replace(/\bSCALE\s*:?\s*$/i, '')
+      .trim();
+    let titleLine: Line | null = null;
+    let titleText = '';
+    if (before.replace(/[^A-Za-z]/g, '').length >= 3) {
+      titleLine = scaleLine;
+      titleText = before;
+    } else {
+      let bestDist = Number.POSITIVE_INFINITY;
+      for (const l of horizontal) {
+        if (l === scaleLine || used.has(l)) continue;
+        const t = l.text.trim();
+        if (t.replace(/[^A-Za-z]/g, '').length < 3 || SCALE_TEXT_RE.test(t)) continue;
+        const dy = scaleLine.y0 - l.y1;
+        const overlapX = Math.min(l.x1, scaleLine.x1) - Math.max(l.x0, scaleLine.x0);
+        if (dy < -0.3 * size || dy > 2.2 * Math.max(size, l.size)) continue;
+        if (overlapX < -2 * size && Math.abs(l.x0 - scaleLine.x0) > 3 * size) continue;
+        if (l.size < 0.8 * size) continue;
+        const dist = dy + Math.abs(l.x0 - scaleLine.x0) * 0.1;
+        if (dist < bestDist) {
+          bestDist = dist;
+          titleLine = l;
+          titleText = t;
+        }
+      }
+    }
+    if (!titleLine) continue;
+    used.add(titleLine);
+    const titleBoxCore = boxOf([titleLine, scaleLine]);
+    // A view number: a short token left of the title, vertically within the title/scale pair.
+    let number: Word | null = null;
+    let bestDx = Number.POSITIVE_INFINITY;
+    for (const w of words) {
+      if (w.dir !== 0 || !VIEW_NUMBER_RE.test(w.text)) continue;
+      if (titleLine.words.includes(w) || scaleLine.words.includes(w)) continue;
+      const dx = titleBoxCore.x0 - w.x1;
+      const cy = centerY(w);
+      if (dx < -0.5 * w.size || dx > 6 * Math.max(size, titleLine.size)) continue;
+      if (cy < titleBoxCore.y0 - titleLine.size || cy > titleBoxCore.y1 + titleLine.size) continue;
+      if (dx < bestDx) {
+        bestDx = dx;
+        number = w;
+      }
+    }
+    // Title-leading number (`1 FIRST FLOOR PLAN`, `A3 SECTION`).
+    let viewNumber: string | null = number?.text ?? null;
+    const lead = /^([A-Z]?\d{1,2}[A-Z]?)\s+(.{3,})$/.exec(titleText);
+    if (!viewNumber && lead) {
+      viewNumber = lead[1] ?? '';
+      titleText = lead[2] ?? '';
+    }
+    const titleBox = number ? boxOf([titleBoxCore, number]) : titleBoxCore;
+    const scaleText = sm[0].trim();
+    views.push({
+      regionType: 'view',
+      label: viewNumber ? `${viewNumber} ${titleText}` : titleText,
+      drawingType: drawingTypeOf(titleText),
+      box: titleBox,
+      titleBox,
+      lines: [titleLine, scaleLine].filter((l, i, a) => a.indexOf(l) === i),
+      viewNumber,
+      viewTitle: titleText,
+      scaleText,
+    });
+  }
+  return views;
+};
+
+/**
+ * A view's drawing extent: from its title up to the next view title above (or the page margin), and across
+ * to the next view title on either side. Approximate: drawings carry no explicit frame in their text.
+ */
+export const estimateViewExtents = (
+  views: RegionDraft[],
+  pageWidth: number,
+  pageHeight: number,
+  titleBlock: Box | null,
+): void => {
+  const limitRight = titleBlock && height(titleBlock) > pageHeight * 0.5 ? titleBlock.x0 : pageWidth;
+  const limitBottom = titleBlock && height(titleBlock) <= pageHeight * 0.5 ? titleBlock.y0 : pageHeight;
+  for (const v of views) {
+    const t = v.titleBox;
+    if (!t) continue;
+    let top = pageHeight * 0.02;
+    let left = pageWidth * 0.02;
+    let right = limitRight;
+    for (const o of views) {
+      const ot = o.titleBox;
+      if (o === v || !ot) continue;
+      const overlapX = Math.min(ot.x1 + 400, t.x1 + 400) - Math.max(ot.x0, t.x0);
+      if (ot.y1 < t.y0 && overlapX > 0) top = Math.max(top, ot.y1 + 4);
+      if (Math.abs(centerY(ot) - centerY(t)) < height(t) * 4) {
+        if (ot.x0 > t.x1) right = Math.min(right, ot.x0 - 4);
+        if (ot.x1 < t.x0) left = Math.max(left, ot.x1 + 4);
+      }
+    }
+    v.box = {
+      x0: Math.min(left, t.x0),
+      y0: Math.min(top, t.y0),
+      x1: Math.max(right, t.x1),
+      y1: Math.min(Math.max(t.y1 + 2, t.y1), limitBottom),
+    };
+  }
+};
