@@ -9,28 +9,12 @@
  *
  * Prints `{table, changed}` as JSON. `--table` names the table directly instead of the stage's.
  */
-import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { upgradeStoredContent } from '../functions/adapters/dynamodb/content-upgrade.ts';
+import { operatorOptions, targetTable } from './operator-options.ts';
 
-function fail(message: string): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(2);
-}
-
-let values: { stage?: string; table?: string };
-try {
-  ({ values } = parseArgs({ options: { stage: { type: 'string' }, table: { type: 'string' } } }));
-} catch (error) {
-  fail((error as Error).message);
-}
-if (!values.table && !values.stage) fail('Give --stage (the deployed stage) or --table (a table name).');
-if (values.stage && !/^[a-z][a-z0-9-]{0,30}$/.test(values.stage))
-  fail('--stage is lowercase letters, digits and dashes.');
-
-// The stage's table is named as the stack names it (lib/resource-names.ts).
-const table = values.table ?? `project-source-${values.stage}`;
+const table = targetTable(operatorOptions({}));
 const client = new DynamoDBClient({});
 const changed = await upgradeStoredContent(DynamoDBDocumentClient.from(client), table);
 client.destroy();

@@ -19,9 +19,8 @@ import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import { Construct } from 'constructs';
 import { auxiliaryNames, VIEWER_ACCESS_LOG_PREFIX } from './resource-names.ts';
+import { VIEWER_CONTENT_SECURITY_POLICY, VIEWER_DIST } from './viewer-site.ts';
 
-/** The viewer's build output (`npm install` runs `vite build` in web/). */
-export const VIEWER_DIST = join(import.meta.dirname, '..', 'web', 'dist');
 export const VIEWER_PATH_PATTERNS = ['/viewer', '/viewer/*'] as const;
 
 /** `/viewer` -> `/viewer/`, and a folder path -> its index.html (S3 origins have no index documents). */
@@ -75,8 +74,7 @@ export class ViewerHosting extends Construct {
       comment: 'Viewer: no framing, no sniffing, scripts and connections to this origin only',
       securityHeadersBehavior: {
         contentSecurityPolicy: {
-          contentSecurityPolicy:
-            "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
+          contentSecurityPolicy: VIEWER_CONTENT_SECURITY_POLICY,
           override: true,
         },
         contentTypeOptions: { override: true },

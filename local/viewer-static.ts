@@ -1,10 +1,8 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
-import { REPO_ROOT } from './lambda.ts';
+import { VIEWER_CONTENT_SECURITY_POLICY, VIEWER_DIST } from '../lib/viewer-site.ts';
 
-/** The viewer's built assets (`npm install` builds them: web/ -> web/dist). */
-const VIEWER_DIST = join(REPO_ROOT, 'web', 'dist');
 const PREFIX = '/viewer';
 
 const TYPES: Record<string, string> = {
@@ -43,7 +41,8 @@ export function serveViewer(path: string, request: IncomingMessage, response: Se
     response.end('The viewer is not built: run `npm install` (it builds web/ into web/dist).');
     return true;
   }
-  if (!inside || !existsSync(file) || !statSync(file).isFile()) {
+  const stats = inside ? statSync(file, { throwIfNoEntry: false }) : undefined;
+  if (!stats?.isFile()) {
     response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
     response.end('Not found');
     return true;
@@ -51,11 +50,10 @@ export function serveViewer(path: string, request: IncomingMessage, response: Se
   const hashed = relative.startsWith('assets/');
   response.writeHead(200, {
     'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-    'content-length': statSync(file).size,
+    'content-length': stats.size,
     'cache-control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
     'x-content-type-options': 'nosniff',
-    'content-security-policy':
-      "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
+    'content-security-policy': VIEWER_CONTENT_SECURITY_POLICY,
   });
   if (request.method === 'HEAD') response.end();
   else createReadStream(file).pipe(response);

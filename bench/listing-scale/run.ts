@@ -167,34 +167,33 @@ async function fillTo(regions: number): Promise<void> {
     await contentStore().recountFile(projectId, file.documentId, file.fileId);
 }
 
-/** p95 of a GET; Infinity when it fails (a listing that outlives its function answers 503). */
 /** p50 and p95 of a measure, in ms; Infinity for a request that failed. */
 interface Stat {
   p50: number;
   p95: number;
 }
 const FAILED: Stat = { p50: Number.POSITIVE_INFINITY, p95: Number.POSITIVE_INFINITY };
-const statOf = (samples: number[]): Stat => ({
-  p50: percentile(samples, 0.5),
-  p95: percentile(samples, 0.95),
-});
 /** Calls before the timed ones: the first reads after a bulk write are slower in DynamoDB Local. */
 const WARM_UP = 3;
 
-async function timed(path: string | null, times = reps): Promise<Stat> {
-  if (path === null) return FAILED;
+/** p50 and p95 of `reps` runs of `run`, after the warm-up runs. */
+async function sampled(run: () => Promise<unknown>): Promise<Stat> {
   const samples: number[] = [];
-  for (let i = -WARM_UP; i < times; i++) {
+  for (let i = -WARM_UP; i < reps; i++) {
     const started = performance.now();
-    try {
-      await call(path);
-    } catch (error) {
-      console.log(`  ${path.replace(/\?.*/, '')}: ${(error as Error).message.slice(0, 160)}`);
-      return FAILED;
-    }
+    await run();
     if (i >= 0) samples.push(performance.now() - started);
   }
-  return statOf(samples);
+  return { p50: percentile(samples, 0.5), p95: percentile(samples, 0.95) };
+}
+
+/** A GET through the API; fails (a listing that outlives its function answers 503) print and count as Infinity. */
+async function timed(path: string | null): Promise<Stat> {
+  if (path === null) return FAILED;
+  return sampled(() => call(path)).catch((error: Error) => {
+    console.log(`  ${path.replace(/\?.*/, '')}: ${error.message.slice(0, 160)}`);
+    return FAILED;
+  });
 }
 /** The path of the 20th page (or the last, when there are fewer), reached through the cursors; null when a page fails. */
 async function latePage(path: string): Promise<string | null> {
@@ -221,13 +220,7 @@ async function rawRows(prefix: string, limit: number, skip: number): Promise<Sta
       }),
     );
   const skipped = skip > 0 ? (await query(undefined, skip)).LastEvaluatedKey : undefined;
-  const samples: number[] = [];
-  for (let i = -WARM_UP; i < reps; i++) {
-    const started = performance.now();
-    await query(skipped);
-    if (i >= 0) samples.push(performance.now() - started);
-  }
-  return statOf(samples);
+  return sampled(() => query(skipped));
 }
 
 const regionsPath = `/api/open/v1/projects/${projectId}/regions?limit=100`;

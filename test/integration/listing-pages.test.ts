@@ -4,6 +4,7 @@ import type { FacetRecord, SpecSectionRecord } from '../../functions/core/conten
 import { contentIds } from '../../functions/core/content/model.ts';
 import { newId } from '../../functions/core/ids.ts';
 import { dynamo } from '../../functions/shared/clients.ts';
+import { readyDocument } from './content-fixtures.ts';
 import { api, createOrg, createProject, waitForProject } from './helpers.ts';
 
 /** Ten sections of ten 50,000-character facets: about 5 MB of facet text, over one response's budget. */
@@ -45,30 +46,16 @@ function bigSpecification(projectId: string, orgId: string) {
       });
     }
   }
-  const document = {
+  const document = readyDocument({
     orgId,
-    ...common,
+    projectId,
+    fileId,
     documentId,
-    jobId: newId('job'),
-    contentType: 'application/pdf',
-    fileSize: 1,
-    sha256: '0'.repeat(64),
-    classification: 'specifications' as const,
-    classificationSource: 'given' as const,
+    fileName: 'big-spec.pdf',
+    classification: 'specifications',
     pageCount: 10,
-    successfulPageCount: 10,
-    sheetCount: 0,
     specificationCount: 10,
-    status: 'ready' as const,
-    searchIndex: {
-      status: 'pending' as const,
-      sourceCount: 0,
-      passageCount: 0,
-      indexedAt: null,
-      error: null,
-    },
-    createdAt: new Date().toISOString(),
-  };
+  });
   return { fileId, content: { document, sheets: [], regions: [], sections, facets } };
 }
 

@@ -2,17 +2,13 @@ import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { upgradeStoredContent } from '../../functions/adapters/dynamodb/content-upgrade.ts';
 import { keys } from '../../functions/adapters/dynamodb/table.ts';
-import type {
-  DocumentRecord,
-  FacetRecord,
-  RegionRecord,
-  SpecSectionRecord,
-} from '../../functions/core/content/model.ts';
+import type { FacetRecord, RegionRecord, SpecSectionRecord } from '../../functions/core/content/model.ts';
 import { contentIds } from '../../functions/core/content/model.ts';
 import { newId } from '../../functions/core/ids.ts';
 import { dynamo } from '../../functions/shared/clients.ts';
 import { contentStore } from '../../functions/shared/container.ts';
 import { searchIndexStates } from '../../functions/shared/search-container.ts';
+import { readyDocument } from './content-fixtures.ts';
 import { api, createOrg, createProject, type TestOrg, waitForProject } from './helpers.ts';
 
 const TABLE = process.env.TABLE_NAME ?? '';
@@ -46,23 +42,15 @@ function drawingFile(projectId: string, orgId: string, fileName: string, pages: 
         normalizedData: null,
         cropPath: null,
       });
-  const document: DocumentRecord = {
+  const document = readyDocument({
     orgId,
-    ...common,
+    projectId,
+    fileId,
     documentId,
-    jobId: newId('job'),
-    contentType: 'application/pdf',
-    fileSize: 1,
-    sha256: '0'.repeat(64),
-    classificationSource: 'given',
+    fileName,
+    classification,
     pageCount: pages,
-    successfulPageCount: pages,
-    sheetCount: 0,
-    specificationCount: 0,
-    status: 'ready',
-    searchIndex: { status: 'pending', sourceCount: 0, passageCount: 0, indexedAt: null, error: null },
-    createdAt: new Date().toISOString(),
-  };
+  });
   return {
     fileId,
     documentId,

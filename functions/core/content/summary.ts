@@ -43,6 +43,7 @@ export function summarizeContent(content: {
   sectionCount: number;
   facetCount: number;
 }): ContentSummary {
+  const pageNumbers: Record<string, number> = {};
   const summary: ContentSummary = {
     sheets: content.sheets.length,
     regions: content.regions.length,
@@ -54,7 +55,7 @@ export function summarizeContent(content: {
     drawingTypes: {},
     layoutTypes: {},
     disciplines: {},
-    pageNumbers: {},
+    pageNumbers,
   };
   for (const region of content.regions) {
     if ((region.normalizedData?.schemaVersion ?? 0) >= NORMALIZED_DATA_SCHEMA_VERSION)
@@ -62,7 +63,7 @@ export function summarizeContent(content: {
     tally(summary.regionTypes, region.regionType);
     tally(summary.drawingTypes, region.drawingType);
     tally(summary.layoutTypes, region.layoutType);
-    tally(summary.pageNumbers ?? {}, String(region.pageNumber));
+    tally(pageNumbers, String(region.pageNumber));
   }
   for (const sheet of content.sheets) {
     if (!sheet.discipline) continue;

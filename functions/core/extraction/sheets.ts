@@ -8,7 +8,6 @@ import {
   type Box,
   boxGap,
   centerInside,
-  centerY,
   fromDisplayBox,
   type Line,
   toDisplayBox,
@@ -20,6 +19,7 @@ import { buildNormalizedData, findCalloutReferences } from './normalize.ts';
 import { findNumberCandidates, GOOD_NUMBER_SCORE, type NumberCandidate } from './number-candidates.ts';
 import type { OcrRequest } from './ocr.ts';
 import type { PageGeometry } from './pdf.ts';
+import { rowsOf } from './region-draft.ts';
 import { findRegions, type RegionDraft } from './regions.ts';
 import { fitRevisionFrames } from './revisions-and-stamps.ts';
 import type { Ruling } from './rulings.ts';
@@ -230,22 +230,8 @@ const toRegion = (
 
 /** Region text in reading order: rows top to bottom, cells left to right. */
 const regionText = (lines: readonly Line[]): string => {
-  const horizontal = lines.filter((l) => l.dir === 0).sort((a, b) => centerY(a) - centerY(b));
-  const rows: Line[][] = [];
-  for (const l of horizontal) {
-    const row = rows[rows.length - 1];
-    const first = row?.[0];
-    if (row && first && Math.abs(centerY(first) - centerY(l)) < 0.5 * Math.min(first.size, l.size))
-      row.push(l);
-    else rows.push([l]);
-  }
-  const text = rows
-    .map((r) =>
-      r
-        .sort((a, b) => a.x0 - b.x0)
-        .map((l) => l.text)
-        .join('  '),
-    )
+  const text = rowsOf(lines.filter((l) => l.dir === 0))
+    .map((row) => row.map((l) => l.text).join('  '))
     .join('\n');
   const rotated = lines.filter((l) => l.dir !== 0).map((l) => l.text);
   return [text, ...rotated].filter(Boolean).join('\n');
