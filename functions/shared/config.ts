@@ -58,6 +58,10 @@ const ConfigSchema = z.object({
   SEARCH_LEXICAL_RRF_K: z.coerce.number().min(0).max(1000).default(5),
   SEARCH_SEMANTIC_RRF_K: z.coerce.number().min(0).max(1000).default(60),
   SEARCH_SEMANTIC_WEIGHT: z.coerce.number().min(0).max(10).default(1),
+  /** Weight of the ranking within the files a query names (its job, its document). */
+  SEARCH_NAMED_FILE_WEIGHT: z.coerce.number().min(0).max(10).default(1.5),
+  /** Weight of a query's expansion terms (the trade terms of its plain words) against its own words. */
+  SEARCH_EXPANSION_WEIGHT: z.coerce.number().min(0).max(10).default(0.5),
   /** Locally only: the folder that holds project indexes (`s3://bucket/key` -> `{root}/bucket/key`). */
   LOCAL_INDEX_ROOT: z.string().min(1).optional(),
   /** Who answers review questions: `bedrock` on AWS; `extractive` quotes the sources (no model service: the local stack's default). */

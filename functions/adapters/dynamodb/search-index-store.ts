@@ -27,11 +27,12 @@ export class DynamoSearchIndexStates implements SearchIndexStateStore {
   async documentIndexStates(projectId: string) {
     const items = await queryAll(this.client, {
       ...prefixQuery(this.tableName, `PROJECT#${projectId}`, keys.documentPrefix),
-      ProjectionExpression: 'documentId, fileId, jobId, searchIndex',
+      ProjectionExpression: 'documentId, fileId, fileName, jobId, searchIndex',
     });
     return items.map((item) => ({
       documentId: String(item.documentId),
       fileId: String(item.fileId),
+      fileName: String(item.fileName ?? ''),
       jobId: String(item.jobId),
       // Rows written before search existed have no state: nothing of them is indexed.
       state: (item.searchIndex as SearchIndexState | undefined) ?? {

@@ -269,27 +269,36 @@ export class LanceSourceIndex implements SourceIndex {
 
   async lexical(
     location: string,
-    query: { terms: string[]; phrases: string[][] },
+    query: { terms: string[]; phrases: string[][]; expansion?: string[]; expansionWeight?: number },
     filter: SearchFilter,
     limit: number,
   ): Promise<IndexHit[]> {
     const table = await this.openPassages(location);
     if (!table || query.terms.length === 0) return [];
-    const terms = query.terms.join(' ');
-    const match = new lancedb.MultiMatchQuery(terms, ['head_tokens', 'body_tokens'], { boosts: [2, 1] });
+    const match = new lancedb.MultiMatchQuery(query.terms.join(' '), ['head_tokens', 'body_tokens'], {
+      boosts: [2, 1],
+    });
+    const clauses: [lancedb.Occur, lancedb.FullTextQuery][] = [
+      ...(query.expansion?.length
+        ? [
+            [
+              lancedb.Occur.Should,
+              new lancedb.MultiMatchQuery(query.expansion.join(' '), ['head_tokens', 'body_tokens'], {
+                boosts: [2 * (query.expansionWeight ?? 0.5), query.expansionWeight ?? 0.5],
+              }),
+            ] as [lancedb.Occur, lancedb.FullTextQuery],
+          ]
+        : []),
+      ...query.phrases.map(
+        (phrase) =>
+          [lancedb.Occur.Must, new lancedb.PhraseQuery(phrase.join(' '), 'body_tokens')] as [
+            lancedb.Occur,
+            lancedb.FullTextQuery,
+          ],
+      ),
+    ];
     const fts: lancedb.FullTextQuery =
-      query.phrases.length > 0
-        ? new lancedb.BooleanQuery([
-            [lancedb.Occur.Should, match],
-            ...query.phrases.map(
-              (phrase) =>
-                [lancedb.Occur.Must, new lancedb.PhraseQuery(phrase.join(' '), 'body_tokens')] as [
-                  lancedb.Occur,
-                  lancedb.FullTextQuery,
-                ],
-            ),
-          ])
-        : match;
+      clauses.length > 0 ? new lancedb.BooleanQuery([[lancedb.Occur.Should, match], ...clauses]) : match;
     let search = table
       .query()
       .fullTextSearch(fts)

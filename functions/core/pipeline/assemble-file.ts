@@ -7,6 +7,7 @@ import { PIPELINE_ERRORS } from './errors.ts';
 import { batchesFor, requireJobFile, requireJobRecord, type StoredBatch } from './model.ts';
 import type { PipelineDeps, PipelineSettings } from './ports.ts';
 import { renderAndStoreCrops } from './region-crops.ts';
+import { sheetTextOutsideRegions } from './sheet-text.ts';
 
 /**
  * Assemble one file.
@@ -79,14 +80,16 @@ export async function assembleFile(
     bytes,
     result.specifications.filter((section) => !section.isTableOfContents),
   );
-  const documentPages = result.pages
-    .filter((page) => page.classification === 'documents')
-    .map((page) => ({
-      pageNumber: page.pageNumber,
-      lines: (pages.find((candidate) => candidate.pageNumber === page.pageNumber)?.lines ?? []).map(
-        ({ text, x0, y0, x1, y1 }) => ({ text, x0, y0, x1, y1 }),
-      ),
-    }));
+  const linesOf = (pageNumber: number) =>
+    (pages.find((candidate) => candidate.pageNumber === pageNumber)?.lines ?? []).map(
+      ({ text, x0, y0, x1, y1 }) => ({ text, x0, y0, x1, y1 }),
+    );
+  const documentPages = [
+    ...result.pages
+      .filter((page) => page.classification === 'documents')
+      .map((page) => ({ pageNumber: page.pageNumber, lines: linesOf(page.pageNumber) })),
+    ...sheetTextOutsideRegions(result.sheets, linesOf),
+  ];
   const { content, passages } = contentRows({
     ctx,
     file,

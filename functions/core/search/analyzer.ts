@@ -20,7 +20,7 @@ import terms from './construction-terms.json' with { type: 'json' };
  * (canonical identifiers, prefixes, concepts) follow them.
  */
 
-export const ANALYZER_VERSION = `construction-1.terms-${terms.version}`;
+export const ANALYZER_VERSION = `construction-2.terms-${terms.version}`;
 
 const STOP_WORDS = new Set(
   (
@@ -38,7 +38,7 @@ export const isStopWord = (word: string) => STOP_WORDS.has(word.toLowerCase());
 const normalizeKey = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 /** Stems of a phrase's words, space-joined: the key phrases are matched on. */
-const phraseKey = (phrase: string) =>
+export const phraseKey = (phrase: string) =>
   words(fold(phrase))
     .filter((word) => !STOP_WORDS.has(word))
     .map(stemWord)
@@ -101,10 +101,30 @@ function words(text: string): string[] {
   return text.toLowerCase().match(/#?[a-z0-9]+(?:\.[0-9]+)*/g) ?? [];
 }
 
+/**
+ * Irregular forms Porter stemming leaves apart from their base (`paid` and `pays`, `feet` and `foot`):
+ * the forms construction text and questions use, each mapped to its base before stemming.
+ */
+const IRREGULAR = new Map(
+  (
+    'paid:pay laid:lay built:build bought:buy brought:bring dug:dig spent:spend held:hold made:make ' +
+    'sold:sell taken:take took:take given:give gave:give written:write wrote:write chosen:choose ' +
+    'kept:keep met:meet ran:run worn:wear torn:tear thrown:throw threw:throw shown:show drawn:draw ' +
+    'drew:draw grown:grow grew:grow known:know knew:know seen:see fallen:fall fell:fall ' +
+    'hung:hang struck:strike bent:bend sent:send began:begin begun:begin broken:break broke:break ' +
+    'frozen:freeze froze:freeze risen:rise rose:rise borne:bear lent:lend ' +
+    'owed:owe feet:foot teeth:tooth men:man women:woman children:child mice:mouse ' +
+    'led:lead fed:feed fled:flee fought:fight sought:seek taught:teach ' +
+    'thought:think understood:understand withdrawn:withdraw withdrew:withdraw'
+  )
+    .split(' ')
+    .map((pair) => pair.split(':') as [string, string]),
+);
+
 /** Porter stem of a word; abbreviations of the lexicon (`nts`, `gwb`) are kept as they are. */
 function stemWord(word: string): string {
   if (!/^[a-z]{3,}$/.test(word) || lexicon?.abbreviations.has(word)) return word;
-  return stemmer(word);
+  return stemmer(IRREGULAR.get(word) ?? word);
 }
 
 const stripZeros = (digits: string) => digits.replace(/^0+(?=\d)/, '');

@@ -3,6 +3,7 @@ import type { JobStore } from '../jobs/ports.ts';
 import type { ProjectStore } from '../projects/ports.ts';
 import { objectKeys } from '../storage-keys.ts';
 import { ANALYZER_VERSION, analyzeText, sheetKey } from './analyzer.ts';
+import { fileNameWords } from './named-files.ts';
 import type {
   Embedder,
   IndexedPassage,
@@ -65,7 +66,9 @@ export async function preparePassages(embedder: Embedder, passages: Passage[]): 
         ...passage,
         sheetKey: sheetKey(passage.sheetNumber),
         headTokens: analyzeText(passage.head),
-        bodyTokens: analyzeText(`${passage.head}\n${passage.text}`),
+        // The file's name (`paul-ave-pavement_project-manual.pdf`) counts once in the body: a query
+        // that names the job or the document leans to its passages, and nothing else changes.
+        bodyTokens: analyzeText(`${passage.head}\n${passage.text}\n${fileNameWords(passage.fileName)}`),
         vector: vectors[offset] as number[],
       });
     }

@@ -27,7 +27,7 @@ export const SourceSearchBodySchema = z
       .max(ENTITY_TYPES.length)
       .optional()
       .describe(
-        '`region` (drawing sheets), `specification` (sections and facets), `doc` (pages of other documents).',
+        '`region` (regions of drawing sheets), `specification` (sections and facets), `doc` (page text: pages of other documents, and the text of a drawing sheet outside its regions).',
       ),
     maxHits: z.number().int().min(1).max(50).default(DEFAULT_MAX_HITS),
     regionType: filterText(100).optional(),

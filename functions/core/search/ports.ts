@@ -54,9 +54,10 @@ export interface SourceIndex {
   removeFile(location: string, fileId: string): Promise<void>;
   /** Drops every passage and the build record: the next write starts a new index with its own build. */
   reset(location: string): Promise<void>;
+  /** BM25 over the query's terms (quoted phrases must match); `expansion` terms count at a lower weight. */
   lexical(
     location: string,
-    query: { terms: string[]; phrases: string[][] },
+    query: { terms: string[]; phrases: string[][]; expansion?: string[]; expansionWeight?: number },
     filter: SearchFilter,
     limit: number,
   ): Promise<IndexHit[]>;
@@ -96,6 +97,7 @@ export interface SearchIndexStateStore {
     {
       documentId: string;
       fileId: string;
+      fileName: string;
       jobId: string;
       state: import('../content/model.ts').SearchIndexState;
     }[]

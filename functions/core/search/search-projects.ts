@@ -9,6 +9,7 @@ import type {
   ProjectSearchResultItem,
   ProjectSearchWarning,
 } from './model.ts';
+import { queryEmbeddingText } from './query-expansion.ts';
 import { embedQuery, type SearchDeps, SourceIndexNotReadyError, searchSources } from './search-sources.ts';
 
 /** Projects whose sources one request searches (the most recently updated first); the rest get a warning. */
@@ -97,7 +98,7 @@ export async function searchProjects(
   >();
   const { query, projectIds: _ids, ...sourceFilters } = filters;
   // One embedding of the query serves every project searched.
-  const queryVector = searched.length > 0 ? embedQuery(deps.embedder, query) : undefined;
+  const queryVector = searched.length > 0 ? embedQuery(deps.embedder, queryEmbeddingText(query)) : undefined;
   queryVector?.catch(() => undefined);
   let next = 0;
   const worker = async () => {

@@ -3,6 +3,7 @@ import type { ProjectStore } from '../projects/ports.ts';
 import { requireProject } from '../projects/queries.ts';
 import { analyzeQuery, isStopWord, sheetKey } from './analyzer.ts';
 import type { SourceSearchBody, SourceSearchHit, SourceSearchResponse } from './model.ts';
+import { namedFiles } from './named-files.ts';
 import type {
   Embedder,
   IndexHit,
@@ -11,6 +12,7 @@ import type {
   SearchIndexStateStore,
   SourceIndex,
 } from './ports.ts';
+import { expandQuery, queryEmbeddingText } from './query-expansion.ts';
 
 export class SourceIndexNotReadyError extends ConflictError {
   constructor() {
@@ -35,8 +37,19 @@ export interface SearchDeps {
   embedder: Embedder;
   /** The sources of a review (for `reviewId`). */
   reviews: ReviewSourceLookup;
-  /** Reciprocal rank fusion: a source at rank r of a mode adds weight / (k + r). */
-  fusion: { lexicalK: number; semanticK: number; semanticWeight: number };
+  /**
+   * Reciprocal rank fusion: a source at rank r of a ranking adds weight / (k + r). The rankings: the
+   * lexical one (weight 1), the semantic one, and the lexical ranking within the files the query
+   * names (`namedFiles`), with the lexical k.
+   */
+  fusion: {
+    lexicalK: number;
+    semanticK: number;
+    semanticWeight: number;
+    namedFileWeight: number;
+    /** Weight of the expansion terms inside the lexical ranking (`expandQuery`). */
+    expansionWeight: number;
+  };
 }
 
 interface Candidate {
@@ -132,20 +145,28 @@ export async function searchSources(
     ...(input.fileIds ? { fileIds: input.fileIds } : {}),
     ...(reviewSources ? { sourceUris: reviewSources } : {}),
   };
+  // Plain words' trade terms: searched beside the query at a lower weight, and embedded with it.
+  const expansionTerms = expandQuery(body.query);
   const analyzed = analyzeQuery(body.query);
+  const ownTerms = new Set(analyzed.terms);
+  const lexicalQuery = {
+    ...analyzed,
+    expansion: analyzeQuery(expansionTerms.join(' ')).terms.filter((term) => !ownTerms.has(term)),
+    expansionWeight: deps.fusion.expansionWeight,
+  };
   // Passages, not sources, come back: ask for enough to fill maxHits distinct sources.
   const depth = Math.min(200, Math.max(30, body.maxHits * 4));
   const location = project.indexLocation;
   // Embedded once, whether the index is searched once or twice (a partial index).
   const queryVector = modes.includes('semantic')
-    ? (input.queryVector ?? embedQuery(deps.embedder, body.query))
+    ? (input.queryVector ?? embedQuery(deps.embedder, queryEmbeddingText(body.query)))
     : null;
   queryVector?.catch(() => undefined);
   const run = (filter: SearchFilter): Promise<[IndexHit[], IndexHit[]]> =>
     location
       ? Promise.all([
           modes.includes('lexical')
-            ? deps.index.lexical(location, analyzed, filter, depth)
+            ? deps.index.lexical(location, lexicalQuery, filter, depth)
             : Promise.resolve([]),
           queryVector
             ? queryVector.then((vector) => deps.index.nearest(location, vector, filter, depth))
@@ -169,19 +190,23 @@ export async function searchSources(
     return { status, query: body.query, modes, hitCount: 0, searchedChunkCount: 0, hits: [] };
   // A partial index may hold rows of a document being re-indexed: narrow to the indexed files (a
   // filter that scans the file column, so a complete index goes without it).
-  const [lexical, semantic] =
+  const searchedFiles = indexed.filter(
+    (document) => !input.fileIds || input.fileIds.includes(document.fileId),
+  );
+  // The files the query names (its job, its document): their best passages are a ranking of their own.
+  const named = modes.includes('lexical') && !input.fileIds ? namedFiles(body.query, searchedFiles) : [];
+  const [[lexical, semantic], namedHits] = await Promise.all([
     status === 'partial'
-      ? await run({
-          ...baseFilter,
-          fileIds: indexed
-            .map((document) => document.fileId)
-            .filter((fileId) => !input.fileIds || input.fileIds.includes(fileId)),
-        })
-      : await speculative;
+      ? run({ ...baseFilter, fileIds: searchedFiles.map((document) => document.fileId) })
+      : speculative,
+    named.length > 0
+      ? deps.index.lexical(location, lexicalQuery, { ...baseFilter, fileIds: named }, depth)
+      : Promise.resolve([]),
+  ]);
 
   const candidates = new Map<string, Candidate>();
-  const { lexicalK, semanticK, semanticWeight } = deps.fusion;
-  const fuse = (hits: IndexHit[], mode: 'lexical' | 'semantic') => {
+  const { lexicalK, semanticK, semanticWeight, namedFileWeight } = deps.fusion;
+  const fuse = (hits: IndexHit[], mode: 'lexical' | 'semantic', weight: number) => {
     const seen = new Set<string>();
     let rank = 0;
     for (const hit of hits) {
@@ -190,7 +215,7 @@ export async function searchSources(
       seen.add(uri);
       rank++;
       const candidate = candidates.get(uri);
-      const contribution = mode === 'semantic' ? semanticWeight / (semanticK + rank) : 1 / (lexicalK + rank);
+      const contribution = weight / ((mode === 'semantic' ? semanticK : lexicalK) + rank);
       if (!candidate) candidates.set(uri, { hit, fused: contribution, modes: new Set([mode]) });
       else {
         candidate.fused += contribution;
@@ -199,8 +224,9 @@ export async function searchSources(
       }
     }
   };
-  fuse(lexical, 'lexical');
-  fuse(semantic, 'semantic');
+  fuse(lexical, 'lexical', 1);
+  fuse(semantic, 'semantic', semanticWeight);
+  fuse(namedHits, 'lexical', namedFileWeight);
 
   const queryWords = body.query.match(/[A-Za-z0-9]+/g) ?? [];
   const hits: SourceSearchHit[] = [...candidates.values()]

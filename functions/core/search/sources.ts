@@ -13,7 +13,10 @@ import type { DisplayBox } from '../extraction/index.ts';
  *   service://projects/{projectId}/documents/{documentId}/pages/{pageNumber}
  */
 
-/** `entityTypes` values: region = regions of drawing sheets, specification = sections and their facets, doc = pages of other documents. */
+/**
+ * `entityTypes` values: region = regions of drawing sheets, specification = sections and their facets,
+ * doc = page text (pages of other documents, and the text of a drawing sheet outside its regions).
+ */
 export const ENTITY_TYPES = ['region', 'specification', 'doc'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
 
@@ -111,10 +114,14 @@ export interface Passage {
   artifact: { type: 'region_crop' | 'specification_file'; key: string } | null;
 }
 
-/** Text of one page of a document that is neither a drawing sheet nor a specification section. */
+/**
+ * Text of one page that no other source holds: a page of a document that is neither a drawing sheet
+ * nor a specification section, or the text of a drawing sheet outside its regions (`sheet` set).
+ */
 export interface DocumentPageText {
   pageNumber: number;
   lines: { text: string; x0: number; y0: number; x1: number; y1: number }[];
+  sheet?: { sheetNumber: string; sheetTitle: string | null };
 }
 
 export interface FileSourceInput {
@@ -249,7 +256,9 @@ export function fileSources(input: FileSourceInput): Passage[] {
   }
   for (const page of input.documentPages) {
     const sourceUri = sourceUris.page(input.projectId, input.documentId, page.pageNumber);
-    const label = joinLabel(input.fileName, `p. ${page.pageNumber}`);
+    const label = page.sheet
+      ? joinLabel(page.sheet.sheetNumber, page.sheet.sheetTitle, 'sheet text')
+      : joinLabel(input.fileName, `p. ${page.pageNumber}`);
     let index = 0;
     let group: DocumentPageText['lines'] = [];
     const flush = () => {
@@ -270,10 +279,10 @@ export function fileSources(input: FileSourceInput): Passage[] {
           right: Math.max(...group.map((line) => line.x1)),
           bottom: Math.max(...group.map((line) => line.y1)),
         },
-        sheetNumber: '',
+        sheetNumber: page.sheet?.sheetNumber ?? '',
         regionType: '',
         drawingType: '',
-        layoutType: 'document_page',
+        layoutType: page.sheet ? 'drawing_sheet' : 'document_page',
         head: label,
         text: group.map((line) => line.text).join('\n'),
         artifact: null,

@@ -53,6 +53,15 @@ describe('the construction-aware analyzer', () => {
     expect(tokens('Café')).toEqual(['cafe']);
   });
 
+  it('meets irregular forms on their base, and leaves construction nouns alone', () => {
+    // `paid` and `pays` stem apart in Porter; the question's `pays` must find the answer's `paid`.
+    expect(tokens('paid by the Owner')).toContain(analyzeQuery('who pays').terms[0]);
+    expect(tokens('5 linear feet')).toContain('foot');
+    expect(tokens('built')).toEqual(tokens('build'));
+    // Words that are also trade nouns keep their meaning.
+    for (const noun of ['saw', 'ground', 'bore', 'found']) expect(tokens(noun)).toEqual([noun]);
+  });
+
   it('keeps quoted phrases as phrases and quotes that are inch marks as units', () => {
     const query = analyzeQuery('"roof edge" flashing 12" wide');
     expect(query.phrases).toEqual([['roof', 'edg']]);

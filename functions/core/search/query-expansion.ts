@@ -1,0 +1,64 @@
+import { phraseKey } from './analyzer.ts';
+import plainLanguage from './plain-language.json' with { type: 'json' };
+
+/**
+ * Query expansion: people ask in plain words ("how long are we on the hook for defects"), documents
+ * answer in trade terms ("warranty", "correction period"). The versioned table `plain-language.json`
+ * maps plain words and phrases to those terms; a query's expansion is the trade terms of every plain
+ * phrase it contains (matched on stems, longest first, so one word is not counted twice).
+ *
+ * The expansion is searched beside the query at a lower weight and embedded with it: it can bring a
+ * passage up, never take the query's own matches away. Queries only: indexes do not depend on it.
+ */
+
+export const PLAIN_LANGUAGE_VERSION = plainLanguage.version;
+
+interface ExpansionTable {
+  /** stemmed plain phrase → trade terms */
+  phrases: Map<string, string[]>;
+  longest: number;
+}
+
+let table: ExpansionTable | null = null;
+
+function loadTable(): ExpansionTable {
+  if (table) return table;
+  const phrases = new Map<string, string[]>();
+  let longest = 1;
+  for (const row of plainLanguage.rows) {
+    for (const plain of row.plain) {
+      const key = phraseKey(plain);
+      if (!key) continue;
+      phrases.set(key, [...new Set([...(phrases.get(key) ?? []), ...row.trade])]);
+      longest = Math.max(longest, key.split(' ').length);
+    }
+  }
+  table = { phrases, longest };
+  return table;
+}
+
+/** The trade terms a query's plain words stand for (none for a query of identifiers or trade terms). */
+export function expandQuery(query: string): string[] {
+  const { phrases, longest } = loadTable();
+  const stems = phraseKey(query).split(' ').filter(Boolean);
+  const terms = new Set<string>();
+  for (let start = 0; start < stems.length; ) {
+    let matched = 0;
+    for (let length = Math.min(longest, stems.length - start); length >= 1; length--) {
+      const trade = phrases.get(stems.slice(start, start + length).join(' '));
+      if (trade) {
+        for (const term of trade) terms.add(term);
+        matched = length;
+        break;
+      }
+    }
+    start += Math.max(1, matched);
+  }
+  return [...terms];
+}
+
+/** What a query's embedding is made of: the query, and its expansion when it has one. */
+export function queryEmbeddingText(query: string): string {
+  const expansion = expandQuery(query);
+  return expansion.length > 0 ? `${query}\n${expansion.join(', ')}` : query;
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import plainLanguage from '../../../functions/core/search/plain-language.json' with { type: 'json' };
+import { expandQuery, queryEmbeddingText } from '../../../functions/core/search/query-expansion.ts';
+
+describe('query expansion', () => {
+  it('adds the trade terms of the plain words a question uses', () => {
+    expect(expandQuery('how long are we on the hook for defects')).toEqual(
+      expect.arrayContaining(['warranty', 'correction period']),
+    );
+    expect(expandQuery('what do we owe each day late')).toContain('liquidated damages');
+    expect(expandQuery('a walkway for people on foot')).toEqual(
+      expect.arrayContaining(['pedestrian', 'path of travel']),
+    );
+    expect(expandQuery('how strong is the concrete')).toContain('compressive strength');
+  });
+
+  it('matches on stems, so another form of a plain word expands the same way', () => {
+    expect(expandQuery('who is paying for it')).toEqual(expandQuery('who pays for it'));
+  });
+
+  it('prefers the longest plain phrase, so one word is not expanded twice', () => {
+    // "asphalt topping" is one phrase; "topping" alone is another row's plain word.
+    const terms = expandQuery('asphalt topping');
+    expect(terms).toContain('wearing surface');
+    expect(new Set(terms).size).toBe(terms.length);
+  });
+
+  it('leaves identifier and trade-term queries as they are', () => {
+    expect(expandQuery('A-501')).toEqual([]);
+    expect(expandQuery('07 55 00')).toEqual([]);
+    expect(queryEmbeddingText('section 13210')).toBe('section 13210');
+  });
+
+  it('embeds a question with its expansion', () => {
+    expect(queryEmbeddingText('who pays for the permit')).toMatch(/^who pays for the permit\n.*permit fees/);
+  });
+
+  it('is a versioned table of general rows, each with plain words and trade terms', () => {
+    expect(plainLanguage.version).toBeGreaterThanOrEqual(1);
+    expect(plainLanguage.rows.length).toBeGreaterThan(100);
+    for (const row of plainLanguage.rows) {
+      expect(row.plain.length).toBeGreaterThan(0);
+      expect(row.trade.length).toBeGreaterThan(0);
+    }
+  });
+});
