@@ -329,8 +329,14 @@ describe('source search', () => {
       searchProjects({ query: 'x', limit: 101 }),
     ]);
     // Assess
-    expect(byName.body.projects.map((item: { project: { id: string } }) => item.project.id)).toEqual([named]);
+    // The name match comes first; `gym` also finds the fixture drawings' GYMNASIUM through the
+    // plain-language expansion, a match by source only; the other organization's project never shows.
+    expect(byName.body.projects.map((item: { project: { id: string } }) => item.project.id)).toEqual([
+      named,
+      projectId,
+    ]);
     expect(byName.body.projects[0].matchReasons).toContain('name');
+    expect(byName.body.projects[1].matchReasons).toEqual(['source']);
     const sourceItem = bySource.body.projects.find(
       (item: { project: { id: string } }) => item.project.id === projectId,
     );

@@ -119,7 +119,7 @@ function toRow(passage: IndexedPassage): Row {
   };
 }
 
-function fromRow(row: Row): Passage & { bodyTokens: string } {
+function fromRow(row: Row): Passage {
   return {
     passageId: String(row.passage_id),
     sourceUri: String(row.source_uri),
@@ -140,12 +140,12 @@ function fromRow(row: Row): Passage & { bodyTokens: string } {
     classification: String(row.classification),
     head: String(row.head),
     text: String(row.text),
-    bodyTokens: String(row.body_tokens),
     artifact: typeof row.artifact === 'string' ? (JSON.parse(row.artifact) as Passage['artifact']) : null,
   };
 }
 
-const SELECTED = [...COLUMNS];
+/** What a read returns: the passage, not its analyzed tokens (the largest column, read by the indexes only). */
+const SELECTED = COLUMNS.filter((name) => name !== 'body_tokens');
 
 export interface LanceOptions {
   /** Locally: index locations `s3://bucket/key` are folders `{localRoot}/bucket/key`. */

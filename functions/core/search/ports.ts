@@ -39,7 +39,7 @@ export interface ReviewSourceLookup {
 }
 
 export interface IndexHit {
-  passage: Passage & { bodyTokens: string };
+  passage: Passage;
   /** Engine score: BM25 for lexical hits, cosine similarity (1 - distance) for vector hits. */
   score: number;
 }
@@ -63,7 +63,7 @@ export interface SourceIndex {
   ): Promise<IndexHit[]>;
   nearest(location: string, vector: number[], filter: SearchFilter, limit: number): Promise<IndexHit[]>;
   /** Every passage of one source, in order (empty when the index has none). */
-  passagesOf(location: string, sourceUri: string): Promise<(Passage & { bodyTokens: string })[]>;
+  passagesOf(location: string, sourceUri: string): Promise<Passage[]>;
   /** Passages per file, and how the index was built (null when nothing was ever written). */
   inventory(
     location: string,

@@ -178,10 +178,7 @@ export async function searchSources(
   // complete), and only a partial index is searched again, narrowed to its indexed files.
   const speculative = run(baseFilter);
   speculative.catch(() => undefined);
-  const [documents, searchedChunkCount] = await Promise.all([
-    deps.states.documentIndexStates(project.id),
-    location ? deps.index.size(location) : Promise.resolve(0),
-  ]);
+  const documents = await deps.states.documentIndexStates(project.id);
   const searchable = documents.filter((document) => document.state.sourceCount > 0);
   const indexed = searchable.filter((document) => document.state.status === 'indexed');
   if (searchable.length > 0 && indexed.length === 0) throw new SourceIndexNotReadyError();
@@ -193,6 +190,8 @@ export async function searchSources(
   const searchedFiles = indexed.filter(
     (document) => !input.fileIds || input.fileIds.includes(document.fileId),
   );
+  // The passages searched: those of the searched documents, as their states count them (no index read).
+  const searchedChunkCount = searchedFiles.reduce((sum, document) => sum + document.state.passageCount, 0);
   // The files the query names (its job, its document): their best passages are a ranking of their own.
   const named = modes.includes('lexical') && !input.fileIds ? namedFiles(body.query, searchedFiles) : [];
   const [[lexical, semantic], namedHits] = await Promise.all([
