@@ -58,8 +58,8 @@ const ConfigSchema = z.object({
   SEARCH_LEXICAL_RRF_K: z.coerce.number().min(0).max(1000).default(5),
   SEARCH_SEMANTIC_RRF_K: z.coerce.number().min(0).max(1000).default(60),
   SEARCH_SEMANTIC_WEIGHT: z.coerce.number().min(0).max(10).default(1),
-  /** Weight of the ranking within the files a query names (its job, its document). */
-  SEARCH_NAMED_FILE_WEIGHT: z.coerce.number().min(0).max(10).default(1.5),
+  /** Weight of the rankings within what a query names: its files (job, document), its sheet or section numbers. */
+  SEARCH_NAMED_WEIGHT: z.coerce.number().min(0).max(10).default(1.5),
   /** Weight of a query's expansion terms (the trade terms of its plain words) against its own words. */
   SEARCH_EXPANSION_WEIGHT: z.coerce.number().min(0).max(10).default(0.5),
   /** Locally only: the folder that holds project indexes (`s3://bucket/key` -> `{root}/bucket/key`). */

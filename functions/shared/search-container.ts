@@ -48,7 +48,7 @@ export function searchDeps(): SearchDeps {
       lexicalK: config.SEARCH_LEXICAL_RRF_K,
       semanticK: config.SEARCH_SEMANTIC_RRF_K,
       semanticWeight: config.SEARCH_SEMANTIC_WEIGHT,
-      namedFileWeight: config.SEARCH_NAMED_FILE_WEIGHT,
+      namedWeight: config.SEARCH_NAMED_WEIGHT,
       expansionWeight: config.SEARCH_EXPANSION_WEIGHT,
     },
   };

@@ -269,7 +269,13 @@ export class LanceSourceIndex implements SourceIndex {
 
   async lexical(
     location: string,
-    query: { terms: string[]; phrases: string[][]; expansion?: string[]; expansionWeight?: number },
+    query: {
+      terms: string[];
+      phrases: string[][];
+      expansion?: string[];
+      expansionWeight?: number;
+      inHead?: string[];
+    },
     filter: SearchFilter,
     limit: number,
   ): Promise<IndexHit[]> {
@@ -287,6 +293,14 @@ export class LanceSourceIndex implements SourceIndex {
                 boosts: [2 * (query.expansionWeight ?? 0.5), query.expansionWeight ?? 0.5],
               }),
             ] as [lancedb.Occur, lancedb.FullTextQuery],
+          ]
+        : []),
+      ...(query.inHead?.length
+        ? [
+            [lancedb.Occur.Must, new lancedb.MatchQuery(query.inHead.join(' '), 'head_tokens')] as [
+              lancedb.Occur,
+              lancedb.FullTextQuery,
+            ],
           ]
         : []),
       ...query.phrases.map(

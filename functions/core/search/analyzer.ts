@@ -158,10 +158,13 @@ const AMPERSAND_ABBREVIATION = /\b([A-Z]{1,2})&([A-Z]{1,2})\b/g;
 interface Pieces {
   words: string[];
   extras: string[];
+  /** Section numbers of the MasterFormat titles a query names (among the extras; not written in it). */
+  titled: string[];
 }
 
 function pieces(text: string, options: { query: boolean }): Pieces {
   const extras: string[] = [];
+  const titled: string[] = [];
   let working = fold(text)
     .replace(AMPERSAND_ABBREVIATION, '$1$2')
     .replace(DOTTED_ABBREVIATION, (match) => ` ${match.replace(/\./g, '')} `)
@@ -200,10 +203,13 @@ function pieces(text: string, options: { query: boolean }): Pieces {
       const concept = phrases.get(key);
       if (concept) extras.push(concept);
       const number = options.query ? titles.get(key) : undefined;
-      if (number) extras.push(number);
+      if (number) {
+        if (!extras.includes(number)) titled.push(number);
+        extras.push(number);
+      }
     }
   }
-  return { words: stems, extras };
+  return { words: stems, extras, titled };
 }
 
 const unique = (tokens: string[]) => [...new Set(tokens)];
@@ -219,7 +225,7 @@ export interface AnalyzedQuery {
   terms: string[];
   /** Quoted phrases, each as its stems in order: matched as phrases. */
   phrases: string[][];
-  /** Canonical identifiers found in the query (sheet numbers, section numbers). */
+  /** Canonical identifiers written in the query (sheet numbers, section numbers; not those of titles it names). */
   identifiers: string[];
 }
 
@@ -234,8 +240,10 @@ export function analyzeQuery(query: string): AnalyzedQuery {
     if (stems.length > 1) phrases.push(stems);
     return ` ${phrase} `;
   });
-  const { words: stems, extras } = pieces(rest, { query: true });
-  const identifiers = unique(extras.filter((token) => /^[a-z]{0,3}\d[\da-z.]*$/.test(token)));
+  const { words: stems, extras, titled } = pieces(rest, { query: true });
+  const identifiers = unique(
+    extras.filter((token) => /^[a-z]{0,3}\d[\da-z.]*$/.test(token) && !titled.includes(token)),
+  );
   return { terms: unique([...stems, ...extras]), phrases, identifiers };
 }
 

@@ -54,10 +54,19 @@ export interface SourceIndex {
   removeFile(location: string, fileId: string): Promise<void>;
   /** Drops every passage and the build record: the next write starts a new index with its own build. */
   reset(location: string): Promise<void>;
-  /** BM25 over the query's terms (quoted phrases must match); `expansion` terms count at a lower weight. */
+  /**
+   * BM25 over the query's terms (quoted phrases must match); `expansion` terms count at
+   * `expansionWeight`; with `inHead`, only passages whose heading carries one of those tokens.
+   */
   lexical(
     location: string,
-    query: { terms: string[]; phrases: string[][]; expansion?: string[]; expansionWeight?: number },
+    query: {
+      terms: string[];
+      phrases: string[][];
+      expansion?: string[];
+      expansionWeight?: number;
+      inHead?: string[];
+    },
     filter: SearchFilter,
     limit: number,
   ): Promise<IndexHit[]>;

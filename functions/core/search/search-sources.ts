@@ -39,14 +39,15 @@ export interface SearchDeps {
   reviews: ReviewSourceLookup;
   /**
    * Reciprocal rank fusion: a source at rank r of a ranking adds weight / (k + r). The rankings: the
-   * lexical one (weight 1), the semantic one, and the lexical ranking within the files the query
-   * names (`namedFiles`), with the lexical k.
+   * lexical one (weight 1), the semantic one, and, with the lexical k and `namedWeight`, the lexical
+   * rankings within what the query names: the files (`namedFiles`), and the sources whose heading
+   * carries a sheet or section number of the query.
    */
   fusion: {
     lexicalK: number;
     semanticK: number;
     semanticWeight: number;
-    namedFileWeight: number;
+    namedWeight: number;
     /** Weight of the expansion terms inside the lexical ranking (`expandQuery`). */
     expansionWeight: number;
   };
@@ -194,17 +195,26 @@ export async function searchSources(
   const searchedChunkCount = searchedFiles.reduce((sum, document) => sum + document.state.passageCount, 0);
   // The files the query names (its job, its document): their best passages are a ranking of their own.
   const named = modes.includes('lexical') && !input.fileIds ? namedFiles(body.query, searchedFiles) : [];
-  const [[lexical, semantic], namedHits] = await Promise.all([
+  // A sheet or section number in a query (`how do the versions of 31 23 34 differ on backfill`): rank
+  // the sources whose heading carries it by the whole query.
+  const headIdentifiers = analyzed.identifiers.filter((token) => /^[a-z]{1,3}\d|^\d{5,8}$/.test(token));
+  const identified = modes.includes('lexical') && headIdentifiers.length > 0;
+  const searchFilter =
     status === 'partial'
-      ? run({ ...baseFilter, fileIds: searchedFiles.map((document) => document.fileId) })
-      : speculative,
+      ? { ...baseFilter, fileIds: searchedFiles.map((document) => document.fileId) }
+      : baseFilter;
+  const [[lexical, semantic], namedHits, identifiedHits] = await Promise.all([
+    status === 'partial' ? run(searchFilter) : speculative,
     named.length > 0
       ? deps.index.lexical(location, lexicalQuery, { ...baseFilter, fileIds: named }, depth)
+      : Promise.resolve([]),
+    identified
+      ? deps.index.lexical(location, { ...lexicalQuery, inHead: headIdentifiers }, searchFilter, depth)
       : Promise.resolve([]),
   ]);
 
   const candidates = new Map<string, Candidate>();
-  const { lexicalK, semanticK, semanticWeight, namedFileWeight } = deps.fusion;
+  const { lexicalK, semanticK, semanticWeight, namedWeight } = deps.fusion;
   const fuse = (hits: IndexHit[], mode: 'lexical' | 'semantic', weight: number) => {
     const seen = new Set<string>();
     let rank = 0;
@@ -225,7 +235,8 @@ export async function searchSources(
   };
   fuse(lexical, 'lexical', 1);
   fuse(semantic, 'semantic', semanticWeight);
-  fuse(namedHits, 'lexical', namedFileWeight);
+  fuse(namedHits, 'lexical', namedWeight);
+  fuse(identifiedHits, 'lexical', namedWeight);
 
   const queryWords = body.query.match(/[A-Za-z0-9]+/g) ?? [];
   const hits: SourceSearchHit[] = [...candidates.values()]

@@ -68,10 +68,13 @@ describe('the construction-aware analyzer', () => {
     expect(query.terms).toEqual(expect.arrayContaining(['roof', 'edg', 'flash', '12in']));
   });
 
-  it('lists identifiers found in a query', () => {
+  it('lists identifiers written in a query, not the numbers of the titles it names', () => {
     expect(analyzeQuery('sheet E-301 and section 09 29 00').identifiers).toEqual(
       expect.arrayContaining(['e301', '092900']),
     );
+    expect(analyzeQuery('31 23 34 trench backfill').identifiers).toEqual(['312334']);
+    expect(analyzeQuery('31 23 34 trench backfill').terms).toContain('312333');
+    expect(analyzeQuery('grouting 03 60 00').identifiers).toEqual(['036000']);
   });
 
   it('versions itself with its data file, which holds several hundred terms', () => {
