@@ -163,17 +163,22 @@ export async function searchSources(
     ? (input.queryVector ?? embedQuery(deps.embedder, queryEmbeddingText(body.query)))
     : null;
   queryVector?.catch(() => undefined);
-  const run = (filter: SearchFilter): Promise<[IndexHit[], IndexHit[]]> =>
+  // A sheet or section number in a query (`how do the versions of 31 23 34 differ on backfill`): rank
+  // the sources whose heading carries it by the whole query.
+  const headIdentifiers = analyzed.identifiers.filter((token) => /^[a-z]{1,3}\d|^\d{5,8}$/.test(token));
+  const none = Promise.resolve([] as IndexHit[]);
+  const run = (filter: SearchFilter): Promise<[IndexHit[], IndexHit[], IndexHit[]]> =>
     location
       ? Promise.all([
-          modes.includes('lexical')
-            ? deps.index.lexical(location, lexicalQuery, filter, depth)
-            : Promise.resolve([]),
+          modes.includes('lexical') ? deps.index.lexical(location, lexicalQuery, filter, depth) : none,
           queryVector
             ? queryVector.then((vector) => deps.index.nearest(location, vector, filter, depth))
-            : Promise.resolve([]),
+            : none,
+          modes.includes('lexical') && headIdentifiers.length > 0
+            ? deps.index.lexical(location, { ...lexicalQuery, inHead: headIdentifiers }, filter, depth)
+            : none,
         ])
-      : Promise.resolve([[], []]);
+      : Promise.resolve([[], [], []]);
 
   // The documents' index states decide the answer; the searches start beside them (most indexes are
   // complete), and only a partial index is searched again, narrowed to its indexed files.
@@ -195,22 +200,13 @@ export async function searchSources(
   const searchedChunkCount = searchedFiles.reduce((sum, document) => sum + document.state.passageCount, 0);
   // The files the query names (its job, its document): their best passages are a ranking of their own.
   const named = modes.includes('lexical') && !input.fileIds ? namedFiles(body.query, searchedFiles) : [];
-  // A sheet or section number in a query (`how do the versions of 31 23 34 differ on backfill`): rank
-  // the sources whose heading carries it by the whole query.
-  const headIdentifiers = analyzed.identifiers.filter((token) => /^[a-z]{1,3}\d|^\d{5,8}$/.test(token));
-  const identified = modes.includes('lexical') && headIdentifiers.length > 0;
-  const searchFilter =
+  const [[lexical, semantic, identifiedHits], namedHits] = await Promise.all([
     status === 'partial'
-      ? { ...baseFilter, fileIds: searchedFiles.map((document) => document.fileId) }
-      : baseFilter;
-  const [[lexical, semantic], namedHits, identifiedHits] = await Promise.all([
-    status === 'partial' ? run(searchFilter) : speculative,
+      ? run({ ...baseFilter, fileIds: searchedFiles.map((document) => document.fileId) })
+      : speculative,
     named.length > 0
       ? deps.index.lexical(location, lexicalQuery, { ...baseFilter, fileIds: named }, depth)
-      : Promise.resolve([]),
-    identified
-      ? deps.index.lexical(location, { ...lexicalQuery, inHead: headIdentifiers }, searchFilter, depth)
-      : Promise.resolve([]),
+      : none,
   ]);
 
   const candidates = new Map<string, Candidate>();
