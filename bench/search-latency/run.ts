@@ -1,7 +1,8 @@
 /**
  * bench/search-latency: loads synthetic passages into one project's index (10k, then 100k) and
- * reports p50/p95 of `POST source-search` (hybrid, through the local API) beside the raw engine call
- * (the same lexical and vector queries on the LanceDB adapter, in process) in the same run, and the
+ * reports p50/p95 of `POST source-search` (hybrid, through the local API) beside the raw engine calls
+ * (the same lexical, vector and heading-number queries the API makes, on the LanceDB adapter, in
+ * process) in the same run, and the
  * API's floor: an authenticated GET of the project (key check, rate limit, one read) between them.
  *
  *   npm run bench:search-latency [-- --sizes 10000,100000] [--queries 200]
@@ -35,7 +36,10 @@ const { sourceIndex, embedder, searchIndexStates } = await import(
   '../../functions/shared/search-container.ts'
 );
 const { preparePassages } = await import('../../functions/core/search/index-file.ts');
-const { analyzeQuery, ANALYZER_VERSION } = await import('../../functions/core/search/analyzer.ts');
+const { ANALYZER_VERSION } = await import('../../functions/core/search/analyzer.ts');
+const { lexicalQueries } = await import('../../functions/core/search/search-sources.ts');
+const { queryEmbeddingText } = await import('../../functions/core/search/query-expansion.ts');
+const { config } = await import('../../functions/shared/config.ts');
 const { dynamo } = await import('../../functions/shared/clients.ts');
 const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
 const { keys } = await import('../../functions/adapters/dynamodb/table.ts');
@@ -158,20 +162,26 @@ for (const size of sizes) {
   const lexicalOnly: number[] = [];
   const vectorOnly: number[] = [];
   for (const query of queries) {
-    // Each mode alone, to show where the raw time goes.
+    // The engine calls the API makes for this query, in process: the lexical query with its expansion,
+    // the nearest neighbours of the query's embedding, and the ranking of the sources whose heading
+    // carries a sheet or section number it writes (when it writes one). Each mode alone first.
+    const { lexicalQuery, headIdentifiers } = lexicalQueries(query, config.SEARCH_EXPANSION_WEIGHT);
     let t = performance.now();
-    await index.lexical(location, analyzeQuery(query), filter, 40);
+    await index.lexical(location, lexicalQuery, filter, 40);
     lexicalOnly.push(performance.now() - t);
-    const [queryVector] = await model.embed([query], 'query');
+    const [queryVector] = await model.embed([queryEmbeddingText(query)], 'query');
     t = performance.now();
     await index.nearest(location, queryVector as number[], filter, 40);
     vectorOnly.push(performance.now() - t);
     t = performance.now();
     await Promise.all([
-      index.lexical(location, analyzeQuery(query), filter, 40),
+      index.lexical(location, lexicalQuery, filter, 40),
       model
-        .embed([query], 'query')
+        .embed([queryEmbeddingText(query)], 'query')
         .then(([vector]) => index.nearest(location, vector as number[], filter, 40)),
+      headIdentifiers.length > 0
+        ? index.lexical(location, { ...lexicalQuery, inHead: headIdentifiers }, filter, 40)
+        : Promise.resolve([]),
     ]);
     raw.push(performance.now() - t);
     t = performance.now();

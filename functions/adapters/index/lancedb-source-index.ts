@@ -5,6 +5,7 @@ import type {
   IndexBuild,
   IndexedPassage,
   IndexHit,
+  LexicalQuery,
   SearchFilter,
   SourceIndex,
 } from '../../core/search/ports.ts';
@@ -269,13 +270,7 @@ export class LanceSourceIndex implements SourceIndex {
 
   async lexical(
     location: string,
-    query: {
-      terms: string[];
-      phrases: string[][];
-      expansion?: string[];
-      expansionWeight?: number;
-      inHead?: string[];
-    },
+    query: LexicalQuery,
     filter: SearchFilter,
     limit: number,
   ): Promise<IndexHit[]> {

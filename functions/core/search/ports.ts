@@ -48,6 +48,15 @@ export interface IndexHit {
  * One index per project, at the location made at provisioning. Writes for one project must be
  * serialized by the caller (see IndexLock).
  */
+/** A BM25 query: the analyzed query's terms and phrases, its expansion, an optional heading filter. */
+export interface LexicalQuery {
+  terms: string[];
+  phrases: string[][];
+  expansion?: string[];
+  expansionWeight?: number;
+  inHead?: string[];
+}
+
 export interface SourceIndex {
   /** Replaces every passage of one file (a retry rewrites, never duplicates). */
   replaceFile(location: string, build: IndexBuild, fileId: string, passages: IndexedPassage[]): Promise<void>;
@@ -58,18 +67,7 @@ export interface SourceIndex {
    * BM25 over the query's terms (quoted phrases must match); `expansion` terms count at
    * `expansionWeight`; with `inHead`, only passages whose heading carries one of those tokens.
    */
-  lexical(
-    location: string,
-    query: {
-      terms: string[];
-      phrases: string[][];
-      expansion?: string[];
-      expansionWeight?: number;
-      inHead?: string[];
-    },
-    filter: SearchFilter,
-    limit: number,
-  ): Promise<IndexHit[]>;
+  lexical(location: string, query: LexicalQuery, filter: SearchFilter, limit: number): Promise<IndexHit[]>;
   nearest(location: string, vector: number[], filter: SearchFilter, limit: number): Promise<IndexHit[]>;
   /** Every passage of one source, in order (empty when the index has none). */
   passagesOf(location: string, sourceUri: string): Promise<Passage[]>;

@@ -7,6 +7,7 @@ import { namedFiles } from './named-files.ts';
 import type {
   Embedder,
   IndexHit,
+  LexicalQuery,
   ReviewSourceLookup,
   SearchFilter,
   SearchIndexStateStore,
@@ -102,6 +103,27 @@ export function snippetOf(text: string, queryWords: string[], width = 240): stri
 }
 
 /**
+ * The lexical queries of a search: the query's terms with the trade terms of its plain words (searched
+ * at `expansionWeight`), and the sheet and section numbers it writes (`how do the versions of
+ * 31 23 34 differ on backfill`), whose sources are ranked by the whole query as well.
+ */
+export function lexicalQueries(
+  query: string,
+  expansionWeight: number,
+): { lexicalQuery: LexicalQuery; headIdentifiers: string[] } {
+  const analyzed = analyzeQuery(query);
+  const ownTerms = new Set(analyzed.terms);
+  return {
+    lexicalQuery: {
+      ...analyzed,
+      expansion: analyzeQuery(expandQuery(query).join(' ')).terms.filter((term) => !ownTerms.has(term)),
+      expansionWeight,
+    },
+    headIdentifiers: analyzed.identifiers.filter((token) => /^[a-z]{1,3}\d|^\d{5,8}$/.test(token)),
+  };
+}
+
+/**
  * Search the sources of one project.
  * Input: the caller's organization, the project id, the search body.
  * Output: hits (one per source, best passage as snippet) in descending score.
@@ -146,15 +168,7 @@ export async function searchSources(
     ...(input.fileIds ? { fileIds: input.fileIds } : {}),
     ...(reviewSources ? { sourceUris: reviewSources } : {}),
   };
-  // Plain words' trade terms: searched beside the query at a lower weight, and embedded with it.
-  const expansionTerms = expandQuery(body.query);
-  const analyzed = analyzeQuery(body.query);
-  const ownTerms = new Set(analyzed.terms);
-  const lexicalQuery = {
-    ...analyzed,
-    expansion: analyzeQuery(expansionTerms.join(' ')).terms.filter((term) => !ownTerms.has(term)),
-    expansionWeight: deps.fusion.expansionWeight,
-  };
+  const { lexicalQuery, headIdentifiers } = lexicalQueries(body.query, deps.fusion.expansionWeight);
   // Passages, not sources, come back: ask for enough to fill maxHits distinct sources.
   const depth = Math.min(200, Math.max(30, body.maxHits * 4));
   const location = project.indexLocation;
@@ -163,9 +177,6 @@ export async function searchSources(
     ? (input.queryVector ?? embedQuery(deps.embedder, queryEmbeddingText(body.query)))
     : null;
   queryVector?.catch(() => undefined);
-  // A sheet or section number in a query (`how do the versions of 31 23 34 differ on backfill`): rank
-  // the sources whose heading carries it by the whole query.
-  const headIdentifiers = analyzed.identifiers.filter((token) => /^[a-z]{1,3}\d|^\d{5,8}$/.test(token));
   const none = Promise.resolve([] as IndexHit[]);
   const run = (filter: SearchFilter): Promise<[IndexHit[], IndexHit[], IndexHit[]]> =>
     location
