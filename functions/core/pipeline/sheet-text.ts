@@ -3,12 +3,15 @@ import type { DocumentPageText } from '../search/sources.ts';
 
 type Line = DocumentPageText['lines'][number];
 
+/** Letters and digits only, lower-cased: how a line is looked for in a region's text. */
+const normalized = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '');
+
 /**
  * The text of each drawing sheet that no region holds: a plan's street names and callout text, a
- * title printed across the sheet, notes the engine did not box. Regions are what a user reads, but a
- * word printed on a sheet must still be found: these lines become the sheet's page source (its
- * `documents/{documentId}/pages/{n}` URI), searched beside its regions.
- * A line belongs to a region when its centre is inside the region's box.
+ * title printed across the sheet, notes the engine did not box, the drawing inside a view (whose
+ * region text is its title). Regions are what a user reads, but a word printed on a sheet must still
+ * be found: these lines become the sheet's page source (its `documents/{documentId}/pages/{n}` URI),
+ * searched beside its regions. A line is held by a region when the region's text contains it.
  */
 export function sheetTextOutsideRegions(
   sheets: Sheet[],
@@ -16,14 +19,10 @@ export function sheetTextOutsideRegions(
 ): DocumentPageText[] {
   const out: DocumentPageText[] = [];
   for (const sheet of sheets) {
-    const boxes = sheet.regions.map((region) => region.displayBox);
+    const held = sheet.regions.map((region) => normalized(region.text)).join('|');
     const outside = linesOf(sheet.pageNumber).filter((line) => {
-      const x = (line.x0 + line.x1) / 2;
-      const y = (line.y0 + line.y1) / 2;
-      return (
-        line.text.trim().length > 0 &&
-        !boxes.some((box) => x >= box.left && x <= box.right && y >= box.top && y <= box.bottom)
-      );
+      const key = normalized(line.text);
+      return key.length > 0 && !held.includes(key);
     });
     if (outside.length > 0)
       out.push({

@@ -9,11 +9,18 @@ const sheet = {
   pageNumber: 3,
   sheetNumber: 'C-101',
   sheetTitle: 'SITE PLAN',
-  regions: [{ displayBox: { left: 0, top: 0, right: 500, bottom: 300 } }],
+  regions: [
+    {
+      displayBox: { left: 0, top: 0, right: 500, bottom: 300 },
+      text: 'GENERAL NOTES 1. VERIFY\n2. SEE A-501',
+    },
+    // A view's region text is its title: the drawing's own words are not in it.
+    { displayBox: { left: 500, top: 0, right: 3000, bottom: 2000 }, text: 'SITE PLAN\nSCALE: 1" = 20\'' },
+  ],
 } as unknown as Sheet;
 
 describe('the text of a drawing sheet outside its regions', () => {
-  it('keeps the lines whose centre no region holds, and names the sheet', () => {
+  it("keeps the lines no region's text holds (a view's drawing included), and names the sheet", () => {
     const lines = [line('GENERAL NOTES 1. VERIFY', 10, 10), line('WILDE AVE & BRUSSELS ST', 600, 400)];
     const pages = sheetTextOutsideRegions([sheet], (page) => (page === 3 ? lines : []));
     expect(pages).toEqual([
