@@ -10,8 +10,9 @@ import { fold, isStopWord } from './analyzer.ts';
  * A file is named by the query's words that match a word of its name (equal, or a prefix of at least
  * three letters: `gym` → `gymnasium`), counting only name words that tell files apart (in at most half
  * of the project's files) and not the words that say what kind of file it is (`plans`, `project
- * manual`, `submittal`). At least one matched word has letters (a number alone names nothing); the
- * files with the most matched words are the named ones (`addendum 1` names addendum 01, not 04).
+ * manual`, `submittal`). At least one matched name word has four letters or more (a number, or `ave`,
+ * alone names nothing); the files with the most matched words are the named ones (`addendum 1` names
+ * addendum 01, not 04).
  */
 
 /** Words of file names that say what kind of file it is, not which one. */
@@ -56,7 +57,8 @@ export function namedFiles(query: string, files: { fileId: string; fileName: str
     const matched = [...name].filter(
       (word) => !KIND_WORDS.has(word) && (filesWith.get(word) ?? 0) * 2 <= files.length && matches(word),
     );
-    return matched.some((word) => /^[a-z]/.test(word)) ? matched.length : 0;
+    // A short word alone (`ave`, `st`, `tcp`) is too common a part of names to name a file.
+    return matched.some((word) => /^[a-z]{4,}/.test(word)) ? matched.length : 0;
   });
   const best = Math.max(...scores);
   if (best === 0) return [];

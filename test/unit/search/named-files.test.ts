@@ -32,6 +32,7 @@ describe('files a query names', () => {
       'renovation-54_traffic-control-plan-TCP-031.pdf',
     ]);
     expect(named('section 31 23 34')).toEqual([]);
+    expect(named('Wilde Ave & Brussels St curb ramp')).toEqual([]);
   });
 
   it('is not named by words that say what kind of file it is, or that most files share', () => {
