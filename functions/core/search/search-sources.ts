@@ -104,8 +104,8 @@ export function snippetOf(text: string, queryWords: string[], width = 240): stri
 
 /**
  * The lexical queries of a search: the query's terms with the trade terms of its plain words (searched
- * at `expansionWeight`), and the sheet and section numbers it writes (`how do the versions of
- * 31 23 34 differ on backfill`), whose sources are ranked by the whole query as well.
+ * at `expansionWeight`), and the sheet and section numbers it writes beside other words (`how do the
+ * versions of 31 23 34 differ on backfill`), whose sources are ranked by the whole query as well.
  */
 export function lexicalQueries(
   query: string,
@@ -119,7 +119,12 @@ export function lexicalQueries(
       expansion: analyzeQuery(expandQuery(query).join(' ')).terms.filter((term) => !ownTerms.has(term)),
       expansionWeight,
     },
-    headIdentifiers: analyzed.identifiers.filter((token) => /^[a-z]{1,3}\d|^\d{5,8}$/.test(token)),
+    // Only beside other words: a query that is a number alone (`A-101`, `sheet E-301`) already
+    // ranks the sources that carry it first.
+    headIdentifiers:
+      analyzed.terms.filter((term) => /^[a-z]{3,}$/.test(term)).length >= 2
+        ? analyzed.identifiers.filter((token) => /^[a-z]{1,3}\d|^\d{5,8}$/.test(token))
+        : [],
   };
 }
 
