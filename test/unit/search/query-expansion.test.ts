@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import plainLanguage from '../../../functions/core/search/plain-language.json' with { type: 'json' };
 import { expandQuery, queryEmbeddingText } from '../../../functions/core/search/query-expansion.ts';
+import { lexicalQueries } from '../../../functions/core/search/search-sources.ts';
 
 describe('query expansion', () => {
   it('adds the trade terms of the plain words a question uses', () => {
@@ -42,5 +43,23 @@ describe('query expansion', () => {
       expect(row.plain.length).toBeGreaterThan(0);
       expect(row.trade.length).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('the lexical queries of a search', () => {
+  it('carry the expansion at its weight, beside the query’s own terms', () => {
+    const { lexicalQuery } = lexicalQueries('who pays for the permit', 0.5);
+    expect(lexicalQuery.terms).toEqual(expect.arrayContaining(['pai', 'permit']));
+    expect(lexicalQuery.expansion).toEqual(expect.arrayContaining(['fee']));
+    expect(lexicalQuery.expansion).not.toContain('permit');
+    expect(lexicalQuery.expansionWeight).toBe(0.5);
+  });
+
+  it('rank by a sheet or section number only when the query has other words beside it', () => {
+    expect(
+      lexicalQueries('how do the two versions of 31 23 34 differ on trench backfill', 0.5).headIdentifiers,
+    ).toEqual(['312334']);
+    expect(lexicalQueries('A-101', 0.5).headIdentifiers).toEqual([]);
+    expect(lexicalQueries('sheet E-301', 0.5).headIdentifiers).toEqual([]);
   });
 });
