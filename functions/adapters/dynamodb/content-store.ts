@@ -206,6 +206,34 @@ export class DynamoContentStore implements ContentStore, RegionNormalizationStor
       });
   }
 
+  async regionsWithReferences(projectId: string, fileId: string): Promise<RegionRecord[]> {
+    const pk = `PROJECT#${projectId}`;
+    const prefix = `${keys.regionPrefix}${fileId}#`;
+    return (await queryAll(this.client, {
+      ...prefixQuery(this.tableName, pk, prefix),
+      FilterExpression: 'size(#nd.#refs) > :none',
+      ExpressionAttributeNames: { '#nd': 'normalizedData', '#refs': 'sheetReferences' },
+      ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix, ':none': 0 },
+    })) as unknown as RegionRecord[];
+  }
+
+  async setUnresolvedSheetRefs(projectId: string, documentId: string, sheetKeys: string[]): Promise<void> {
+    await this.client
+      .send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.document(projectId, documentId),
+          UpdateExpression: 'SET unresolvedSheetRefs = :keys',
+          // A document deleted meanwhile stays deleted.
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':keys': sheetKeys },
+        }),
+      )
+      .catch((error: Error) => {
+        if (error.name !== 'ConditionalCheckFailedException') throw error;
+      });
+  }
+
   async artifactKeysOfJob(projectId: string, fileIds: string[]) {
     const found: { type: 'region_crop' | 'specification_file'; key: string }[] = [];
     for (const fileId of fileIds) {

@@ -226,6 +226,8 @@ export interface DocumentRecord extends DocumentEntity {
   fileNameLower: string;
   /** Written with the file's content (never by the pipeline's callers). */
   contentSummary?: ContentSummary;
+  /** Sheet keys (`A501`) its regions reference that no file of the project held yet (pipeline/project-references.ts). */
+  unresolvedSheetRefs?: string[];
 }
 
 const core = (id: string) => id.replace(/^[a-z]+_/, '');

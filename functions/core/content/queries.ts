@@ -255,7 +255,14 @@ export async function listDocuments(deps: Deps, input: ListInput<DocumentFilter>
     input,
     (project, position) => deps.content.documents(project, input.filter, { limit: input.limit, position }),
     (record: DocumentRecord): DocumentEntity => {
-      const { orgId: _o, projectId: _p, fileNameLower: _f, contentSummary: _s, ...entity } = record;
+      const {
+        orgId: _o,
+        projectId: _p,
+        fileNameLower: _f,
+        contentSummary: _s,
+        unresolvedSheetRefs: _u,
+        ...entity
+      } = record;
       return entity;
     },
   );

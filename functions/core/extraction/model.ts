@@ -102,12 +102,18 @@ export const SheetReferenceSchema = z.object({
   sheetNormalized: z.string(),
   displayBox: DisplayBoxSchema.nullable(),
   /**
-   * The referenced sheet in the same file (its page) and, when the detail number names one of its views, that
-   * view's region; null when the file holds no sheet with that number (the reference is kept, unresolved, for
-   * resolution against the project's other files). Absent on results made before references were resolved.
+   * The referenced sheet (its page) and, when the detail number names one of its views, that view's region: in
+   * the same file, or, with `documentId`, in another file of the project (resolved at assembly, also when the
+   * sheet arrives in a later job); null when no file of the project holds a sheet with that number yet.
+   * Absent on results made before references were resolved.
    */
   target: z
-    .object({ pageNumber: z.number().int().min(1), regionId: z.string().nullable() })
+    .object({
+      pageNumber: z.number().int().min(1),
+      regionId: z.string().nullable(),
+      /** The document that holds the sheet, when another file of the project holds it (set at assembly). */
+      documentId: z.string().optional(),
+    })
     .nullable()
     .optional(),
 });

@@ -6,6 +6,7 @@ import { contentRows } from './content-rows.ts';
 import { PIPELINE_ERRORS } from './errors.ts';
 import { batchesFor, requireJobFile, requireJobRecord, type StoredBatch } from './model.ts';
 import type { PipelineDeps, PipelineSettings } from './ports.ts';
+import { linkFileReferences, resolveWaitingDocuments } from './project-references.ts';
 import { renderAndStoreCrops } from './region-crops.ts';
 import { sheetTextOutsideRegions } from './sheet-text.ts';
 
@@ -90,7 +91,7 @@ export async function assembleFile(
       .map((page) => ({ pageNumber: page.pageNumber, lines: linesOf(page.pageNumber) })),
     ...sheetTextOutsideRegions(result.sheets, linesOf),
   ];
-  const { content, passages } = contentRows({
+  const { content: ownContent, passages } = contentRows({
     ctx,
     file,
     result,
@@ -101,7 +102,11 @@ export async function assembleFile(
   });
   // The passages first: once the document row says ready, indexing (and reconcile) can read them.
   await deps.artifacts.putJson(objectKeys.fileSources(ctx), passages);
+  // References to sheets of the project's other files are resolved before the rows are written, and
+  // the documents that waited for this file's sheets after.
+  const content = await linkFileReferences(deps.content, job.projectId, ownContent);
   await deps.content.writeFileContent(job.projectId, file.id, content);
+  await resolveWaitingDocuments(deps.content, job.projectId, content.document);
   await deps.jobs.updateFile(file, {
     status: 'ready',
     classification: result.classification,

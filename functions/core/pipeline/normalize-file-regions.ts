@@ -9,6 +9,7 @@ import {
 } from '../extraction/index.ts';
 import { requireJobFile, requireJobRecord } from './model.ts';
 import type { PipelineDeps } from './ports.ts';
+import { otherDocumentsTargets } from './project-references.ts';
 
 export interface NormalizeFileInput {
   orgId: string;
@@ -106,8 +107,15 @@ export async function normalizeFileRegions(
       })),
     ),
   );
+  // A sheet the file does not hold may be in another file of the project.
+  const elsewhere =
+    repaired.length > 0 ? await otherDocumentsTargets(deps.content, job.projectId, file.id) : () => null;
   for (const { region, data } of repaired)
-    await deps.regions.saveNormalizedData(job.projectId, region, withTargets(data, targetOf));
+    await deps.regions.saveNormalizedData(
+      job.projectId,
+      region,
+      withTargets(data, (reference) => targetOf(reference) ?? elsewhere(reference)),
+    );
   const normalized = repaired.length;
   deps.log.info('Regions normalized', { fileId: file.id, pages: run.length, ...fromPage });
 

@@ -6,7 +6,7 @@ import type {
   SheetRecord,
   SpecSectionRecord,
 } from '../content/model.ts';
-import type { ExtractionResult, PageResult } from '../extraction/index.ts';
+import type { ExtractionResult, NormalizedData, PageResult } from '../extraction/index.ts';
 import type { JobStore } from '../jobs/ports.ts';
 import type { OverviewCounts } from '../projects/model.ts';
 
@@ -35,7 +35,30 @@ export interface FileContent {
   facets: FacetRecord[];
 }
 
-export interface ContentStore {
+/** What resolving references across a project's files reads and writes. */
+export interface ReferenceStore {
+  documents(projectId: string): Promise<DocumentRecord[]>;
+  /** The file's sheets (page, printed number) and view regions (with their stored view numbers). */
+  fileLayout(
+    projectId: string,
+    fileId: string,
+  ): Promise<{
+    sheets: { pageNumber: number; sheetNumber: string | null }[];
+    views: { pageNumber: number; regionIndex: number; viewNumber: string | null }[];
+  }>;
+  /** The file's regions that carry sheet references. */
+  regionsWithReferences(projectId: string, fileId: string): Promise<RegionRecord[]>;
+  /** Sets one region's normalizedData; a region deleted meanwhile stays deleted. */
+  saveNormalizedData(
+    projectId: string,
+    region: Pick<RegionRecord, 'fileId' | 'pageNumber' | 'regionIndex'>,
+    data: NormalizedData,
+  ): Promise<void>;
+  /** Sets the sheet keys a document still waits for; a document deleted meanwhile stays deleted. */
+  setUnresolvedSheetRefs(projectId: string, documentId: string, keys: string[]): Promise<void>;
+}
+
+export interface ContentStore extends ReferenceStore {
   /** Replaces everything stored for one file (rows are keyed deterministically: a retry rewrites, never duplicates). */
   writeFileContent(projectId: string, fileId: string, content: FileContent): Promise<void>;
   /** Storage keys of the artifacts of these files (for the immutable job result). */
