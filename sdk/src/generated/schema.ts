@@ -908,6 +908,7 @@ export interface components {
                     target?: {
                         pageNumber: number;
                         regionId: string | null;
+                        documentId?: string;
                     } | null;
                 }[];
                 specReferences: {
@@ -1534,7 +1535,7 @@ export interface operations {
                     /** @default 25 */
                     limit?: number;
                     cursor?: string;
-                    /** @description `region` (drawing sheets), `specification` (sections and facets), `doc` (pages of other documents). */
+                    /** @description `region` (regions of drawing sheets), `specification` (sections and facets), `doc` (page text: pages of other documents, and the text of a drawing sheet outside its regions). */
                     entityTypes?: ("region" | "specification" | "doc")[];
                     regionType?: string;
                     layoutType?: string;
@@ -2570,7 +2571,7 @@ export interface operations {
                     mode?: "hybrid" | "exact" | "semantic";
                     /** @description Scopes the search to a review's sources. */
                     reviewId?: string;
-                    /** @description `region` (drawing sheets), `specification` (sections and facets), `doc` (pages of other documents). */
+                    /** @description `region` (regions of drawing sheets), `specification` (sections and facets), `doc` (page text: pages of other documents, and the text of a drawing sheet outside its regions). */
                     entityTypes?: ("region" | "specification" | "doc")[];
                     /** @default 10 */
                     maxHits?: number;
