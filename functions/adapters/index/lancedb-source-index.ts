@@ -290,6 +290,13 @@ export class LanceSourceIndex implements SourceIndex {
             ] as [lancedb.Occur, lancedb.FullTextQuery],
           ]
         : []),
+      ...(query.expansionPhrases ?? []).map(
+        (phrase) =>
+          [lancedb.Occur.Should, new lancedb.PhraseQuery(phrase.join(' '), 'body_tokens')] as [
+            lancedb.Occur,
+            lancedb.FullTextQuery,
+          ],
+      ),
       ...(query.inHead?.length
         ? [
             [lancedb.Occur.Must, new lancedb.MatchQuery(query.inHead.join(' '), 'head_tokens')] as [

@@ -53,6 +53,8 @@ export interface LexicalQuery {
   terms: string[];
   phrases: string[][];
   expansion?: string[];
+  /** Trade terms of several words, as phrases (stems in order): each match counts once more. */
+  expansionPhrases?: string[][];
   expansionWeight?: number;
   inHead?: string[];
 }

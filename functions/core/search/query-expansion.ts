@@ -37,24 +37,43 @@ function loadTable(): ExpansionTable {
   return table;
 }
 
-/** The trade terms a query's plain words stand for (none for a query of identifiers or trade terms). */
-export function expandQuery(query: string): string[] {
+/** The plain phrases of a query (their word counts) and the trade terms each stands for. */
+export function expansionsOf(query: string): { plainWords: number; trade: string[] }[] {
   const { phrases, longest } = loadTable();
   const stems = phraseKey(query).split(' ').filter(Boolean);
-  const terms = new Set<string>();
+  const found: { plainWords: number; trade: string[] }[] = [];
   for (let start = 0; start < stems.length; ) {
     let matched = 0;
     for (let length = Math.min(longest, stems.length - start); length >= 1; length--) {
       const trade = phrases.get(stems.slice(start, start + length).join(' '));
       if (trade) {
-        for (const term of trade) terms.add(term);
+        found.push({ plainWords: length, trade });
         matched = length;
         break;
       }
     }
     start += Math.max(1, matched);
   }
-  return [...terms];
+  return found;
+}
+
+/** The trade terms a query's plain words stand for (none for a query of identifiers or trade terms). */
+export function expandQuery(query: string): string[] {
+  return [...new Set(expansionsOf(query).flatMap((expansion) => expansion.trade))];
+}
+
+/**
+ * The trade terms of several words that a plain phrase of several words stands for (`on the hook for
+ * defects` → `correction period`): specific enough to be searched as phrases too.
+ */
+export function specificTradePhrases(query: string): string[] {
+  return [
+    ...new Set(
+      expansionsOf(query)
+        .filter((expansion) => expansion.plainWords >= 2)
+        .flatMap((expansion) => expansion.trade.filter((term) => term.includes(' '))),
+    ),
+  ];
 }
 
 /** What a query's embedding is made of: the query, and its expansion when it has one. */

@@ -13,7 +13,7 @@ import type {
   SearchIndexStateStore,
   SourceIndex,
 } from './ports.ts';
-import { expandQuery, queryEmbeddingText } from './query-expansion.ts';
+import { expandQuery, queryEmbeddingText, specificTradePhrases } from './query-expansion.ts';
 
 export class SourceIndexNotReadyError extends ConflictError {
   constructor() {
@@ -113,10 +113,14 @@ export function lexicalQueries(
 ): { lexicalQuery: LexicalQuery; headIdentifiers: string[] } {
   const analyzed = analyzeQuery(query);
   const ownTerms = new Set(analyzed.terms);
+  const expansion = expandQuery(query);
   return {
     lexicalQuery: {
       ...analyzed,
-      expansion: analyzeQuery(expandQuery(query).join(' ')).terms.filter((term) => !ownTerms.has(term)),
+      expansion: analyzeQuery(expansion.join(' ')).terms.filter((term) => !ownTerms.has(term)),
+      // The trade terms of several words that a plain phrase of several words stands for also count
+      // as the phrases they are (`each day late` → `liquidated damages`).
+      expansionPhrases: specificTradePhrases(query).flatMap((term) => analyzeQuery(`"${term}"`).phrases),
       expansionWeight,
     },
     // Only beside other words: a query that is a number alone (`A-101`, `sheet E-301`) already

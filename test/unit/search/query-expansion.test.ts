@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import plainLanguage from '../../../functions/core/search/plain-language.json' with { type: 'json' };
-import { expandQuery, queryEmbeddingText } from '../../../functions/core/search/query-expansion.ts';
+import {
+  expandQuery,
+  queryEmbeddingText,
+  specificTradePhrases,
+} from '../../../functions/core/search/query-expansion.ts';
 import { lexicalQueries } from '../../../functions/core/search/search-sources.ts';
 
 describe('query expansion', () => {
@@ -30,6 +34,14 @@ describe('query expansion', () => {
     expect(expandQuery('A-501')).toEqual([]);
     expect(expandQuery('07 55 00')).toEqual([]);
     expect(queryEmbeddingText('section 13210')).toBe('section 13210');
+  });
+
+  it('searches the multi-word trade terms of a multi-word plain phrase as phrases too', () => {
+    expect(specificTradePhrases('what do we owe each day late')).toContain('liquidated damages');
+    // A single plain word (`bid`) is too loose a witness for phrases.
+    expect(specificTradePhrases('ShareFile bid submission')).toEqual([]);
+    const { lexicalQuery } = lexicalQueries('what do we owe each day late', 0.5);
+    expect(lexicalQuery.expansionPhrases).toContainEqual(['liquid', 'damag']);
   });
 
   it('embeds a question with its expansion', () => {
