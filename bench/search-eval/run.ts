@@ -8,7 +8,7 @@
  * Reads CORPUS_DIR (default ../shared/corpus, with labels/). A hit counts for a target when it is in
  * the target's file and its page range meets the target's pages. Recall@10 is the share of a query's
  * targets met by some hit of the top 10. Negative queries (no target) report whether their top hit
- * clears the relevance floor: retrieved by both the lexical and the semantic mode (docs/search.md).
+ * clears the relevance floor: retrieved by both the lexical and the semantic mode (docs/decisions.md, Search).
  *
  * The ingested corpus is cached (bench/corpus-project.ts): rebuilt when the corpus files, the
  * analyzer, the embedder or the code of extraction, pipeline and search change.
