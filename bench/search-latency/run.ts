@@ -32,117 +32,25 @@ const { stack, orgId, call } = await benchApi({
   plan: 'enterprise',
 });
 const { projectStore } = await import('../../functions/shared/container.ts');
-const { sourceIndex, embedder, searchIndexStates } = await import(
-  '../../functions/shared/search-container.ts'
-);
-const { preparePassages } = await import('../../functions/core/search/index-file.ts');
-const { ANALYZER_VERSION } = await import('../../functions/core/search/analyzer.ts');
+const { sourceIndex, embedder } = await import('../../functions/shared/search-container.ts');
 const { lexicalQueries } = await import('../../functions/core/search/search-sources.ts');
 const { queryEmbeddingText } = await import('../../functions/core/search/query-expansion.ts');
 const { config } = await import('../../functions/shared/config.ts');
-const { dynamo } = await import('../../functions/shared/clients.ts');
-const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
-const { keys } = await import('../../functions/adapters/dynamodb/table.ts');
-const terms = (
-  await import('../../functions/core/search/construction-terms.json', { with: { type: 'json' } })
-).default;
-
-// A deterministic generator, so runs are comparable.
-let seed = 20261123;
-const random = () => {
-  seed = (seed * 1103515245 + 12345) % 2 ** 31;
-  return seed / 2 ** 31;
-};
-const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)] as T;
-const vocabulary = [
-  ...new Set(
-    terms.abbreviations
-      .flatMap((row) => row.slice(1).join(' ').split(' '))
-      .concat(terms.masterformat.flatMap((row) => String(row[1]).split(' '))),
-  ),
-].filter((word) => word.length > 2);
-const abbreviations = terms.abbreviations.map((row) => row[0] as string);
-const sheetNumber = () => `${pick(['A', 'S', 'M', 'E', 'P', 'C', 'L'])}-${Math.floor(random() * 900) + 100}`;
-const sectionNumber = () => pick(terms.masterformat)[0] as string;
-const sentence = () =>
-  Array.from({ length: 40 + Math.floor(random() * 60) }, () =>
-    random() < 0.08 ? pick(abbreviations) : random() < 0.04 ? sheetNumber() : pick(vocabulary),
-  ).join(' ');
+const { indexSyntheticFile, syntheticQueries } = await import('../synthetic-index.ts');
 
 const projectId = await createReadyProject(call, 'Latency');
 const record = await projectStore().get(orgId, projectId);
 const location = record?.indexLocation as string;
 const index = sourceIndex();
 const model = embedder();
-const fileIds: string[] = [];
+let files = 0;
 
 async function load(total: number) {
-  while (fileIds.length * PASSAGES_PER_FILE < total) {
-    const number = fileIds.length;
-    const fileId = `fil_${String(number).padStart(26, '0')}`;
-    const documentId = `doc_${String(number).padStart(26, '0')}`;
-    const passages = Array.from({ length: PASSAGES_PER_FILE }, (_, i) => {
-      const sheet = sheetNumber();
-      return {
-        passageId: `reg_${number}_${i}#0`,
-        sourceUri: `service://projects/${projectId}/regions/reg_${String(number).padStart(26, '0')}_${i}_0`,
-        entityType: 'region' as const,
-        sourceKind: 'region' as const,
-        sourceId: `reg_${number}_${i}`,
-        label: `${sheet} · DETAIL ${i % 12}`,
-        documentId,
-        fileId,
-        fileName: `set-${number}.pdf`,
-        pageNumber: 1 + (i % 50),
-        pageEnd: 1 + (i % 50),
-        box: { left: 10, top: 10, right: 200, bottom: 200 },
-        sheetNumber: sheet,
-        regionType: pick(['notes', 'schedule', 'view', 'legend']),
-        drawingType: '',
-        layoutType: 'drawing_sheet',
-        classification: 'plans',
-        head: `${sheet} ${sectionNumber()}`,
-        text: sentence(),
-        artifact: null,
-      };
-    });
-    const prepared = await preparePassages(model, passages);
-    await index.replaceFile(
-      location,
-      { embedder: model.id, dimension: model.dimension, analyzer: ANALYZER_VERSION },
-      fileId,
-      prepared,
-    );
-    await dynamo.send(
-      new PutCommand({
-        TableName: process.env.TABLE_NAME,
-        Item: {
-          ...keys.document(projectId, documentId),
-          entity: 'document',
-          documentId,
-          fileId,
-          jobId: 'job_bench',
-        },
-      }),
-    );
-    await searchIndexStates().setSearchIndexState(projectId, documentId, {
-      status: 'indexed',
-      sourceCount: PASSAGES_PER_FILE,
-      passageCount: PASSAGES_PER_FILE,
-      indexedAt: new Date().toISOString(),
-      error: null,
-    });
-    fileIds.push(fileId);
-  }
+  while (files * PASSAGES_PER_FILE < total)
+    await indexSyntheticFile({ projectId, location, fileNumber: files++, passages: PASSAGES_PER_FILE });
 }
 
-const queries = Array.from({ length: queryCount }, (_, i) =>
-  i % 4 === 0
-    ? sheetNumber()
-    : i % 4 === 1
-      ? `${pick(abbreviations)} ${pick(vocabulary)}`
-      : `${pick(vocabulary)} ${pick(vocabulary)} ${pick(vocabulary)}`,
-);
+const queries = syntheticQueries(queryCount);
 
 const rows: string[] = [];
 for (const size of sizes) {
