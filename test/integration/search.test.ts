@@ -145,6 +145,16 @@ describe('source search', () => {
     expect(hitsOf(abbreviation)[0]?.source.label).toContain('09 29 00');
   });
 
+  it('finds the trade term of plain words, and the document a query names first', async () => {
+    // Act: neither `delay` nor `penalty` is printed anywhere; the addendum says "liquidated damages".
+    const plain = await search({ query: 'delay penalty', mode: 'exact' });
+    // Only A-501 prints ROOF DETAILS; the query names the addendum, whose passages come first.
+    const named = await search({ query: 'roof details addendum', mode: 'exact' });
+    // Assess
+    expect(hitsOf(plain)[0]?.location).toMatchObject({ fileName: 'addendum-02.pdf', pageNumber: 2 });
+    expect(hitsOf(named)[0]?.location.fileName).toBe('addendum-02.pdf');
+  });
+
   it('answers a paraphrase semantically and hybrid, with the modes it used and scores descending', async () => {
     // Act
     const semantic = await search({ query: 'who pays for the building permit', mode: 'semantic' });

@@ -113,14 +113,18 @@ export function lexicalQueries(
 ): { lexicalQuery: LexicalQuery; headIdentifiers: string[] } {
   const analyzed = analyzeQuery(query);
   const ownTerms = new Set(analyzed.terms);
-  const expansion = expandQuery(query);
+  // A weight of 0 turns expansion off, its phrases included.
+  const expansion = expansionWeight > 0 ? expandQuery(query) : [];
   return {
     lexicalQuery: {
       ...analyzed,
       expansion: analyzeQuery(expansion.join(' ')).terms.filter((term) => !ownTerms.has(term)),
       // The trade terms of several words that a plain phrase of several words stands for also count
       // as the phrases they are (`each day late` → `liquidated damages`).
-      expansionPhrases: specificTradePhrases(query).flatMap((term) => analyzeQuery(`"${term}"`).phrases),
+      expansionPhrases:
+        expansionWeight > 0
+          ? specificTradePhrases(query).flatMap((term) => analyzeQuery(`"${term}"`).phrases)
+          : [],
       expansionWeight,
     },
     // Only beside other words: a query that is a number alone (`A-101`, `sheet E-301`) already
