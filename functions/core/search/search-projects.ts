@@ -110,6 +110,7 @@ export async function searchProjects(
           projectId: project.id,
           body: { query, mode: 'hybrid', maxHits: SOURCE_MATCHES_PER_PROJECT, ...sourceFilters },
           ...(queryVector ? { queryVector } : {}),
+          project,
         });
         // Nearest neighbours exist for any query: a source qualifies a project only when it also
         // matched the query's words (the semantic ranking orders the matches, it does not make one).

@@ -1,4 +1,5 @@
 import { ConflictError, NotFoundError } from '../errors.ts';
+import type { ProjectRecord } from '../projects/model.ts';
 import type { ProjectStore } from '../projects/ports.ts';
 import { requireProject } from '../projects/queries.ts';
 import { analyzeQuery, isStopWord, sheetKey } from './analyzer.ts';
@@ -156,9 +157,14 @@ export async function searchSources(
     queryVector?: Promise<number[]>;
     /** Only these files (a review question's `fileIds`). */
     fileIds?: string[];
+    /** The project as the caller read it from the organization's own projects (one read less). */
+    project?: ProjectRecord;
   },
 ): Promise<SourceSearchResponse> {
-  const project = await requireProject(deps.projects, input.orgId, input.projectId);
+  const project =
+    input.project?.orgId === input.orgId && input.project.id === input.projectId
+      ? input.project
+      : await requireProject(deps.projects, input.orgId, input.projectId);
   const { body } = input;
   // A review's scope: the sources it has read (none yet: nothing to find).
   const reviewSources =
