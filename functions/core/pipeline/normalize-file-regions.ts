@@ -9,7 +9,7 @@ import {
 } from '../extraction/index.ts';
 import { requireJobFile, requireJobRecord } from './model.ts';
 import type { PipelineDeps } from './ports.ts';
-import { otherDocumentsTargets } from './project-references.ts';
+import { otherDocumentsTargets, waitingKeys } from './project-references.ts';
 
 export interface NormalizeFileInput {
   orgId: string;
@@ -127,6 +127,12 @@ export async function normalizeFileRegions(
   // The document's remaining pages (those with nothing to normalize) complete its share of progress.
   await deps.jobs.addProgress(input.orgId, input.jobId, Math.max(0, file.pageCount - input.countedPages));
   await deps.regions.recountFile(job.projectId, file.documentId, file.id);
+  // The sheets the document still waits for, from its references as they now stand.
+  await deps.content.setUnresolvedSheetRefs(
+    job.projectId,
+    file.documentId,
+    waitingKeys(await deps.content.regionsWithReferences(job.projectId, file.id)),
+  );
   await deps.jobs.updateFile(file, { status: 'ready', successfulPageCount: file.pageCount });
   return { done: true, normalized };
 }
