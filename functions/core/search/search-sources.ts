@@ -141,11 +141,13 @@ export function lexicalQueries(
  * Search the sources of one project.
  * Input: the caller's organization, the project id, the search body.
  * Output: hits (one per source, best passage as snippet) in descending score.
- * Steps: ownership first (404); a review scope must exist (404, reviews come with their issue);
- * index readiness from the documents' states (409 with Retry-After while nothing is indexed yet),
- * read beside a first search of the whole index; a partial index is searched again over its
- * indexed documents only; keep each source's best passage;
- * fuse modes by reciprocal rank (per-mode k and weight, `deps.fusion`).
+ * Steps: ownership first (404); a review scope must exist (404); the lexical query (with the trade
+ * terms of its plain words) and the query's embedding; index readiness from the documents' states
+ * (409 with Retry-After while nothing is indexed yet), read beside a first search of the whole
+ * index (lexical, nearest neighbours, and the sources headed by a number the query writes); a
+ * partial index is searched again over its indexed documents only; the files the query names are
+ * searched on their own; keep each source's best passage; fuse the rankings by reciprocal rank
+ * (k and weight per ranking, `deps.fusion`).
  */
 export async function searchSources(
   deps: SearchDeps,
