@@ -121,27 +121,18 @@ export const ocrTitleBlock = async (
   rulings: readonly Ruling[],
 ): Promise<{ words: Word[]; seconds: number; confidences: number[] }> => {
   const { width: W, height: H } = geometry;
-  const ruled = findTitleBlock(
-    [],
-    null,
-    W,
-    H,
-    rulings.filter((r) => r.to - r.from >= Math.min(W, H) * 0.15),
-  );
-  const first = ruled ? expand(ruled, 4) : { x0: W * 0.45, y0: H * 0.82, x1: W, y1: H };
-  const areas: Array<{ box: Box; turn: 0 | 90 | 270 }> = [{ box: first, turn: 0 }];
-  if (!ruled || ruled.y1 - ruled.y0 > H * 0.5)
-    areas.push({ box: { x0: W * 0.84, y0: 0, x1: W, y1: H }, turn: 90 });
-  if (ruled && ruled.y1 - ruled.y0 > H * 0.5)
-    areas.push({ box: { x0: W * 0.45, y0: H * 0.82, x1: W, y1: H }, turn: 0 });
+  const longRulings = rulings.filter((r) => r.to - r.from >= Math.min(W, H) * 0.15);
+  // Before anything is read, the block is looked for from the bottom-right corner; once the number cells gave
+  // a convincing number, from that number (a bottom band whose top line runs below the corner guess is found
+  // only from the number inside it).
+  let ruled = findTitleBlock([], null, W, H, longRulings);
+  const firstArea = (): Box => (ruled ? expand(ruled, 4) : { x0: W * 0.45, y0: H * 0.82, x1: W, y1: H });
   let merged = words;
   let seconds = 0;
   const confidences: number[] = [];
   const deadline = Date.now() + request.limits.ocrPageTimeoutMs;
-  const good = (): boolean => {
-    const best = findNumberCandidates(merged, buildLines(merged, { gapFactor: 1.5 }), W, H)[0];
-    return best !== undefined && best.score >= GOOD_NUMBER_SCORE;
-  };
+  const bestNumber = () => findNumberCandidates(merged, buildLines(merged, { gapFactor: 1.5 }), W, H)[0];
+  const good = (): boolean => (bestNumber()?.score ?? 0) >= GOOD_NUMBER_SCORE;
   const add = (result: OcrResult): void => {
     seconds += result.seconds;
     if (result.words.length) confidences.push(result.meanConfidence);
@@ -151,7 +142,7 @@ export const ocrTitleBlock = async (
   // is laid on the number cells' own, as if they were rendered alone: tesseract's reading of thin lettering
   // changes with sub-pixel shifts.
   const keepBlockRender = async (cellsBox: Box): Promise<void> => {
-    const block = clampBox(first, W, H);
+    const block = clampBox(firstArea(), W, H);
     if (!contains(block, cellsBox)) return;
     const dpi = titleBlockDpi(request);
     const scale = dpi / 72;
@@ -168,9 +159,17 @@ export const ocrTitleBlock = async (
     if (cellPass.result.words.length) confidences.push(cellPass.result.meanConfidence);
     merged = cellPass.words;
   }
+  const number = bestNumber();
+  if (number && number.score >= GOOD_NUMBER_SCORE && !(ruled && centerInside(ruled, number.box)))
+    ruled = findTitleBlock([], number.box, W, H, longRulings) ?? ruled;
   // A ruled title block is read cell by cell (far more reliable than one pass over the whole block).
   if (ruled) add(await ocrCells(request, clampBox(expand(ruled, 1), W, H), rulings));
   if (!ruled || !good()) {
+    const areas: Array<{ box: Box; turn: 0 | 90 | 270 }> = [{ box: firstArea(), turn: 0 }];
+    if (!ruled || ruled.y1 - ruled.y0 > H * 0.5)
+      areas.push({ box: { x0: W * 0.84, y0: 0, x1: W, y1: H }, turn: 90 });
+    if (ruled && ruled.y1 - ruled.y0 > H * 0.5)
+      areas.push({ box: { x0: W * 0.45, y0: H * 0.82, x1: W, y1: H }, turn: 0 });
     for (const area of areas) {
       if (Date.now() > deadline) break;
       add(
