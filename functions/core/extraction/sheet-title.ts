@@ -245,7 +245,7 @@ export const rankTitleCandidates = (
       const last = grp[grp.length - 1];
       if (!last) return false;
       const gap = l.box.y0 - last.box.y1;
-      const sameSize = Math.abs(l.size - last.size) <= 0.15 * Math.max(l.size, last.size);
+      const sameSize = Math.abs(l.size - last.size) <= 0.2 * Math.max(l.size, last.size);
       const overlap = Math.min(l.box.x1, last.box.x1) - Math.max(l.box.x0, last.box.x0) > -l.size;
       return sameSize && overlap && gap > -0.3 * l.size && gap < 0.9 * l.size;
     });

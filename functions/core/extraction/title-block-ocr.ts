@@ -22,6 +22,7 @@ import {
   type OcrRequest,
   type OcrResult,
   ocrArea,
+  TITLE_BLOCK_DPI,
   titleBlockDpi,
   WHOLE_PASS_REDUCTION,
 } from './ocr.ts';
@@ -186,4 +187,55 @@ export const ocrTitleBlock = async (
     }
   }
   return { words: merged, seconds, confidences };
+};
+
+/** Resolution of a drawing-area read: an index's lettering is about as large as a title block's fields. */
+const DRAWING_AREA_DPI = 200;
+
+/** A vertical line spanning this fraction of the drawing area's height is a column border of a table in it. */
+const COLUMN_BORDER_HEIGHT = 0.3;
+
+/**
+ * OCR of a sheet's drawing area (the page above a bottom title band, or left of a right-hand strip, whichever
+ * is larger), for the drawing index of an outlined or scanned title sheet: cut into strips at the long vertical
+ * lines (a table's column borders), each strip read as one block of text with the rulings masked. Read as a
+ * whole, tesseract's layout analysis drops a narrow column of short numbers (`G-0`, `R-1`).
+ */
+export const ocrDrawingArea = async (
+  request: OcrRequest,
+  titleBlock: Box,
+  rulings: readonly Ruling[],
+): Promise<OcrResult> => {
+  const started = Date.now();
+  const { width: W, height: H } = request.geometry;
+  const above = { x0: 0, y0: 0, x1: W, y1: titleBlock.y0 };
+  const left = { x0: 0, y0: 0, x1: titleBlock.x0, y1: H };
+  const area = above.y1 * W >= left.x1 * H ? above : left;
+  const dpi = Math.round((DRAWING_AREA_DPI * titleBlockDpi(request)) / TITLE_BLOCK_DPI);
+  const borders = rulings
+    .filter(
+      (r) =>
+        r.axis === 'v' &&
+        r.at > area.x0 + 10 &&
+        r.at < area.x1 - 10 &&
+        Math.min(r.to, area.y1) - Math.max(r.from, area.y0) >= COLUMN_BORDER_HEIGHT * (area.y1 - area.y0),
+    )
+    .map((r) => r.at)
+    .sort((a, b) => a - b);
+  const xs = [area.x0, ...borders, area.x1];
+  const words: Word[] = [];
+  let confidences = 0;
+  for (let i = 0; i + 1 < xs.length; i++) {
+    const x0 = xs[i] ?? area.x0;
+    const x1 = xs[i + 1] ?? area.x1;
+    if (x1 - x0 < 10) continue;
+    const strip = await ocrArea(request, { ...area, x0, x1 }, dpi, 0, rulings, 1, '6');
+    words.push(...strip.words);
+    confidences += strip.meanConfidence * strip.words.length;
+  }
+  return {
+    words,
+    meanConfidence: words.length ? Math.round(confidences / words.length) : 0,
+    seconds: (Date.now() - started) / 1000,
+  };
 };
