@@ -78,10 +78,13 @@ export const assembleSheets = (
     const title = titles[0] ?? null;
     return { title, text: title ? title.text.replace(/\s+/g, ' ').trim() : null };
   });
-  const sheetTitles = titlesWithIndex(
-    readings.map((reading) => reading.text),
-    chosen.map((entry) => numberOf(entry)?.printed ?? null),
-    choices.index,
+  const sheetTitles = withConnectingWords(
+    titlesWithIndex(
+      readings.map((reading) => reading.text),
+      chosen.map((entry) => numberOf(entry)?.printed ?? null),
+      choices.index,
+    ),
+    chosen.map((entry) => entry.titleLines.some((line) => line.ocrConfidence !== undefined)),
   );
   const sheets = chosen.map((entry, i): Sheet => {
     const { p, choice, candidate } = entry;
@@ -196,5 +199,48 @@ const titlesWithIndex = (
   return readings.map((reading, i) => {
     const entry = entryOf(numbers[i] ?? null);
     return entry ? reconcileTitle(reading, inBlockOrder(entry.title, orders)) : reading;
+  });
+};
+
+/** Short words OCR drops from a title line (`LOWER GREAT HIGHWAY MATCHLINE` for `... HIGHWAY TO MATCHLINE`). */
+const CONNECTING_WORD_RE = /^(?:TO|OF|AT|AND|&|THE|ON|IN)$/i;
+
+/**
+ * Connecting words OCR dropped from a title, put back from the set's other titles: where a title reads
+ * `V W A B Z Y` and another sheet's title reads `V W A TO B Z Y` (a copy of the same sheet, or the same
+ * streets on a neighbouring sheet: two words on each side of the gap agree too), the word goes in. Only titles read by OCR
+ * (`ocrRead`); text-layer titles are as printed.
+ */
+export const withConnectingWords = (
+  titles: ReadonlyArray<string | null>,
+  ocrRead: readonly boolean[],
+): Array<string | null> => {
+  const key = (word: string): string => word.toUpperCase().replace(/[^A-Z0-9&]/g, '');
+  const wordsOf = (title: string | null): string[] => (title ? title.split(/\s+/).filter((w) => key(w)) : []);
+  // Every `W A X B Z` of the set's titles with X a connecting word (the title's ends as empty words).
+  const withConnector = new Map<string, string>();
+  for (const title of titles) {
+    const words = ['', '', ...wordsOf(title).map(key), '', ''];
+    for (let at = 2; at + 4 < words.length; at++) {
+      const connector = words[at + 1] ?? '';
+      if (!CONNECTING_WORD_RE.test(connector)) continue;
+      const context = [...words.slice(at - 2, at + 1), ...words.slice(at + 2, at + 5)].join(' ');
+      withConnector.set(context, connector);
+    }
+  }
+  return titles.map((title, i) => {
+    if (!title || !ocrRead[i]) return title;
+    const words = wordsOf(title);
+    const keys = ['', '', ...words.map(key), '', ''];
+    const out: string[] = [];
+    for (const [at, word] of words.entries()) {
+      out.push(word);
+      if (at + 1 >= words.length) continue;
+      // Two words on each side of the gap: `WOOLSEY STREET BOWDOIN STREET` of a street-limits title is not
+      // the `WOOLSEY STREET AT BOWDOIN STREET` of an intersection's title.
+      const connector = withConnector.get(keys.slice(at, at + 6).join(' '));
+      if (connector) out.push(connector);
+    }
+    return out.join(' ');
   });
 };
