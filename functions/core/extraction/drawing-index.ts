@@ -137,19 +137,36 @@ const CONNECTING_WORDS = new Set(['AND', 'OF', 'TO', 'AT', 'THE', 'ON', 'IN', 'F
  * The title a sheet takes, given its title-block reading and its index entry's title: the reading, unless it is
  * missing or holds only words of the index title and misses some of its words (OCR dropped or garbled lines
  * of the block), then the index title. A reading with words the index does not have is kept: the index
- * abbreviates, or names the sheet differently. Words are matched one to one, a slip allowed.
+ * abbreviates, or names the sheet differently. Words are matched one to one, a slip allowed; a read word with
+ * a slip is spelled as the index spells it when the set's other titles spell it so (`IWOOLSEY`, a cell border
+ * read into the word, is `WOOLSEY` on other sheets; the index's own slips, `DRAWNGS`, are not taken).
  */
-export const reconcileTitle = (reading: string | null, indexTitle: string): string => {
+export const reconcileTitle = (
+  reading: string | null,
+  indexTitle: string,
+  knownWord: (folded: string) => boolean = () => false,
+): string => {
   if (!reading) return indexTitle;
-  const indexWords = indexTitle.split(/\s+/).map(foldLine).filter(Boolean);
+  const indexWords = indexTitle.split(/\s+/);
+  const foldedIndex = indexWords.map(foldLine);
   const used = new Set<number>();
-  for (const word of reading.split(/\s+/).map(foldLine).filter(Boolean)) {
-    const at = indexWords.findIndex((candidate, i) => !used.has(i) && sameWord(word, candidate));
+  const spelled: string[] = [];
+  for (const word of reading.split(/\s+/)) {
+    const folded = foldLine(word);
+    if (!folded) {
+      spelled.push(word);
+      continue;
+    }
+    const at = foldedIndex.findIndex(
+      (candidate, i) => !used.has(i) && candidate && sameWord(folded, candidate),
+    );
     if (at < 0) return reading;
     used.add(at);
+    const indexWord = foldedIndex[at] ?? folded;
+    spelled.push(indexWord !== folded && knownWord(indexWord) && !knownWord(folded) ? indexWord : word);
   }
-  const missing = indexWords.filter((word, i) => !used.has(i) && !CONNECTING_WORDS.has(word));
-  return missing.length > 0 ? indexTitle : reading;
+  const missing = foldedIndex.filter((word, i) => word && !used.has(i) && !CONNECTING_WORDS.has(word));
+  return missing.length > 0 ? indexTitle : spelled.join(' ');
 };
 
 /** The set's drawing index, with each entry's position by normalized number. */

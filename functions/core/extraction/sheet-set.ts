@@ -19,7 +19,7 @@ import { disciplineOf, normalizeSheetNumber, parseSheetNumber } from './sheet-nu
 import { chooseSheetNumbers } from './sheet-numbering.ts';
 import { rankTitleCandidates, type TitleCandidate } from './sheet-title.ts';
 import type { SheetPageResult } from './sheets.ts';
-import { boilerplateCleaner } from './title-boilerplate.ts';
+import { boilerplateCleaner, foldLine } from './title-boilerplate.ts';
 
 const PAGE_SIZES: ReadonlyArray<[string, number, number]> = [
   ['ANSI A (Letter)', 612, 792],
@@ -196,9 +196,15 @@ const titlesWithIndex = (
     return reading && entry ? [{ reading, indexTitle: entry.title }] : [];
   });
   const orders = learnTitleOrders(pairs);
+  // Words the set's title blocks print on two sheets or more: how the set spells them.
+  const sheetsWith = new Map<string, number>();
+  for (const reading of readings)
+    for (const word of new Set((reading ?? '').split(/\s+/).map(foldLine)))
+      sheetsWith.set(word, (sheetsWith.get(word) ?? 0) + 1);
+  const knownWord = (folded: string): boolean => (sheetsWith.get(folded) ?? 0) >= 2;
   return readings.map((reading, i) => {
     const entry = entryOf(numbers[i] ?? null);
-    return entry ? reconcileTitle(reading, inBlockOrder(entry.title, orders)) : reading;
+    return entry ? reconcileTitle(reading, inBlockOrder(entry.title, orders), knownWord) : reading;
   });
 };
 

@@ -108,6 +108,11 @@ describe('drawing index', () => {
     expect(reconcileTitle(null, 'VICINITY MAP')).toBe('VICINITY MAP');
     // Every word of the index read (one slip allowed): the reading, as printed.
     expect(reconcileTitle('INDEX OF DRAWINGS', 'INDEX OF DRAWNGS')).toBe('INDEX OF DRAWINGS');
+    // A slip the set's other titles spell otherwise (a cell border read into the word).
+    const known = (word: string): boolean => word === 'WOOLSEY';
+    expect(reconcileTitle('TRAFFIC STRIPING IWOOLSEY ST.', 'TRAFFIC STRIPING - WOOLSEY ST', known)).toBe(
+      'TRAFFIC STRIPING WOOLSEY ST.',
+    );
     // Words the index does not have: the title block names the sheet its own way.
     expect(reconcileTitle('PAUL AVENUE SEWER REPLACEMENT PLAN AND PROFILES', 'PLAN AND PROFILE')).toBe(
       'PAUL AVENUE SEWER REPLACEMENT PLAN AND PROFILES',
