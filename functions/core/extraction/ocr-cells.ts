@@ -64,6 +64,8 @@ export const cellsOf = (area: Box, rulings: readonly Ruling[]): Box[] => {
 };
 
 const CELL_TARGET_HEIGHT_PX = 120;
+/** A cell over this share of the block is not read on its own: the pass over the whole block covers it. */
+const WHOLE_CELL_SHARE = 0.5;
 /**
  * OCR of a ruled title block cell by cell: rendered once (see titleBlockDpi), borders masked, each cell recognized
  * as one block at a scale that keeps its text near the size tesseract reads best.
@@ -95,8 +97,11 @@ export const ocrCells = async (
     }),
     0,
   );
+  const areaSize = (area.x1 - area.x0) * (area.y1 - area.y0);
   for (const cell of cellsOf(area, rulings)) {
     if (Date.now() > deadline) break;
+    // A "cell" that is most of the block (a band without long column lines) is what the whole pass just read.
+    if ((cell.x1 - cell.x0) * (cell.y1 - cell.y0) > WHOLE_CELL_SHARE * areaSize) continue;
     const cellWidthPx = Math.round((cell.x1 - cell.x0) * pixelsPerPoint);
     const cellHeightPx = Math.round((cell.y1 - cell.y0) * pixelsPerPoint);
     if (cellWidthPx < 8 || cellHeightPx < 8) continue;

@@ -256,6 +256,8 @@ export const ocrArea = async (
   mask: readonly Ruling[] = [],
   /** Reads a copy scaled by this factor (the render is kept at `dpi` for the cells cut from it). */
   reduction = 1,
+  /** Page segmentation: automatic layout (3), or one block of text (6) for a column of a table. */
+  psm: '3' | '6' = '3',
 ): Promise<OcrResult> => {
   const started = Date.now();
   const { limits } = request;
@@ -267,7 +269,7 @@ export const ocrArea = async (
   const unturnedHeight = reduced.height;
   const canvas = turn === 90 ? rotateCanvas(reduced, 1) : turn === 270 ? rotateCanvas(reduced, 3) : reduced;
   const pixelsPerPoint = (rendered.scale * reduced.width) / rendered.canvas.width;
-  const pixels = await recognize(canvas, pixelsPerPoint * 72, '3', limits.ocrPageTimeoutMs);
+  const pixels = await recognize(canvas, pixelsPerPoint * 72, psm, limits.ocrPageTimeoutMs);
   const dir: TextDirection = turn === 0 ? 0 : turn === 90 ? 270 : 90;
   const words = toWords(
     pixels,

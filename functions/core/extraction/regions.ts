@@ -3,6 +3,7 @@
  * abbreviations, schedules, sheet indexes), drawing views (number + title + scale), revision blocks and
  * review stamps. Boxes are in display points (see model.ts).
  */
+import { INDEX_HEADING_RE } from './drawing-index.ts';
 import {
   type Box,
   boxOf,
@@ -32,7 +33,7 @@ interface HeadingKind {
 const HEADING_KINDS: readonly HeadingKind[] = [
   {
     type: 'sheetIndex',
-    re: /\b(?:INDEX\s+OF\s+(?:DRAWINGS|SHEETS)|(?:SHEET|DRAWING)\s+(?:INDEX|LIST)|LIST\s+OF\s+(?:DRAWINGS|SHEETS))\b/i,
+    re: INDEX_HEADING_RE,
   },
   {
     type: 'keynotes',

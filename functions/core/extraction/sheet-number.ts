@@ -59,8 +59,11 @@ const SET_SPECIFIC: Readonly<Record<string, string>> = {
   GI: 'G',
 };
 
-/** Set-specific single letters whose NCS meaning differs (R = Resource, T = Telecom): roadway/traffic sets. */
-const ROAD_SET_LETTERS: Readonly<Record<string, string>> = { R: 'C', T: 'T', U: 'C' };
+/**
+ * Set-specific prefixes whose NCS meaning differs in roadway/traffic sets (R = Resource and PR = a plumbing
+ * modifier elsewhere; roadway and pavement restoration there; T = Telecom elsewhere, traffic there).
+ */
+const ROAD_SET_PREFIXES: Readonly<Record<string, string>> = { R: 'C', T: 'T', U: 'C', PR: 'C' };
 
 export interface ParsedSheetNumber {
   printed: string;
@@ -118,8 +121,8 @@ export const disciplineOf = (prefix: string, setPrefixes?: ReadonlySet<string>):
   }
   // A set that also uses roadway/curb/sewer prefixes uses R and U for roads and utilities, not Resource.
   const roadSet = setPrefixes && [...setPrefixes].some((x) => ['CR', 'SW', 'SD', 'SS', 'RD'].includes(x));
-  const roadCode = ROAD_SET_LETTERS[p];
-  if (p.length === 1 && roadSet && roadCode) {
+  const roadCode = ROAD_SET_PREFIXES[p];
+  if (roadSet && roadCode) {
     const label = NCS_DISCIPLINES[roadCode] ?? roadCode;
     return { code: roadCode, label, printedPrefix: p, setSpecific: roadCode !== p || p === 'T' };
   }

@@ -3,15 +3,23 @@
  * that are not repeated across the set (repeated title-block lines are the project name, client or firm), and
  * the discipline of set-specific prefixes.
  */
+import {
+  inBlockOrder,
+  learnTitleOrders,
+  numbersFromIndexOrder,
+  reconcileTitle,
+  type SetIndex,
+  setDrawingIndex,
+} from './drawing-index.ts';
 import { boxOf, toDisplayBox } from './geometry.ts';
 import type { Sheet } from './model.ts';
 import { resolveReferenceTargets } from './reference-targets.ts';
 import { drawingTypeOf } from './regions.ts';
-import { disciplineOf, normalizeSheetNumber } from './sheet-number.ts';
+import { disciplineOf, normalizeSheetNumber, parseSheetNumber } from './sheet-number.ts';
 import { chooseSheetNumbers } from './sheet-numbering.ts';
 import { rankTitleCandidates, type TitleCandidate } from './sheet-title.ts';
 import type { SheetPageResult } from './sheets.ts';
-import { boilerplateCleaner } from './title-boilerplate.ts';
+import { boilerplateCleaner, foldLine } from './title-boilerplate.ts';
 
 const PAGE_SIZES: ReadonlyArray<[string, number, number]> = [
   ['ANSI A (Letter)', 612, 792],
@@ -44,9 +52,12 @@ export const assembleSheets = (
   // Every drawing-sized page is a sheet, with a null number when none was read.
   const sheetPages = pages.flatMap((p) => (p.sheet ? [{ ...p, sheet: p.sheet }] : []));
   if (sheetPages.length === 0) return [];
-  const choices = chooseSheetNumbers(sheetPages.map((p) => ({ ...p, candidates: p.sheet.numberCandidates })));
+  const choices = withIndexWitness(
+    sheetPages,
+    chooseSheetNumbers(sheetPages.map((p) => ({ ...p, candidates: p.sheet.numberCandidates }))),
+  );
   const chosen = sheetPages.map((p, i) => {
-    const choice = choices[i] ?? { kind: 'none' };
+    const choice = choices.numbers[i] ?? { kind: 'none' };
     // Title lines are kept per candidate (the title is read next to its number); an inferred number uses
     // those of the page's best candidate.
     const index = choice.kind === 'candidate' ? choice.index : 0;
@@ -60,17 +71,29 @@ export const assembleSheets = (
     return entry.choice.kind === 'candidate' ? entry.candidate : null;
   };
   const prefixes = new Set(chosen.flatMap((entry) => numberOf(entry)?.prefix ?? []).filter(Boolean));
-  const sheets = chosen.map((entry): Sheet => {
+  const readings = chosen.map((entry) => {
+    const titles: TitleCandidate[] = entry.candidate
+      ? rankTitleCandidates(entry.titleLines, entry.candidate, withoutBoilerplate)
+      : [];
+    const title = titles[0] ?? null;
+    return { title, text: title ? title.text.replace(/\s+/g, ' ').trim() : null };
+  });
+  const sheetTitles = withConnectingWords(
+    titlesWithIndex(
+      readings.map((reading) => reading.text),
+      chosen.map((entry) => numberOf(entry)?.printed ?? null),
+      choices.index,
+    ),
+    chosen.map((entry) => entry.titleLines.some((line) => line.ocrConfidence !== undefined)),
+  );
+  const sheets = chosen.map((entry, i): Sheet => {
     const { p, choice, candidate } = entry;
     const s = p.sheet;
     const number = numberOf(entry);
     const read = choice.kind === 'candidate' ? candidate : null;
-    const titles: TitleCandidate[] = candidate
-      ? rankTitleCandidates(entry.titleLines, candidate, withoutBoilerplate)
-      : [];
-    const title = titles[0] ?? null;
+    const title = readings[i]?.title ?? null;
     const sheetNumber = number?.printed ?? null;
-    const sheetTitle = title ? title.text.replace(/\s+/g, ' ').trim() : null;
+    const sheetTitle = sheetTitles[i] ?? null;
     const regions = s.regions.map((r, i) => {
       // The drawing area of a sheet without titled views is the view the sheet title names.
       const area = i === s.drawingAreaIndex && sheetTitle !== null;
@@ -105,3 +128,125 @@ export const assembleSheets = (
 };
 
 const round1 = (v: number): number => Math.round(v * 10) / 10;
+
+type NumberChoice = ReturnType<typeof chooseSheetNumbers>[number];
+
+/**
+ * The set's drawing index as a witness for numbers: a sheet without a number takes a number of its own
+ * candidates that the index names (and no other sheet has), else the index entry its neighbours' positions
+ * point to (confidence as an inferred number).
+ */
+const withIndexWitness = (
+  pages: ReadonlyArray<{ sheet: SheetPageResult }>,
+  numbers: NumberChoice[],
+): { numbers: NumberChoice[]; index: SetIndex | null } => {
+  const printedOf = (choice: NumberChoice | undefined, page: { sheet: SheetPageResult } | undefined) =>
+    choice?.kind === 'inferred'
+      ? choice.printed
+      : choice?.kind === 'candidate'
+        ? (page?.sheet.numberCandidates[choice.index]?.printed ?? null)
+        : null;
+  const read = numbers.flatMap((choice, i) =>
+    choice.kind === 'candidate' ? [printedOf(choice, pages[i]) ?? []].flat() : [],
+  );
+  const index = setDrawingIndex(
+    pages.map((page) => page.sheet.drawingIndex ?? []),
+    read,
+  );
+  if (!index) return { numbers, index };
+  const used = new Set(read.map(normalizeSheetNumber));
+  const withCandidates = numbers.map((choice, i): NumberChoice => {
+    if (choice.kind !== 'none') return choice;
+    const candidates = pages[i]?.sheet.numberCandidates ?? [];
+    const named = candidates.findIndex((c) => index.positionOf.has(c.normalized) && !used.has(c.normalized));
+    if (named < 0) return choice;
+    used.add(candidates[named]?.normalized ?? '');
+    return { kind: 'candidate', index: named };
+  });
+  const fromOrder = numbersFromIndexOrder(
+    withCandidates.map((choice, i) => printedOf(choice, pages[i])),
+    index,
+  );
+  return {
+    index,
+    numbers: withCandidates.map((choice, i): NumberChoice => {
+      const printed = fromOrder[i];
+      const parsed = printed ? parseSheetNumber(printed) : null;
+      return printed && parsed ? { kind: 'inferred', printed, prefix: parsed.prefix } : choice;
+    }),
+  };
+};
+
+/**
+ * The set's drawing index as a witness for titles: each sheet's title-block reading reconciled with its index
+ * entry (see reconcileTitle), the index title's parts put in the order the set's title blocks print them.
+ */
+const titlesWithIndex = (
+  readings: ReadonlyArray<string | null>,
+  numbers: ReadonlyArray<string | null>,
+  index: SetIndex | null,
+): Array<string | null> => {
+  if (!index) return [...readings];
+  const entryOf = (number: string | null) => {
+    const position = number ? index.positionOf.get(normalizeSheetNumber(number)) : undefined;
+    return position === undefined ? undefined : index.entries[position];
+  };
+  const pairs = readings.flatMap((reading, i) => {
+    const entry = entryOf(numbers[i] ?? null);
+    return reading && entry ? [{ reading, indexTitle: entry.title }] : [];
+  });
+  const orders = learnTitleOrders(pairs);
+  // Words the set's title blocks print on two sheets or more: how the set spells them.
+  const sheetsWith = new Map<string, number>();
+  for (const reading of readings)
+    for (const word of new Set((reading ?? '').split(/\s+/).map(foldLine)))
+      sheetsWith.set(word, (sheetsWith.get(word) ?? 0) + 1);
+  const knownWord = (folded: string): boolean => (sheetsWith.get(folded) ?? 0) >= 2;
+  return readings.map((reading, i) => {
+    const entry = entryOf(numbers[i] ?? null);
+    return entry ? reconcileTitle(reading, inBlockOrder(entry.title, orders), knownWord) : reading;
+  });
+};
+
+/** Short words OCR drops from a title line (`LOWER GREAT HIGHWAY MATCHLINE` for `... HIGHWAY TO MATCHLINE`). */
+const CONNECTING_WORD_RE = /^(?:TO|OF|AT|AND|&|THE|ON|IN)$/i;
+
+/**
+ * Connecting words OCR dropped from a title, put back from the set's other titles: where a title reads
+ * `V W A B Z Y` and another sheet's title reads `V W A TO B Z Y` (a copy of the same sheet, or the same
+ * streets on a neighbouring sheet: two words on each side of the gap agree too), the word goes in. Only titles read by OCR
+ * (`ocrRead`); text-layer titles are as printed.
+ */
+export const withConnectingWords = (
+  titles: ReadonlyArray<string | null>,
+  ocrRead: readonly boolean[],
+): Array<string | null> => {
+  const key = (word: string): string => word.toUpperCase().replace(/[^A-Z0-9&]/g, '');
+  const wordsOf = (title: string | null): string[] => (title ? title.split(/\s+/).filter((w) => key(w)) : []);
+  // Every `W A X B Z` of the set's titles with X a connecting word (the title's ends as empty words).
+  const withConnector = new Map<string, string>();
+  for (const title of titles) {
+    const words = ['', '', ...wordsOf(title).map(key), '', ''];
+    for (let at = 2; at + 4 < words.length; at++) {
+      const connector = words[at + 1] ?? '';
+      if (!CONNECTING_WORD_RE.test(connector)) continue;
+      const context = [...words.slice(at - 2, at + 1), ...words.slice(at + 2, at + 5)].join(' ');
+      withConnector.set(context, connector);
+    }
+  }
+  return titles.map((title, i) => {
+    if (!title || !ocrRead[i]) return title;
+    const words = wordsOf(title);
+    const keys = ['', '', ...words.map(key), '', ''];
+    const out: string[] = [];
+    for (const [at, word] of words.entries()) {
+      out.push(word);
+      if (at + 1 >= words.length) continue;
+      // Two words on each side of the gap: `WOOLSEY STREET BOWDOIN STREET` of a street-limits title is not
+      // the `WOOLSEY STREET AT BOWDOIN STREET` of an intersection's title.
+      const connector = withConnector.get(keys.slice(at, at + 6).join(' '));
+      if (connector) out.push(connector);
+    }
+    return out.join(' ');
+  });
+};

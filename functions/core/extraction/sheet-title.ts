@@ -5,6 +5,7 @@
  */
 import { type Box, boxOf, centerX, centerY, type Line } from './geometry.ts';
 import { NUMBER_LABEL_RE, type NumberCandidate } from './number-candidates.ts';
+import { editDistance } from './title-boilerplate.ts';
 
 export interface TitleCandidate {
   text: string;
@@ -19,17 +20,20 @@ const TITLE_LABEL_RE = /^(?:SHEET|DRAWING|DWG\.?)?\s*TITLE:?$|^(?:SHEET|DRAWING)
 const NOT_TITLE_RE =
   /^(?:PROJECT|PROJECT\s+(?:NO|NUMBER|TITLE|NAME)|JOB|DATE|SCALE|DRAWN|CHECKED|DESIGNED|APPROVED|REVIEWED|SHEET|OF|REV|REVISION|REVISIONS|ISSUE|ISSUED|PHASE|LOCATION|CLIENT|OWNER|BUILDING\s+NUMBER|DRAWING\s+NUMBER|CONSULTANT|ARCHITECT|ENGINEER|STAMP|SEAL|NORTH|KEY\s*PLAN|NO\.?|DESCRIPTION|BY|CHK|APP|DWN|MARK|COPYRIGHT)\b[\s:#.]*$/i;
 const FIELD_LABEL_WORDS = new Set(
-  'DATE ISSUE ISSUED DRAWN CHECKED DESIGNED APPROVED REVIEWED BY PROJECT NUMBER NO NO. SCALE SHEET SHEETS TITLE REV REV. REVISION JOB FILE NAME PLOT CAD DWG DRAWING PHASE OF CHK DWN APP SUBMITTAL SET KEY PLAN CONTRACT ID ID. ID, NO, UNITS MEASUREMENT'.split(
+  'DATE ISSUE ISSUED DRAWN CHECKED DESIGNED APPROVED REVIEWED BY PROJECT NUMBER NO NO. SCALE SHEET SHEETS TITLE REV REV. REVISION JOB FILE NAME PLOT CAD DWG DRAWING PHASE OF CHK DWN APP SUBMITTAL SET KEY CONTRACT ID ID. ID, NO, UNITS MEASUREMENT'.split(
     ' ',
   ),
 );
+/** Field-label words this long are recognised also with one letter misread by OCR (`DRATING`, `TILE`). */
+const FUZZY_LABEL_WORD_LENGTH = 4;
+const LONG_FIELD_LABEL_WORDS = [...FIELD_LABEL_WORDS].filter((w) => w.length >= FUZZY_LABEL_WORD_LENGTH);
+const isFieldLabelWord = (word: string): boolean =>
+  FIELD_LABEL_WORDS.has(word) ||
+  (word.length >= FUZZY_LABEL_WORD_LENGTH &&
+    !DRAWING_WORD_RE.test(word) &&
+    LONG_FIELD_LABEL_WORDS.some((label) => editDistance(word, label, 1) <= 1));
 const isFieldLabelLine = (t: string): boolean =>
-  t
-    .toUpperCase()
-    .replace(/[:#]/g, ' ')
-    .split(/\s+/)
-    .filter(Boolean)
-    .every((w) => FIELD_LABEL_WORDS.has(w));
+  t.toUpperCase().replace(/[:#]/g, ' ').split(/\s+/).filter(Boolean).every(isFieldLabelWord);
 
 const DATE_RE =
   /\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?\s+\d{1,2},?\s+\d{4}\b/i;
@@ -51,13 +55,16 @@ export interface TitleLine {
 /** A numbered field (`PROJECT NO. 1070I`, `CONTRACT NO. WW-684`) is never the title. */
 const NUMBERED_FIELD_RE = /\b(?:PROJECT|CONTRACT|JOB|FILE|DRAWING|DWG|SHEET|REVISION|REV)\.?\s+NO\b/i;
 /** A field label with its `NO.` misread by OCR (`DRAWING Mo`, `SHEET N0`): the label word and one short token. */
-const MISREAD_FIELD_LABEL_RE = /^(?:PROJECT|CONTRACT|JOB|FILE|DRAWING|DWG|SHEET)\s+[A-Z0-9]{1,2}[.:]?$/i;
+const MISREAD_FIELD_LABEL_RE =
+  /^(?:PROJECT|CONTRACT|JOB|FILE|DRAWING|DWG|SHEET)\s+[A-Z0-9]{1,2}[.:]?$|^(?:\S+\s+){1,2}N[O0]\.?:?$/i;
 /** Lines with fewer letters than this and no drawing word are fragments (`TAR`, `ETC`), not titles. */
 const MIN_TITLE_LETTERS = 4;
 /** Plotter stamps and file locations (`V:\\2977J`, `Path:`, `Time:`) are never the title. */
 const FILE_FIELD_RE = /\b[A-Z]:\\|\b(?:PATH|TIME|PLOT(?:TED)?)\s*:/i;
 /** OCR lines below this mean confidence are mostly misread strokes (hatching, seals, signatures). */
 const RELIABLE_OCR_CONFIDENCE = 60;
+/** Below this mean confidence an OCR line is never a title (titles read at 85 and more on every corpus set). */
+const MIN_TITLE_OCR_CONFIDENCE = 50;
 const UNRELIABLE_OCR_PENALTY = 2;
 
 const ORGANIZATION_RE =
@@ -77,6 +84,30 @@ const isAddressLine = (text: string): boolean => ADDRESS_RE.test(text);
 const PERSON_NAME_RE = /^[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+(?:,?\s+(?:P\.?E|R\.?A|AIA|PLS|SE)\.?)?$/;
 const DRAWING_WORD_RE =
   /\b(?:PLANS?|DETAILS?|ELEVATIONS?|SECTIONS?|SCHEDULES?|NOTES|LEGEND|INDEX|PROFILES?|DIAGRAMS?|LAYOUT|SITE|COVER|FRAMING|FOUNDATIONS?|ROOF|FLOORS?|CEILINGS?|GRADING|DEMOLITION|UTILITY|UTILITIES|LIGHTING|POWER|PLUMBING|MECHANICAL|ELECTRICAL|STRUCTURAL|LANDSCAPE|DRAINAGE|PAVING|STRIPING|SIGNAGE|PERSPECTIVES?|VIEWS?|RAMPS?)\b/i;
+
+/** Cell borders and underlines that OCR reads at a line's ends (`|CONTRACT ID.`, `[PAVEMENT`, `FILE_NO.`). */
+const OCR_EDGE_JUNK_RE = /^[\s|[\]{}\\/~_]+|[\s|[\]{}\\/~_;]+$/g;
+
+/**
+ * The text of a title-block line as a possible title (its OCR edge junk left off), or null when it is not one:
+ * field labels, dates, scales, addresses, names, organisations, numbered fields, plotter paths, and OCR lines
+ * read with so little confidence that they are strokes (seals, logos, signatures) rather than lettering.
+ */
+export const titleTextOf = (text: string, ocrConfidence?: number): string | null => {
+  if (ocrConfidence !== undefined && ocrConfidence < MIN_TITLE_OCR_CONFIDENCE) return null;
+  const t = text.replace(/_/g, ' ').replace(OCR_EDGE_JUNK_RE, '').replace(/\s+/g, ' ');
+  if (letters(t) < 3) return null;
+  if (NOT_TITLE_RE.test(t) || TITLE_LABEL_RE.test(t) || NUMBER_LABEL_RE.test(t) || isFieldLabelLine(t))
+    return null;
+  if (DATE_RE.test(t) && letters(t) < 12) return null;
+  if (SCALE_TEXT_RE.test(t) && letters(t) < 12) return null;
+  if (isAddressLine(t) && !DRAWING_WORD_RE.test(t)) return null;
+  if (PERSON_NAME_RE.test(t) && !DRAWING_WORD_RE.test(t)) return null;
+  if (ORGANIZATION_RE.test(t) && !DRAWING_WORD_RE.test(t)) return null;
+  if (/^\d/.test(t) && letters(t) < 6) return null;
+  if (NUMBERED_FIELD_RE.test(t) || MISREAD_FIELD_LABEL_RE.test(t) || FILE_FIELD_RE.test(t)) return null;
+  return t;
+};
 
 /** Lines of the title block that could be (part of) the sheet title, with the label evidence for each. */
 export const findTitleLines = (
@@ -101,17 +132,13 @@ export const findTitleLines = (
   const titleLabels = inArea.filter((l) => TITLE_LABEL_RE.test(l.text.trim()));
   const out: TitleLine[] = [];
   for (const l of inArea) {
-    const t = l.text.trim();
-    if (letters(t) < 3) continue;
     if (l.words.some((w) => w.x0 === nb.x0 && w.y0 === nb.y0)) continue;
-    if (NOT_TITLE_RE.test(t) || TITLE_LABEL_RE.test(t) || NUMBER_LABEL_RE.test(t) || isFieldLabelLine(t))
-      continue;
-    if (DATE_RE.test(t) && letters(t) < 12) continue;
-    if (SCALE_TEXT_RE.test(t) && letters(t) < 12) continue;
-    if (isAddressLine(t) && !DRAWING_WORD_RE.test(t)) continue;
-    if (PERSON_NAME_RE.test(t) && !DRAWING_WORD_RE.test(t)) continue;
-    if (ORGANIZATION_RE.test(t) && !DRAWING_WORD_RE.test(t)) continue;
-    if (/^\d/.test(t) && letters(t) < 6) continue;
+    const ocrWords = l.words.filter((w) => w.source === 'ocr');
+    const ocrConfidence = ocrWords.length
+      ? ocrWords.reduce((sum, w) => sum + (w.confidence ?? 0), 0) / ocrWords.length
+      : undefined;
+    const t = titleTextOf(l.text, ocrConfidence);
+    if (t === null) continue;
     let labelBonus = 0;
     for (const label of titleLabels) {
       const below =
@@ -125,11 +152,6 @@ export const findTitleLines = (
         l.x0 - label.x1 < 12 * label.size;
       if (below || right) labelBonus = 3;
     }
-    if (NUMBERED_FIELD_RE.test(t) || MISREAD_FIELD_LABEL_RE.test(t) || FILE_FIELD_RE.test(t)) continue;
-    const ocrWords = l.words.filter((w) => w.source === 'ocr');
-    const ocrConfidence = ocrWords.length
-      ? ocrWords.reduce((sum, w) => sum + (w.confidence ?? 0), 0) / ocrWords.length
-      : undefined;
     out.push({
       text: t,
       box: { x0: l.x0, y0: l.y0, x1: l.x1, y1: l.y1 },
@@ -139,6 +161,35 @@ export const findTitleLines = (
     });
   }
   return out;
+};
+
+/**
+ * One reading per place: OCR passes over the same lettering (the block, its cells) give overlapping lines,
+ * sometimes read differently (`SITE PLAN` and `are ran`); the more confident reading is kept.
+ */
+const REREADING_CONFIDENCE_MARGIN = 15;
+const withoutRereadings = (lines: readonly TitleLine[]): TitleLine[] => {
+  const confidence = (line: TitleLine): number => line.ocrConfidence ?? 100;
+  const area = (box: Box): number => Math.max(1e-6, (box.x1 - box.x0) * (box.y1 - box.y0));
+  const overlaps = (a: TitleLine, b: TitleLine): boolean => {
+    const w = Math.min(a.box.x1, b.box.x1) - Math.max(a.box.x0, b.box.x0);
+    const h = Math.min(a.box.y1, b.box.y1) - Math.max(a.box.y0, b.box.y0);
+    return w > 0 && h > 0 && w * h > 0.5 * Math.min(area(a.box), area(b.box));
+  };
+  // Of two readings about as confident, the longer one (a fragment such as `RSET` is part of a line).
+  const better = (a: TitleLine, b: TitleLine): boolean =>
+    Math.abs(confidence(a) - confidence(b)) > REREADING_CONFIDENCE_MARGIN
+      ? confidence(a) > confidence(b)
+      : letters(a.text) > letters(b.text);
+  return lines.filter(
+    (line, index) =>
+      !lines.some(
+        (other, otherIndex) =>
+          otherIndex !== index &&
+          overlaps(line, other) &&
+          (better(other, line) || (!better(line, other) && otherIndex < index)),
+      ),
+  );
 };
 
 /** Pieces of one row closer than this many text heights are one line split at a wide gap or dash. */
@@ -183,7 +234,7 @@ export const rankTitleCandidates = (
   withoutBoilerplate: (text: string) => string | null = (text) => text,
 ): TitleCandidate[] => {
   const nb = number.box;
-  const usable = lines.flatMap((l) => {
+  const usable = withoutRereadings(lines).flatMap((l) => {
     const text = withoutBoilerplate(l.text);
     return text === null ? [] : [{ ...l, text }];
   });
@@ -194,7 +245,7 @@ export const rankTitleCandidates = (
       const last = grp[grp.length - 1];
       if (!last) return false;
       const gap = l.box.y0 - last.box.y1;
-      const sameSize = Math.abs(l.size - last.size) <= 0.15 * Math.max(l.size, last.size);
+      const sameSize = Math.abs(l.size - last.size) <= 0.2 * Math.max(l.size, last.size);
       const overlap = Math.min(l.box.x1, last.box.x1) - Math.max(l.box.x0, last.box.x0) > -l.size;
       return sameSize && overlap && gap > -0.3 * l.size && gap < 0.9 * l.size;
     });

@@ -3,6 +3,7 @@
  * with their callouts. The choices that need the whole set are made in sheet-set.ts.
  */
 
+import { type DrawingIndexEntry, INDEX_HEADING_RE, readDrawingIndex } from './drawing-index.ts';
 import { isExtractionError } from './errors.ts';
 import {
   type Box,
@@ -26,7 +27,7 @@ import type { Ruling } from './rulings.ts';
 import { fitScheduleFrames } from './schedule-frames.ts';
 import { findTitleLines, type TitleLine } from './sheet-title.ts';
 import { findTitleBlock } from './title-block.ts';
-import { ocrNumberCells, ocrTitleBlock } from './title-block-ocr.ts';
+import { ocrDrawingArea, ocrNumberCells, ocrTitleBlock } from './title-block-ocr.ts';
 
 export interface SheetPageResult {
   width: number;
@@ -40,6 +41,8 @@ export interface SheetPageResult {
   drawingAreaIndex: number | null;
   revisions: Revision[];
   usedOcr: boolean;
+  /** The drawing index the sheet prints (number and title per row); empty on most sheets, absent on older results. */
+  drawingIndex?: DrawingIndexEntry[];
 }
 
 export interface SheetAnalysis {
@@ -122,6 +125,25 @@ export const analyzeSheetPage = async (
     .map((c, i) =>
       findTitleLines(lines, c, i === 0 ? titleBlock : findTitleBlock(words, c.box, W, H, rulings), W, H),
     );
+  // A sheet titled as an index, whose drawing area was not read (outlined or scanned), is read for its table.
+  let drawingIndex: DrawingIndexEntry[] = [];
+  if (lines.some((l) => INDEX_HEADING_RE.test(l.text))) {
+    drawingIndex = readDrawingIndex(words, titleBlock);
+    if (drawingIndex.length === 0 && ocrRequest && titleBlock) {
+      try {
+        const area = await ocrDrawingArea(ocrRequest, titleBlock, rulings);
+        drawingIndex = readDrawingIndex(area.words, titleBlock);
+        if (ocr) ocr.seconds = Math.round((ocr.seconds + area.seconds) * 10) / 10;
+      } catch (error) {
+        const code = isExtractionError(error) ? error.code : 'ocr_failed';
+        issue = {
+          pageNumber,
+          code,
+          message: `OCR of the drawing index skipped: ${(error as Error).message}`,
+        };
+      }
+    }
+  }
   const drafts = findRegions(lines, words, titleBlock, W, H);
   fitRevisionFrames(drafts, rulings);
   fitScheduleFrames(drafts, rulings);
@@ -145,6 +167,7 @@ export const analyzeSheetPage = async (
       drawingAreaIndex: drafts.some((d) => d.drawingArea) ? drafts.findIndex((d) => d.drawingArea) : null,
       revisions,
       usedOcr: ocr !== null,
+      drawingIndex,
     },
     ocr,
     words,

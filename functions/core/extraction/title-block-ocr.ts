@@ -22,6 +22,7 @@ import {
   type OcrRequest,
   type OcrResult,
   ocrArea,
+  TITLE_BLOCK_DPI,
   titleBlockDpi,
   WHOLE_PASS_REDUCTION,
 } from './ocr.ts';
@@ -121,27 +122,18 @@ export const ocrTitleBlock = async (
   rulings: readonly Ruling[],
 ): Promise<{ words: Word[]; seconds: number; confidences: number[] }> => {
   const { width: W, height: H } = geometry;
-  const ruled = findTitleBlock(
-    [],
-    null,
-    W,
-    H,
-    rulings.filter((r) => r.to - r.from >= Math.min(W, H) * 0.15),
-  );
-  const first = ruled ? expand(ruled, 4) : { x0: W * 0.45, y0: H * 0.82, x1: W, y1: H };
-  const areas: Array<{ box: Box; turn: 0 | 90 | 270 }> = [{ box: first, turn: 0 }];
-  if (!ruled || ruled.y1 - ruled.y0 > H * 0.5)
-    areas.push({ box: { x0: W * 0.84, y0: 0, x1: W, y1: H }, turn: 90 });
-  if (ruled && ruled.y1 - ruled.y0 > H * 0.5)
-    areas.push({ box: { x0: W * 0.45, y0: H * 0.82, x1: W, y1: H }, turn: 0 });
+  const longRulings = rulings.filter((r) => r.to - r.from >= Math.min(W, H) * 0.15);
+  // Before anything is read, the block is looked for from the bottom-right corner; once the number cells gave
+  // a convincing number, from that number (a bottom band whose top line runs below the corner guess is found
+  // only from the number inside it).
+  let ruled = findTitleBlock([], null, W, H, longRulings);
+  const firstArea = (): Box => (ruled ? expand(ruled, 4) : { x0: W * 0.45, y0: H * 0.82, x1: W, y1: H });
   let merged = words;
   let seconds = 0;
   const confidences: number[] = [];
   const deadline = Date.now() + request.limits.ocrPageTimeoutMs;
-  const good = (): boolean => {
-    const best = findNumberCandidates(merged, buildLines(merged, { gapFactor: 1.5 }), W, H)[0];
-    return best !== undefined && best.score >= GOOD_NUMBER_SCORE;
-  };
+  const bestNumber = () => findNumberCandidates(merged, buildLines(merged, { gapFactor: 1.5 }), W, H)[0];
+  const good = (): boolean => (bestNumber()?.score ?? 0) >= GOOD_NUMBER_SCORE;
   const add = (result: OcrResult): void => {
     seconds += result.seconds;
     if (result.words.length) confidences.push(result.meanConfidence);
@@ -151,7 +143,7 @@ export const ocrTitleBlock = async (
   // is laid on the number cells' own, as if they were rendered alone: tesseract's reading of thin lettering
   // changes with sub-pixel shifts.
   const keepBlockRender = async (cellsBox: Box): Promise<void> => {
-    const block = clampBox(first, W, H);
+    const block = clampBox(firstArea(), W, H);
     if (!contains(block, cellsBox)) return;
     const dpi = titleBlockDpi(request);
     const scale = dpi / 72;
@@ -168,9 +160,17 @@ export const ocrTitleBlock = async (
     if (cellPass.result.words.length) confidences.push(cellPass.result.meanConfidence);
     merged = cellPass.words;
   }
+  const number = bestNumber();
+  if (number && number.score >= GOOD_NUMBER_SCORE && !(ruled && centerInside(ruled, number.box)))
+    ruled = findTitleBlock([], number.box, W, H, longRulings) ?? ruled;
   // A ruled title block is read cell by cell (far more reliable than one pass over the whole block).
   if (ruled) add(await ocrCells(request, clampBox(expand(ruled, 1), W, H), rulings));
   if (!ruled || !good()) {
+    const areas: Array<{ box: Box; turn: 0 | 90 | 270 }> = [{ box: firstArea(), turn: 0 }];
+    if (!ruled || ruled.y1 - ruled.y0 > H * 0.5)
+      areas.push({ box: { x0: W * 0.84, y0: 0, x1: W, y1: H }, turn: 90 });
+    if (ruled && ruled.y1 - ruled.y0 > H * 0.5)
+      areas.push({ box: { x0: W * 0.45, y0: H * 0.82, x1: W, y1: H }, turn: 0 });
     for (const area of areas) {
       if (Date.now() > deadline) break;
       add(
@@ -187,4 +187,55 @@ export const ocrTitleBlock = async (
     }
   }
   return { words: merged, seconds, confidences };
+};
+
+/** Resolution of a drawing-area read: an index's lettering is about as large as a title block's fields. */
+const DRAWING_AREA_DPI = 200;
+
+/** A vertical line spanning this fraction of the drawing area's height is a column border of a table in it. */
+const COLUMN_BORDER_HEIGHT = 0.3;
+
+/**
+ * OCR of a sheet's drawing area (the page above a bottom title band, or left of a right-hand strip, whichever
+ * is larger), for the drawing index of an outlined or scanned title sheet: cut into strips at the long vertical
+ * lines (a table's column borders), each strip read as one block of text with the rulings masked. Read as a
+ * whole, tesseract's layout analysis drops a narrow column of short numbers (`G-0`, `R-1`).
+ */
+export const ocrDrawingArea = async (
+  request: OcrRequest,
+  titleBlock: Box,
+  rulings: readonly Ruling[],
+): Promise<OcrResult> => {
+  const started = Date.now();
+  const { width: W, height: H } = request.geometry;
+  const above = { x0: 0, y0: 0, x1: W, y1: titleBlock.y0 };
+  const left = { x0: 0, y0: 0, x1: titleBlock.x0, y1: H };
+  const area = above.y1 * W >= left.x1 * H ? above : left;
+  const dpi = Math.round((DRAWING_AREA_DPI * titleBlockDpi(request)) / TITLE_BLOCK_DPI);
+  const borders = rulings
+    .filter(
+      (r) =>
+        r.axis === 'v' &&
+        r.at > area.x0 + 10 &&
+        r.at < area.x1 - 10 &&
+        Math.min(r.to, area.y1) - Math.max(r.from, area.y0) >= COLUMN_BORDER_HEIGHT * (area.y1 - area.y0),
+    )
+    .map((r) => r.at)
+    .sort((a, b) => a - b);
+  const xs = [area.x0, ...borders, area.x1];
+  const words: Word[] = [];
+  let confidences = 0;
+  for (let i = 0; i + 1 < xs.length; i++) {
+    const x0 = xs[i] ?? area.x0;
+    const x1 = xs[i + 1] ?? area.x1;
+    if (x1 - x0 < 10) continue;
+    const strip = await ocrArea(request, { ...area, x0, x1 }, dpi, 0, rulings, 1, '6');
+    words.push(...strip.words);
+    confidences += strip.meanConfidence * strip.words.length;
+  }
+  return {
+    words,
+    meanConfidence: words.length ? Math.round(confidences / words.length) : 0,
+    seconds: (Date.now() - started) / 1000,
+  };
 };

@@ -10,6 +10,11 @@ export const foldLine = (text: string): string => text.toUpperCase().replace(/[^
 
 /** Folded lines this long or longer also match inside longer lines (shorter ones are too generic). */
 const MIN_PART_LENGTH = 10;
+/**
+ * Folded lines this long or longer also match inside longer lines with a slip (`nearlyInside`); a shorter
+ * title shares too much with a project name by chance (`PAVEMENT RENOVATION PLAN`).
+ */
+const MIN_FUZZY_PART_LENGTH = 16;
 /** File paths and addresses of the drawing file printed by the plotter are never titles. */
 const FILE_PATH_RE = /[A-Z]:\\|\\[\w.-]+\\|\.dwg\b|https?:\/\/|www\./i;
 
@@ -21,7 +26,7 @@ const NAMES_DRAWING_KIND_RE =
   /(?:PLANS?|PROFILES?|DETAILS?|SECTIONS?|ELEVATIONS?|NOTES|SCHEDULES?|DIAGRAMS?|LEGEND)$/;
 
 /** Edit distance of two strings, or `limit + 1` as soon as it exceeds `limit`. */
-const editDistance = (a: string, b: string, limit: number): number => {
+export const editDistance = (a: string, b: string, limit: number): number => {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
@@ -42,6 +47,27 @@ const editDistance = (a: string, b: string, limit: number): number => {
 const nearlyEqual = (a: string, b: string): boolean => {
   const limit = Math.max(1, Math.floor(0.1 * Math.max(a.length, b.length)));
   return editDistance(a, b, limit) <= limit;
+};
+
+/**
+ * Whether `part` occurs in `whole` with at most one letter in 16 misread (edit distance against the best
+ * matching stretch of `whole`): a piece of a repeated line that OCR split off and read with a slip
+ * (`IPAVEMENT RENOVATION AND SEWER`, a cell border read as `I`).
+ */
+const nearlyInside = (part: string, whole: string): boolean => {
+  const limit = Math.max(1, Math.floor(part.length / 16));
+  // Row i of the table: the best edit distance of part[0..i) against a stretch of `whole` ending at j.
+  let previous: number[] = new Array(whole.length + 1).fill(0);
+  for (let i = 1; i <= part.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= whole.length; j++) {
+      const substitution = (previous[j - 1] ?? 0) + (part[i - 1] === whole[j - 1] ? 0 : 1);
+      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+    }
+    if (Math.min(...current) > limit) return false;
+    previous = current;
+  }
+  return Math.min(...previous) <= limit;
 };
 
 /**
@@ -87,7 +113,9 @@ export const boilerplateCleaner = (
     const key = foldLine(text);
     if (!key || repeated.has(key)) return null;
     for (const other of longest) {
-      if (key.length >= MIN_PART_LENGTH && (other.includes(key) || nearlyEqual(key, other))) return null;
+      if (key.length < MIN_PART_LENGTH) continue;
+      if (other.includes(key) || nearlyEqual(key, other)) return null;
+      if (key.length >= MIN_FUZZY_PART_LENGTH && nearlyInside(key, other)) return null;
     }
     for (const other of longest) {
       const rest = cutWords(text, other);

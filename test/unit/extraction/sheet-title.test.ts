@@ -80,4 +80,38 @@ describe('sheet title lines', () => {
     // Assess
     expect(best?.text).toBe('EXISTING TRAFFIC STRIPING WOOLSEY ST. UNIVERSITY ST. TO HAMILTON ST.');
   });
+
+  it('leaves off the cell borders OCR reads at line ends and drops field labels read with a slip', () => {
+    // Prepare
+    const lines = [
+      line('|CONTRACT ID.', 2300, 1400, 8, 91),
+      line('FILE_NO.', 2300, 1460, 8, 55),
+      line('DRATING', 2300, 1426, 8, 70),
+      line('JRC No', 2300, 1480, 8, 80),
+      line('[PAVEMENT PLAN', 1940, 1465, 14, 90),
+    ];
+
+    // Act
+    const texts = findTitleLines(lines, number, null, 2448, 1584).map((l) => l.text);
+
+    // Assess
+    expect(texts).toEqual(['PAVEMENT PLAN']);
+  });
+
+  it('keeps the more confident of two readings of the same lettering, and the longer of two alike', () => {
+    // Prepare
+    const lines = [
+      line('are ran', 2000, 1420, 14, 59),
+      line('SITE PLAN', 2000, 1420, 14, 96),
+      line('RSET', 2100, 1450, 14, 96),
+      line('WOOLSEY STREET AT SOMERSET STREET', 1900, 1450, 14, 95),
+    ];
+    const titleLines = findTitleLines(lines, number, null, 2448, 1584);
+
+    // Act
+    const texts = rankTitleCandidates(titleLines, number).map((candidate) => candidate.text);
+
+    // Assess
+    expect(texts.sort()).toEqual(['SITE PLAN', 'WOOLSEY STREET AT SOMERSET STREET']);
+  });
 });

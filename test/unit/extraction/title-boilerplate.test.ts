@@ -16,6 +16,12 @@ describe('title boilerplate of a set', () => {
     expect(clean(PROJECT)).toBeNull();
     expect(clean('RENOVATION AND SEWER REPLACEMENT')).toBeNull();
     expect(clean('IPAVEMENT RENOVATION AND SEWER REPLACEMENT')).toBeNull();
+    // A piece of the repeated line with a slip (a cell border read as `I`).
+    expect(clean('IPAVEMENT RENOVATION AND SEWER')).toBeNull();
+  });
+
+  it('keeps a short title that shares words with the repeated line', () => {
+    expect(clean('PAVEMENT RENOVATION PLAN')).toBe('PAVEMENT RENOVATION PLAN');
   });
 
   it('keeps titles and cuts a repeated line glued in front of one', () => {
