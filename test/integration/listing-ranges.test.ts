@@ -1,4 +1,4 @@
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { upgradeStoredContent } from '../../functions/adapters/dynamodb/content-upgrade.ts';
 import { keys } from '../../functions/adapters/dynamodb/table.ts';
@@ -335,13 +335,19 @@ describe('region listings read only the key ranges their filters allow', () => {
       }),
     );
     const totals = await contentStore().projectTotals(projectId);
+    const documentRow = await dynamo.send(
+      new GetCommand({ TableName: TABLE, Key: keys.document(projectId, file.documentId) }),
+    );
 
     // Assess: before the upgrade the index misses the old rows; the summary is counted on first read.
     expect(before.ids).toEqual([]);
-    expect(changed).toBe(3);
+    // Two regions, the facet, and the document (its waiting sheet keys).
+    expect(changed).toBe(4);
     expect(again).toBe(0);
     expect(after.ids).toEqual([file.regions[0]?.regionId]);
     expect(movedFacet.Items?.map((item) => item.facetId)).toEqual(['fct_old']);
+    // The sheets its references wait for are listed (none here), so a later file can resolve them.
+    expect(documentRow.Item?.unresolvedSheetRefs).toEqual([]);
     expect(totals.counts.regions).toBe(everyRegion().length + file.regions.length);
     expect(totals.counts.files).toBe(files.length + 1);
   });

@@ -9,9 +9,10 @@ import type {
   FileContent,
   ProjectTotalsWriter,
 } from '../../core/pipeline/ports.ts';
+import { waitingKeys } from '../../core/pipeline/project-references.ts';
 import type { OverviewCounts } from '../../core/projects/model.ts';
 import { batchWriteAll } from './batch-write.ts';
-import { recountFileSummary } from './content-summaries.ts';
+import { recountFileSummary, regionsWithReferences } from './content-summaries.ts';
 import { balanceSeen, creditMovementItems } from './credit-movement.ts';
 import { cancellationReasons } from './errors.ts';
 import { changeDocument, projectCounters } from './project-counters.ts';
@@ -110,6 +111,8 @@ export class DynamoContentStore implements ContentStore, RegionNormalizationStor
       entity: 'document',
       v: ENTITY_VERSION.document,
       ...content.document,
+      // Every document row says which sheets its references wait for (none: an empty list).
+      unresolvedSheetRefs: content.document.unresolvedSheetRefs ?? waitingKeys(content.regions),
       contentSummary: summarizeContent({
         sheets: content.sheets,
         regions: content.regions,
@@ -206,15 +209,8 @@ export class DynamoContentStore implements ContentStore, RegionNormalizationStor
       });
   }
 
-  async regionsWithReferences(projectId: string, fileId: string): Promise<RegionRecord[]> {
-    const pk = `PROJECT#${projectId}`;
-    const prefix = `${keys.regionPrefix}${fileId}#`;
-    return (await queryAll(this.client, {
-      ...prefixQuery(this.tableName, pk, prefix),
-      FilterExpression: 'size(#nd.#refs) > :none',
-      ExpressionAttributeNames: { '#nd': 'normalizedData', '#refs': 'sheetReferences' },
-      ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix, ':none': 0 },
-    })) as unknown as RegionRecord[];
+  regionsWithReferences(projectId: string, fileId: string): Promise<RegionRecord[]> {
+    return regionsWithReferences(this.client, this.tableName, projectId, fileId);
   }
 
   async setUnresolvedSheetRefs(projectId: string, documentId: string, sheetKeys: string[]): Promise<void> {

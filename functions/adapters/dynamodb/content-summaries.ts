@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { SearchIndexState } from '../../core/content/model.ts';
+import type { RegionRecord, SearchIndexState } from '../../core/content/model.ts';
 import { type ContentSummary, summarizeContent } from '../../core/content/summary.ts';
 import { changeDocument } from './project-counters.ts';
 import { prefixQuery, queryAll } from './query-page.ts';
@@ -88,4 +88,21 @@ export async function documentSummaries(
     );
   }
   return rows;
+}
+
+/** The regions of one file that carry sheet references (what resolving references reads). */
+export async function regionsWithReferences(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  projectId: string,
+  fileId: string,
+): Promise<RegionRecord[]> {
+  const pk = `PROJECT#${projectId}`;
+  const prefix = `${keys.regionPrefix}${fileId}#`;
+  return (await queryAll(client, {
+    ...prefixQuery(tableName, pk, prefix),
+    FilterExpression: 'size(#nd.#refs) > :none',
+    ExpressionAttributeNames: { '#nd': 'normalizedData', '#refs': 'sheetReferences' },
+    ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix, ':none': 0 },
+  })) as unknown as RegionRecord[];
 }

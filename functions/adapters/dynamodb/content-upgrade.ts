@@ -5,14 +5,16 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { RegionRecord } from '../../core/content/model.ts';
-import { recountFileSummary } from './content-summaries.ts';
+import { waitingKeys } from '../../core/pipeline/project-references.ts';
+import { recountFileSummary, regionsWithReferences } from './content-summaries.ts';
 import { keys } from './table.ts';
 
 /**
  * Brings content rows written by an earlier version to the current key design: regions get their
  * entries in the filter indexes, facets move from under their section to their own prefix, and
  * documents get a content summary (or one that counts regions by page number) and are counted into
- * their project's counters. Idempotent (each step is conditional). Run it after the documents of the
+ * their project's counters, and the sheet keys their references wait for (so that a later file
+ * bringing one of those sheets resolves them). Idempotent (each step is conditional). Run it after the documents of the
  * earlier version were all written; it counts their rows as it finds them. Returns how many rows
  * changed.
  */
@@ -27,7 +29,7 @@ export async function upgradeStoredContent(
       new ScanCommand({
         TableName: tableName,
         FilterExpression:
-          '(entity = :region AND attribute_not_exists(gsi3pk)) OR (entity = :facet AND begins_with(sk, :oldFacet)) OR (entity = :document AND (attribute_not_exists(revision) OR (attribute_exists(contentSummary) AND attribute_not_exists(contentSummary.pageNumbers))))',
+          '(entity = :region AND attribute_not_exists(gsi3pk)) OR (entity = :facet AND begins_with(sk, :oldFacet)) OR (entity = :document AND (attribute_not_exists(revision) OR (attribute_exists(contentSummary) AND (attribute_not_exists(contentSummary.pageNumbers) OR attribute_not_exists(unresolvedSheetRefs)))))',
         ExpressionAttributeValues: {
           ':region': 'region',
           ':facet': 'specFacet',
@@ -57,7 +59,31 @@ export async function upgradeStoredContent(
         );
       } else if (item.entity === 'document') {
         // Counted into the project's counters, with a content summary of its rows (page numbers included).
-        await recountFileSummary(client, tableName, projectId, String(item.documentId), String(item.fileId));
+        const summarized =
+          item.revision !== undefined &&
+          (item.contentSummary === undefined ||
+            (item.contentSummary as { pageNumbers?: unknown }).pageNumbers !== undefined);
+        if (!summarized)
+          await recountFileSummary(
+            client,
+            tableName,
+            projectId,
+            String(item.documentId),
+            String(item.fileId),
+          );
+        // The sheets its references wait for, so that a later file bringing one resolves them.
+        if (item.unresolvedSheetRefs === undefined) {
+          const regions = await regionsWithReferences(client, tableName, projectId, String(item.fileId));
+          await client.send(
+            new UpdateCommand({
+              TableName: tableName,
+              Key: keys.document(projectId, String(item.documentId)),
+              UpdateExpression: 'SET unresolvedSheetRefs = :keys',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeValues: { ':keys': waitingKeys(regions) },
+            }),
+          );
+        }
       } else {
         // SPEC#<file>#<section>#F#<facet> -> FACET#<file>#<section>#<facet>
         const [, fileId, section, , facet] = String(item.sk).split('#');
