@@ -9,7 +9,7 @@ import type {
   FileContent,
   ProjectTotalsWriter,
 } from '../../core/pipeline/ports.ts';
-import { waitingKeys } from '../../core/pipeline/project-references.ts';
+import { waitingKeys } from '../../core/pipeline/waiting-sheets.ts';
 import type { OverviewCounts } from '../../core/projects/model.ts';
 import { batchWriteAll } from './batch-write.ts';
 import { recountFileSummary, regionsWithReferences } from './content-summaries.ts';

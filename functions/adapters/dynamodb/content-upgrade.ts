@@ -5,7 +5,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { RegionRecord } from '../../core/content/model.ts';
-import { waitingKeys } from '../../core/pipeline/project-references.ts';
+import { waitingKeys } from '../../core/pipeline/waiting-sheets.ts';
 import { recountFileSummary, regionsWithReferences } from './content-summaries.ts';
 import { keys } from './table.ts';
 

@@ -226,7 +226,7 @@ export interface DocumentRecord extends DocumentEntity {
   fileNameLower: string;
   /** Written with the file's content (never by the pipeline's callers). */
   contentSummary?: ContentSummary;
-  /** Sheet keys (`A501`) its regions reference that no file of the project held yet (pipeline/project-references.ts). */
+  /** Sheet keys (`A501`) its regions reference that no file of the project held yet (pipeline/waiting-sheets.ts). */
   unresolvedSheetRefs?: string[];
 }
 

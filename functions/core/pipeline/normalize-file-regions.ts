@@ -9,7 +9,8 @@ import {
 } from '../extraction/index.ts';
 import { requireJobFile, requireJobRecord } from './model.ts';
 import type { PipelineDeps } from './ports.ts';
-import { otherDocumentsTargets, waitingKeys } from './project-references.ts';
+import { otherDocumentsTargets } from './project-references.ts';
+import { waitingKeys } from './waiting-sheets.ts';
 
 export interface NormalizeFileInput {
   orgId: string;

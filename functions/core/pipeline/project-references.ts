@@ -8,6 +8,7 @@ import {
   withTargets,
 } from '../extraction/index.ts';
 import type { FileContent, ReferenceStore } from './ports.ts';
+import { referenceKey, waitingKeys } from './waiting-sheets.ts';
 
 /**
  * References across the files of a project. The engine resolves a callout (`5/A-501`) within its own
@@ -21,12 +22,6 @@ import type { FileContent, ReferenceStore } from './ports.ts';
  * Two files of one project assembled at the same moment may each miss the other's sheets; the
  * normalize repair resolves again.
  */
-
-/** Sheet numbers compare without separators, as within a file (`A-200` = `A200`). */
-export const referenceKey = (sheetNormalized: string) => sheetNormalized.replace(/[-.\s]/g, '').toUpperCase();
-
-/** At most this many waiting sheet keys are kept per document (a document row stays small). */
-const MAX_WAITING_KEYS = 200;
 
 type TargetOf = (reference: SheetReference) => SheetReference['target'];
 
@@ -66,15 +61,6 @@ export async function otherDocumentsTargets(
 /** The data with its unresolved references resolved by `targetOf` (resolved ones kept as they are). */
 function resolveWaiting(data: NormalizedData, targetOf: TargetOf): NormalizedData {
   return withTargets(data, (reference) => reference.target ?? targetOf(reference));
-}
-
-/** The sheet keys a set of regions still references without a target. */
-export function waitingKeys(regions: { normalizedData: NormalizedData | null }[]): string[] {
-  const keys = new Set<string>();
-  for (const region of regions)
-    for (const reference of region.normalizedData?.sheetReferences ?? [])
-      if (!reference.target) keys.add(referenceKey(reference.sheetNormalized));
-  return [...keys].sort().slice(0, MAX_WAITING_KEYS);
 }
 
 const sheetKeysOf = (sheets: FileSheets[]) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RegionRecord } from '../../../functions/core/content/model.ts';
-import { referenceKey, waitingKeys } from '../../../functions/core/pipeline/project-references.ts';
+import { referenceKey, waitingKeys } from '../../../functions/core/pipeline/waiting-sheets.ts';
 
 describe('sheet keys of references that wait for a sheet', () => {
   it('lists each unresolved sheet once, without separators, and not the resolved ones', () => {
