@@ -13,7 +13,7 @@ import { benchApi, createReadyProject, ingestFile } from './local-api.ts';
 const ROOT = resolve(import.meta.dirname ?? '.', '..');
 const CACHE = join(ROOT, 'bench/out/corpus-project');
 
-export function fingerprint(corpus: string, fileNames: string[]): string {
+function fingerprint(corpus: string, fileNames: string[]): string {
   const hash = createHash('sha256');
   hash.update(`embedder:${process.env.EMBEDDER ?? 'local'}\n`);
   for (const name of fileNames) hash.update(`${name}:${readFileSync(join(corpus, name)).length}\n`);

@@ -64,6 +64,19 @@ const patternPaints = (list: OperatorList, pdfjs: PdfJs, page: PdfPage, box: Box
   let fillPattern = false;
   let strokePattern = false;
   const stack: Array<[boolean, boolean]> = [];
+  // Operators that set a plain (non-pattern) colour.
+  const plainFill = new Set([
+    OPS.setFillGray,
+    OPS.setFillRGBColor,
+    OPS.setFillCMYKColor,
+    OPS.setFillTransparent,
+  ]);
+  const plainStroke = new Set([
+    OPS.setStrokeGray,
+    OPS.setStrokeRGBColor,
+    OPS.setStrokeCMYKColor,
+    OPS.setStrokeTransparent,
+  ]);
   list.fnArray.forEach((operator, index) => {
     if (operator === OPS.shadingFill) shadings++;
     else if (operator === OPS.setFillColorN || operator === OPS.setStrokeColorN) patternColors++;
@@ -71,20 +84,8 @@ const patternPaints = (list: OperatorList, pdfjs: PdfJs, page: PdfPage, box: Box
     else if (operator === OPS.restore) [fillPattern, strokePattern] = stack.pop() ?? [false, false];
     else if (operator === OPS.setFillColorN) fillPattern = true;
     else if (operator === OPS.setStrokeColorN) strokePattern = true;
-    else if (
-      operator === OPS.setFillGray ||
-      operator === OPS.setFillRGBColor ||
-      operator === OPS.setFillCMYKColor ||
-      operator === OPS.setFillTransparent
-    )
-      fillPattern = false;
-    else if (
-      operator === OPS.setStrokeGray ||
-      operator === OPS.setStrokeRGBColor ||
-      operator === OPS.setStrokeCMYKColor ||
-      operator === OPS.setStrokeTransparent
-    )
-      strokePattern = false;
+    else if (plainFill.has(operator)) fillPattern = false;
+    else if (plainStroke.has(operator)) strokePattern = false;
     else if (operator === OPS.constructPath && (fillPattern || strokePattern)) withPattern[index] = 1;
   });
   if (wholePage) return shadings + patternColors;

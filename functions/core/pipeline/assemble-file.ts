@@ -1,4 +1,4 @@
-import { contentIds, type FileContext } from '../content/model.ts';
+import { contentIds, type DocumentRecord, type FileContext } from '../content/model.ts';
 import type { ErrorInfo } from '../errors.ts';
 import type { PageResult } from '../extraction/index.ts';
 import { objectKeys } from '../storage-keys.ts';
@@ -81,10 +81,9 @@ export async function assembleFile(
     bytes,
     result.specifications.filter((section) => !section.isTableOfContents),
   );
+  const pageResults = new Map(pages.map((page) => [page.pageNumber, page]));
   const linesOf = (pageNumber: number) =>
-    (pages.find((candidate) => candidate.pageNumber === pageNumber)?.lines ?? []).map(
-      ({ text, x0, y0, x1, y1 }) => ({ text, x0, y0, x1, y1 }),
-    );
+    (pageResults.get(pageNumber)?.lines ?? []).map(({ text, x0, y0, x1, y1 }) => ({ text, x0, y0, x1, y1 }));
   const documentPages = [
     ...result.pages
       .filter((page) => page.classification === 'documents')
@@ -104,9 +103,15 @@ export async function assembleFile(
   await deps.artifacts.putJson(objectKeys.fileSources(ctx), passages);
   // References to sheets of the project's other files are resolved before the rows are written, and
   // the documents that waited for this file's sheets after.
-  const content = await linkFileReferences(deps.content, job.projectId, ownContent);
+  // The project's documents are read at most once for both steps.
+  let projectDocuments: Promise<DocumentRecord[]> | undefined;
+  const documents = () => {
+    projectDocuments ??= deps.content.documents(job.projectId);
+    return projectDocuments;
+  };
+  const content = await linkFileReferences(deps.content, job.projectId, ownContent, documents);
   await deps.content.writeFileContent(job.projectId, file.id, content);
-  await resolveWaitingDocuments(deps.content, job.projectId, content.document);
+  await resolveWaitingDocuments(deps.content, job.projectId, content, documents);
   await deps.jobs.updateFile(file, {
     status: 'ready',
     classification: result.classification,

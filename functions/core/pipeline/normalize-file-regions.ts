@@ -110,7 +110,14 @@ export async function normalizeFileRegions(
   );
   // A sheet the file does not hold may be in another file of the project.
   const elsewhere =
-    repaired.length > 0 ? await otherDocumentsTargets(deps.content, job.projectId, file.id) : () => null;
+    repaired.length > 0
+      ? await otherDocumentsTargets(
+          deps.content,
+          job.projectId,
+          file.id,
+          await deps.regions.documents(job.projectId),
+        )
+      : () => null;
   for (const { region, data } of repaired)
     await deps.regions.saveNormalizedData(
       job.projectId,

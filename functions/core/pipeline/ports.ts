@@ -6,7 +6,8 @@ import type {
   SheetRecord,
   SpecSectionRecord,
 } from '../content/model.ts';
-import type { ExtractionResult, NormalizedData, PageResult } from '../extraction/index.ts';
+import type { RegionNormalizationStore } from '../content/ports.ts';
+import type { ExtractionResult, PageResult } from '../extraction/index.ts';
 import type { JobStore } from '../jobs/ports.ts';
 import type { OverviewCounts } from '../projects/model.ts';
 
@@ -36,24 +37,10 @@ export interface FileContent {
 }
 
 /** What resolving references across a project's files reads and writes. */
-export interface ReferenceStore {
-  documents(projectId: string): Promise<DocumentRecord[]>;
-  /** The file's sheets (page, printed number) and view regions (with their stored view numbers). */
-  fileLayout(
-    projectId: string,
-    fileId: string,
-  ): Promise<{
-    sheets: { pageNumber: number; sheetNumber: string | null }[];
-    views: { pageNumber: number; regionIndex: number; viewNumber: string | null }[];
-  }>;
+export interface ReferenceStore
+  extends Pick<RegionNormalizationStore, 'documents' | 'fileLayout' | 'saveNormalizedData'> {
   /** The file's regions that carry sheet references. */
   regionsWithReferences(projectId: string, fileId: string): Promise<RegionRecord[]>;
-  /** Sets one region's normalizedData; a region deleted meanwhile stays deleted. */
-  saveNormalizedData(
-    projectId: string,
-    region: Pick<RegionRecord, 'fileId' | 'pageNumber' | 'regionIndex'>,
-    data: NormalizedData,
-  ): Promise<void>;
   /** Sets the sheet keys a document still waits for; a document deleted meanwhile stays deleted. */
   setUnresolvedSheetRefs(projectId: string, documentId: string, keys: string[]): Promise<void>;
 }

@@ -45,8 +45,9 @@ export async function otherDocumentsTargets(
   store: ReferenceStore,
   projectId: string,
   fileId: string,
+  documents: readonly DocumentRecord[],
 ): Promise<TargetOf> {
-  const others = (await store.documents(projectId)).filter(
+  const others = documents.filter(
     (document) => document.fileId !== fileId && (document.contentSummary?.sheets ?? 0) > 0,
   );
   const layouts = await Promise.all(
@@ -63,6 +64,22 @@ function resolveWaiting(data: NormalizedData, targetOf: TargetOf): NormalizedDat
   return withTargets(data, (reference) => reference.target ?? targetOf(reference));
 }
 
+/** A file's sheets and views as its rows say (what `fileLayout` reads back once they are written). */
+const contentSheets = (content: FileContent): FileSheets[] =>
+  storedFileSheets(
+    content.sheets,
+    content.regions
+      .filter((region) => region.regionType === 'view')
+      .map((region) => ({
+        pageNumber: region.pageNumber,
+        regionIndex: region.regionIndex,
+        viewNumber: region.normalizedData?.viewNumber ?? null,
+      })),
+  );
+
+const unresolvedCount = (data: NormalizedData) =>
+  data.sheetReferences.filter((reference) => !reference.target).length;
+
 const sheetKeysOf = (sheets: FileSheets[]) =>
   new Set(
     sheets.flatMap((sheet) =>
@@ -78,10 +95,11 @@ export async function linkFileReferences(
   store: ReferenceStore,
   projectId: string,
   content: FileContent,
+  documents: () => Promise<DocumentRecord[]>,
 ): Promise<FileContent> {
   const waiting = waitingKeys(content.regions);
   if (waiting.length === 0) return { ...content, document: { ...content.document, unresolvedSheetRefs: [] } };
-  const targetOf = await otherDocumentsTargets(store, projectId, content.document.fileId);
+  const targetOf = await otherDocumentsTargets(store, projectId, content.document.fileId, await documents());
   const regions = content.regions.map((region) =>
     region.normalizedData
       ? { ...region, normalizedData: resolveWaiting(region.normalizedData, targetOf) }
@@ -97,18 +115,20 @@ export async function linkFileReferences(
 /**
  * After a file's rows are written: the documents that waited for one of its sheets have those
  * references resolved (their regions' data saved, their waiting keys updated).
+ * Input: the file's content as written, the project's documents (read once for both steps).
  * Output: the number of regions whose references changed.
  */
 export async function resolveWaitingDocuments(
   store: ReferenceStore,
   projectId: string,
-  document: Pick<DocumentRecord, 'documentId' | 'fileId'>,
+  content: FileContent,
+  documents: () => Promise<DocumentRecord[]>,
 ): Promise<number> {
-  const layout = await store.fileLayout(projectId, document.fileId);
-  const sheets = storedFileSheets(layout.sheets, layout.views);
+  const { document } = content;
+  const sheets = contentSheets(content);
   const brought = sheetKeysOf(sheets);
   if (brought.size === 0) return 0;
-  const waitingDocuments = (await store.documents(projectId)).filter(
+  const waitingDocuments = (await documents()).filter(
     (candidate) =>
       candidate.documentId !== document.documentId &&
       (candidate.unresolvedSheetRefs ?? []).some((key) => brought.has(key)),
@@ -120,7 +140,7 @@ export async function resolveWaitingDocuments(
     const updated = regions.flatMap((region) => {
       if (!region.normalizedData) return [];
       const data = resolveWaiting(region.normalizedData, targetOf);
-      return JSON.stringify(data) === JSON.stringify(region.normalizedData) ? [] : [{ region, data }];
+      return unresolvedCount(data) < unresolvedCount(region.normalizedData) ? [{ region, data }] : [];
     });
     for (const { region, data } of updated) await store.saveNormalizedData(projectId, region, data);
     changed += updated.length;

@@ -37,11 +37,17 @@ function loadTable(): ExpansionTable {
   return table;
 }
 
+/** A plain phrase of a query: its word count and the trade terms it stands for. */
+export interface Expansion {
+  plainWords: number;
+  trade: string[];
+}
+
 /** The plain phrases of a query (their word counts) and the trade terms each stands for. */
-export function expansionsOf(query: string): { plainWords: number; trade: string[] }[] {
+export function expansionsOf(query: string): Expansion[] {
   const { phrases, longest } = loadTable();
   const stems = phraseKey(query).split(' ').filter(Boolean);
-  const found: { plainWords: number; trade: string[] }[] = [];
+  const found: Expansion[] = [];
   for (let start = 0; start < stems.length; ) {
     let matched = 0;
     for (let length = Math.min(longest, stems.length - start); length >= 1; length--) {
@@ -57,27 +63,30 @@ export function expansionsOf(query: string): { plainWords: number; trade: string
   return found;
 }
 
-/** The trade terms a query's plain words stand for (none for a query of identifiers or trade terms). */
-export function expandQuery(query: string): string[] {
-  return [...new Set(expansionsOf(query).flatMap((expansion) => expansion.trade))];
-}
+/** The trade terms of a query's plain phrases (none for a query of identifiers or trade terms). */
+export const tradeTerms = (expansions: Expansion[]): string[] => [
+  ...new Set(expansions.flatMap((expansion) => expansion.trade)),
+];
 
 /**
  * The trade terms of several words that a plain phrase of several words stands for (`on the hook for
  * defects` → `correction period`): specific enough to be searched as phrases too.
  */
-export function specificTradePhrases(query: string): string[] {
-  return [
-    ...new Set(
-      expansionsOf(query)
-        .filter((expansion) => expansion.plainWords >= 2)
-        .flatMap((expansion) => expansion.trade.filter((term) => term.includes(' '))),
-    ),
-  ];
-}
+export const specificPhrases = (expansions: Expansion[]): string[] => [
+  ...new Set(
+    expansions
+      .filter((expansion) => expansion.plainWords >= 2)
+      .flatMap((expansion) => expansion.trade.filter((term) => term.includes(' '))),
+  ),
+];
 
-/** What a query's embedding is made of: the query, and its expansion when it has one. */
-export function queryEmbeddingText(query: string): string {
-  const expansion = expandQuery(query);
-  return expansion.length > 0 ? `${query}\n${expansion.join(', ')}` : query;
+/** The trade terms a query's plain words stand for. */
+export const expandQuery = (query: string): string[] => tradeTerms(expansionsOf(query));
+
+/** The multi-word trade terms of a query's multi-word plain phrases. */
+export const specificTradePhrases = (query: string): string[] => specificPhrases(expansionsOf(query));
+
+/** What a query's embedding is made of: the query, and its expansion (`terms`) when it has one. */
+export function queryEmbeddingText(query: string, terms: string[] = expandQuery(query)): string {
+  return terms.length > 0 ? `${query}\n${terms.join(', ')}` : query;
 }

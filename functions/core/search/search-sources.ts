@@ -14,7 +14,7 @@ import type {
   SearchIndexStateStore,
   SourceIndex,
 } from './ports.ts';
-import { expandQuery, queryEmbeddingText, specificTradePhrases } from './query-expansion.ts';
+import { expansionsOf, queryEmbeddingText, specificPhrases, tradeTerms } from './query-expansion.ts';
 
 export class SourceIndexNotReadyError extends ConflictError {
   constructor() {
@@ -111,21 +111,22 @@ export function snippetOf(text: string, queryWords: string[], width = 240): stri
 export function lexicalQueries(
   query: string,
   expansionWeight: number,
-): { lexicalQuery: LexicalQuery; headIdentifiers: string[] } {
+): { lexicalQuery: LexicalQuery; headIdentifiers: string[]; expansionTerms: string[] } {
   const analyzed = analyzeQuery(query);
   const ownTerms = new Set(analyzed.terms);
-  // A weight of 0 turns expansion off, its phrases included.
-  const expansion = expansionWeight > 0 ? expandQuery(query) : [];
+  // The plain phrases are found once; the embedding uses their trade terms whatever the weight.
+  const expansions = expansionsOf(query);
+  const expansionTerms = tradeTerms(expansions);
+  // A weight of 0 turns the lexical expansion off, its phrases included.
+  const searched = expansionWeight > 0 ? expansions : [];
   return {
+    expansionTerms,
     lexicalQuery: {
       ...analyzed,
-      expansion: analyzeQuery(expansion.join(' ')).terms.filter((term) => !ownTerms.has(term)),
+      expansion: analyzeQuery(tradeTerms(searched).join(' ')).terms.filter((term) => !ownTerms.has(term)),
       // The trade terms of several words that a plain phrase of several words stands for also count
       // as the phrases they are (`each day late` → `liquidated damages`).
-      expansionPhrases:
-        expansionWeight > 0
-          ? specificTradePhrases(query).flatMap((term) => analyzeQuery(`"${term}"`).phrases)
-          : [],
+      expansionPhrases: specificPhrases(searched).flatMap((term) => analyzeQuery(`"${term}"`).phrases),
       expansionWeight,
     },
     // Only beside other words: a query that is a number alone (`A-101`, `sheet E-301`) already
@@ -189,13 +190,16 @@ export async function searchSources(
     ...(input.fileIds ? { fileIds: input.fileIds } : {}),
     ...(reviewSources ? { sourceUris: reviewSources } : {}),
   };
-  const { lexicalQuery, headIdentifiers } = lexicalQueries(body.query, deps.fusion.expansionWeight);
+  const { lexicalQuery, headIdentifiers, expansionTerms } = lexicalQueries(
+    body.query,
+    deps.fusion.expansionWeight,
+  );
   // Passages, not sources, come back: ask for enough to fill maxHits distinct sources.
   const depth = Math.min(200, Math.max(30, body.maxHits * 4));
   const location = project.indexLocation;
   // Embedded once, whether the index is searched once or twice (a partial index).
   const queryVector = modes.includes('semantic')
-    ? (input.queryVector ?? embedQuery(deps.embedder, queryEmbeddingText(body.query)))
+    ? (input.queryVector ?? embedQuery(deps.embedder, queryEmbeddingText(body.query, expansionTerms)))
     : null;
   queryVector?.catch(() => undefined);
   const none = Promise.resolve([] as IndexHit[]);
