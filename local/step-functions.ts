@@ -10,6 +10,20 @@ import { TaskPool } from './task-pool.ts';
 
 type TaskHandler = (input: unknown) => Promise<unknown>;
 
+/** `LOCAL_TASK_TIMINGS=1` prints each task's wall time to stderr: where a job's time goes. */
+const TASK_TIMINGS = process.env.LOCAL_TASK_TIMINGS === '1';
+
+function timed(name: string, run: TaskHandler): TaskHandler {
+  return async (input) => {
+    const started = performance.now();
+    try {
+      return await run(input);
+    } finally {
+      process.stderr.write(`task ${name} ${(performance.now() - started).toFixed(0)} ms\n`);
+    }
+  };
+}
+
 interface Execution {
   executionArn: string;
   stateMachineArn: string;
@@ -81,14 +95,13 @@ export class LocalStepFunctions {
       const byArn = new Map<string, TaskHandler>();
       for (const [placeholder, task] of Object.entries(definition.tasks)) {
         text = text.replaceAll(`\${${placeholder}}`, localFunctionArn(placeholder));
-        byArn.set(
-          localFunctionArn(placeholder),
+        const run: TaskHandler =
           overrides[placeholder] ??
-            ((input) =>
-              task.isolated
-                ? this.pool.run(task.handler, input, task.timeoutSeconds * 1000)
-                : invokeHandler(task.handler, input, task.timeoutSeconds * 1000)),
-        );
+          ((input) =>
+            task.isolated
+              ? this.pool.run(task.handler, input, task.timeoutSeconds * 1000)
+              : invokeHandler(task.handler, input, task.timeoutSeconds * 1000));
+        byArn.set(localFunctionArn(placeholder), TASK_TIMINGS ? timed(placeholder, run) : run);
       }
       const asl = JSON.parse(text) as { States: Record<string, AslState> };
       const machine = new StateMachine(asl as never, {

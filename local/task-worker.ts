@@ -5,8 +5,20 @@ import { installStreamingShim } from './streaming-shim.ts';
 installStreamingShim();
 const { invokeHandler } = await import('./lambda.ts');
 
+/** `LOCAL_TASK_TIMINGS=1`: each task's CPU time in this thread, beside the wall time the pool prints. */
+const TASK_TIMINGS = process.env.LOCAL_TASK_TIMINGS === '1';
+
 parentPort?.on('message', (message: { id: number; handler: string; event: unknown; timeoutMs: number }) => {
-  invokeHandler(message.handler, message.event, message.timeoutMs).then(
+  const cpuBefore = process.threadCpuUsage();
+  const done = invokeHandler(message.handler, message.event, message.timeoutMs);
+  if (TASK_TIMINGS)
+    void done
+      .catch(() => undefined)
+      .then(() => {
+        const cpu = process.threadCpuUsage(cpuBefore);
+        process.stderr.write(`cpu ${message.handler} ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms\n`);
+      });
+  done.then(
     (result) => parentPort?.postMessage({ id: message.id, result }),
     (error: Error) =>
       parentPort?.postMessage({

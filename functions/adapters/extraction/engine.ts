@@ -3,6 +3,7 @@ import {
   buildSectionPdfs,
   extractPages,
   inspectPdf,
+  openPageExtractor,
   renderRegionCrops,
 } from '../../core/extraction/index.ts';
 import type { Extractor } from '../../core/pipeline/ports.ts';
@@ -16,6 +17,12 @@ export const engineExtractor: Extractor = {
   async extractPages(bytes, options) {
     return extractPages(bytes, {
       pages: options.pages,
+      fileName: options.fileName,
+      ...(options.classification ? { classification: options.classification } : {}),
+    });
+  },
+  openPages(bytes, options) {
+    return openPageExtractor(bytes, {
       fileName: options.fileName,
       ...(options.classification ? { classification: options.classification } : {}),
     });

@@ -71,25 +71,56 @@ const checkRange = (range: PageRange | undefined, pageCount: number): PageRange 
   return { from, to };
 };
 
-/** Processes a range of pages (default all) and returns their PageResults, in page order. */
-export const extractPages = async (bytes: Uint8Array, options: ExtractOptions = {}): Promise<PageBatch> => {
+/** One opened PDF whose pages are extracted range by range: the file is checked and parsed once. */
+export interface PageExtractor {
+  readonly pageCount: number;
+  /** PageResults of a 1-based inclusive range, in page order. */
+  extract(range: PageRange): Promise<PageResult[]>;
+  /** Frees the document (and the OCR worker); the extractor cannot be used after. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the bytes once for several ranges (a pipeline task that extracts its pages in timed chunks): the
+ * file's checks, its parsing and the fonts its pages share are paid once, not once per range. The file's
+ * time and OCR budgets run from the opening, as for one `extractPages` call.
+ */
+export const openPageExtractor = async (
+  bytes: Uint8Array,
+  options: Omit<ExtractOptions, 'pages'> = {},
+): Promise<PageExtractor> => {
   const limits = resolveLimits(options.limits);
   const started = Date.now();
   const { doc, pdfjs, pageCount } = await openPdf(bytes, limits);
-  try {
-    const range = checkRange(options.pages, pageCount);
-    const ocrBudget = { pagesLeft: limits.maxOcrPages };
-    const pages: PageResult[] = [];
-    for (let p = range.from; p <= range.to; p++) {
-      if (Date.now() - started > limits.fileTimeoutMs) {
-        throw new ExtractionError('file_timeout', `The file took more than ${limits.fileTimeoutMs} ms.`);
+  const ocrBudget = { pagesLeft: limits.maxOcrPages };
+  return {
+    pageCount,
+    async extract(wanted) {
+      const range = checkRange(wanted, pageCount);
+      const pages: PageResult[] = [];
+      for (let p = range.from; p <= range.to; p++) {
+        if (Date.now() - started > limits.fileTimeoutMs) {
+          throw new ExtractionError('file_timeout', `The file took more than ${limits.fileTimeoutMs} ms.`);
+        }
+        pages.push(await processPage(doc, pdfjs, p, { limits, ocr: options.ocr ?? 'auto', ocrBudget }));
       }
-      pages.push(await processPage(doc, pdfjs, p, { limits, ocr: options.ocr ?? 'auto', ocrBudget }));
-    }
-    return { pageCount, pages };
+      return pages;
+    },
+    async close() {
+      await doc.destroy();
+      await terminateOcr();
+    },
+  };
+};
+
+/** Processes a range of pages (default all) and returns their PageResults, in page order. */
+export const extractPages = async (bytes: Uint8Array, options: ExtractOptions = {}): Promise<PageBatch> => {
+  const extractor = await openPageExtractor(bytes, options);
+  try {
+    const pages = await extractor.extract(options.pages ?? { from: 1, to: extractor.pageCount });
+    return { pageCount: extractor.pageCount, pages };
   } finally {
-    await doc.destroy();
-    await terminateOcr();
+    await extractor.close();
   }
 };
 

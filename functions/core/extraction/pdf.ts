@@ -1,6 +1,7 @@
 /**
  * Loading PDFs with pdf.js in Node: canvas globals, the canvas factory, limits, and error mapping.
  */
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
@@ -69,6 +70,19 @@ class NapiCanvasFactory {
  * than ~1032:1, so a stream whose compressed size times 1032 is under the cap needs no check.
  */
 export const preflight = (bytes: Uint8Array, limits: ExtractionLimits): void => {
+  // The same bytes under the same limits pass again: a file's page batches each open it in the same process.
+  const key = `${createHash('sha256').update(bytes).digest('hex')} ${limits.maxFileBytes} ${limits.maxInflatedBytes} ${limits.maxInflatedBytesPerStream}`;
+  if (passedPreflight.includes(key)) return;
+  checkBytes(bytes, limits);
+  passedPreflight.unshift(key);
+  passedPreflight.length = Math.min(passedPreflight.length, PASSED_PREFLIGHT_KEPT);
+};
+
+/** The last few files (content digest and limits) that passed the checks, newest first. */
+const passedPreflight: string[] = [];
+const PASSED_PREFLIGHT_KEPT = 8;
+
+const checkBytes = (bytes: Uint8Array, limits: ExtractionLimits): void => {
   if (bytes.byteLength === 0) throw new ExtractionError('pdf_empty', 'The file is empty (0 bytes).');
   if (bytes.byteLength > limits.maxFileBytes) {
     throw new ExtractionError(

@@ -3,7 +3,7 @@ import type { PageResult } from '../extraction/index.ts';
 import { objectKeys } from '../storage-keys.ts';
 import { PIPELINE_ERRORS } from './errors.ts';
 import { requireJobFile, requireJobRecord, type StoredBatch } from './model.ts';
-import type { PipelineDeps } from './ports.ts';
+import type { PageSession, PipelineDeps } from './ports.ts';
 import { renderAndStoreCrops } from './region-crops.ts';
 
 /** Pages of a batch done by earlier runs of its task, and where the next run starts. */
@@ -47,19 +47,20 @@ export async function extractPageBatch(
   };
   const startedAt = part.next;
   const owner = { orgId: file.orgId, projectId: file.projectId, fileId: file.id };
-  // The first chunk is one page: its time sizes the next ones.
+  // The first chunk is one page: its time sizes the next ones. The file is opened once for all chunks.
   let chunk = 1;
   let error: StoredBatch['error'] = null;
+  let session: PageSession | undefined;
   try {
+    session = await deps.extractor.openPages(bytes, {
+      fileName: file.fileName,
+      ...(file.classificationDeclared ? { classification: file.classification } : {}),
+    });
     while (part.next <= input.to) {
       const chunkTo = Math.min(input.to, part.next + chunk - 1);
       const started = performance.now();
-      const batch = await deps.extractor.extractPages(bytes, {
-        pages: { from: part.next, to: chunkTo },
-        fileName: file.fileName,
-        ...(file.classificationDeclared ? { classification: file.classification } : {}),
-      });
-      const wanted = batch.pages.flatMap((page) =>
+      const pages = await session.extract({ from: part.next, to: chunkTo });
+      const wanted = pages.flatMap((page) =>
         (page.sheet?.regions ?? []).map((region, index) => ({
           pageNumber: page.pageNumber,
           box: region.displayBox,
@@ -67,7 +68,7 @@ export async function extractPageBatch(
         })),
       );
       part.crops.push(...(await renderAndStoreCrops(deps, bytes, wanted)));
-      part.pages.push(...batch.pages);
+      part.pages.push(...pages);
       const perPageMs = (performance.now() - started) / (chunkTo - part.next + 1);
       part.next = chunkTo + 1;
       const budgetMs = remainingMs() - BATCH_TIME_MARGIN_MS;
@@ -87,6 +88,11 @@ export async function extractPageBatch(
       error: (failure as Error).message,
     });
     error = PIPELINE_ERRORS.batchFailed((failure as { code?: string }).code, (failure as Error).message);
+  } finally {
+    // A failure to free the document must not lose the pages: they are stored below.
+    await session
+      ?.close()
+      .catch((failure: Error) => deps.log.error('Closing the PDF failed', { error: failure.message }));
   }
   // The pages done before a failure are kept; assembly records the batch's error on the file.
   await deps.artifacts.putJson(key, {

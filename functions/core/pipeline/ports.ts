@@ -96,6 +96,13 @@ export type PdfInspection =
 type Box = { left: number; top: number; right: number; bottom: number };
 
 /** The extraction engine, and every other PDF operation of the pipeline (one adapter loads PDFs). */
+/** A file opened by the extractor: its pages extracted range by range. */
+export interface PageSession {
+  readonly pageCount: number;
+  extract(range: { from: number; to: number }): Promise<PageResult[]>;
+  close(): Promise<void>;
+}
+
 export interface Extractor {
   inspect(bytes: Uint8Array): Promise<PdfInspection>;
   extractPages(
@@ -106,6 +113,11 @@ export interface Extractor {
       classification?: FileContext['classification'];
     },
   ): Promise<{ pageCount: number; pages: PageResult[] }>;
+  /** The file opened once for several page ranges (close it when done). */
+  openPages(
+    bytes: Uint8Array,
+    options: { fileName: string; classification?: FileContext['classification'] },
+  ): Promise<PageSession>;
   assemble(
     pages: PageResult[],
     options: { pageCount: number; fileName: string; classification?: FileContext['classification'] },

@@ -4,6 +4,7 @@ import {
   extractDocument,
   extractPages,
   MAX_FACET_TEXT,
+  openPageExtractor,
 } from '../../../functions/core/extraction/index.ts';
 import { buildSpecBook, paragraphs, type SpecPage } from './fixtures.ts';
 
@@ -226,5 +227,31 @@ describe('specification sections', () => {
     expect(first.pages.map((p) => p.pageNumber)).toEqual([1, 2]);
     expect(assembled.specifications).toEqual(whole.specifications);
     expect(assembled.pageRange).toEqual({ from: 1, to: 8 });
+  });
+
+  it('an opened file extracts its ranges as separate calls do, and refuses a range outside it', async () => {
+    // Prepare
+    const bytes = await buildSpecBook(book);
+    const separate = [
+      ...(await extractPages(bytes, { pages: { from: 1, to: 1 }, ocr: false })).pages,
+      ...(await extractPages(bytes, { pages: { from: 2, to: 8 }, ocr: false })).pages,
+    ];
+
+    // Act
+    const extractor = await openPageExtractor(bytes, { ocr: false });
+    const chunks = [
+      ...(await extractor.extract({ from: 1, to: 1 })),
+      ...(await extractor.extract({ from: 2, to: 8 })),
+    ];
+    const outside = await extractor.extract({ from: 9, to: 9 }).then(
+      () => 'no error',
+      (error: { code?: string }) => error.code,
+    );
+    await extractor.close();
+
+    // Assess
+    expect(extractor.pageCount).toBe(8);
+    expect(chunks).toEqual(separate);
+    expect(outside).toBe('invalid_page_range');
   });
 });
