@@ -19,7 +19,9 @@ function timed(name: string, run: TaskHandler): TaskHandler {
     try {
       return await run(input);
     } finally {
-      process.stderr.write(`task ${name} ${(performance.now() - started).toFixed(0)} ms\n`);
+      process.stderr.write(
+        `task ${name} ${(performance.now() - started).toFixed(0)} ms (from ${started.toFixed(0)} to ${performance.now().toFixed(0)})\n`,
+      );
     }
   };
 }

@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import { contentIds, type DocumentRecord, type FileContext } from '../content/model.ts';
 import type { ErrorInfo } from '../errors.ts';
 import type { PageResult } from '../extraction/index.ts';
@@ -7,7 +8,7 @@ import { PIPELINE_ERRORS } from './errors.ts';
 import { batchesFor, requireJobFile, requireJobRecord, type StoredBatch } from './model.ts';
 import type { PipelineDeps, PipelineSettings } from './ports.ts';
 import { linkFileReferences, resolveWaitingDocuments } from './project-references.ts';
-import { renderAndStoreCrops } from './region-crops.ts';
+import { PUTS_IN_FLIGHT, renderAndStoreCrops } from './region-crops.ts';
 import { sheetTextOutsideRegions } from './sheet-text.ts';
 
 /**
@@ -137,16 +138,17 @@ async function storeSectionPdfs<S extends { pageStart: number; pageEnd: number }
       deps.log.error('Section PDFs not cut', { error: error.message, sections: sections.length });
       return [] as (Uint8Array | null)[];
     });
-  const stored: { section: S; pdfKey: string | null }[] = [];
-  for (const [index, section] of sections.entries()) {
-    const pdf = pdfs[index];
-    if (!pdf) {
-      stored.push({ section, pdfKey: null });
-      continue;
-    }
-    const pdfKey = objectKeys.sectionPdf(ctx, contentIds.section(ctx.fileId, index));
-    await deps.artifacts.putBytes(pdfKey, pdf, 'application/pdf');
-    stored.push({ section, pdfKey });
-  }
+  const limit = pLimit(PUTS_IN_FLIGHT);
+  const stored = await Promise.all(
+    sections.map((section, index) => {
+      const pdf = pdfs[index];
+      if (!pdf) return { section, pdfKey: null };
+      const pdfKey = objectKeys.sectionPdf(ctx, contentIds.section(ctx.fileId, index));
+      return limit(async () => {
+        await deps.artifacts.putBytes(pdfKey, pdf, 'application/pdf');
+        return { section, pdfKey };
+      });
+    }),
+  );
   return stored;
 }

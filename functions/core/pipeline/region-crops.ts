@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import type { ObjectStore, PipelineDeps } from './ports.ts';
 
 export interface WantedCrop {
@@ -11,6 +12,9 @@ export interface WantedCrop {
  * Renders the crops and stores each one that rendered; returns the keys stored. A rendering failure
  * costs the crops, never the file: regions without a crop are listed without one.
  */
+/** Artifacts stored at once by one task (crops, section PDFs). */
+export const PUTS_IN_FLIGHT = 8;
+
 export async function renderAndStoreCrops(
   deps: Pick<PipelineDeps, 'extractor' | 'log'> & { artifacts: ObjectStore },
   bytes: Uint8Array,
@@ -26,12 +30,16 @@ export async function renderAndStoreCrops(
       deps.log.error('Region crops not rendered', { error: error.message, crops: wanted.length });
       return [] as (Uint8Array | null)[];
     });
-  const stored: string[] = [];
-  for (const [index, crop] of rendered.entries()) {
-    const target = wanted[index];
-    if (!crop || !target) continue;
-    await deps.artifacts.putBytes(target.key, crop, 'image/png');
-    stored.push(target.key);
-  }
-  return stored;
+  const limit = pLimit(PUTS_IN_FLIGHT);
+  const stored = await Promise.all(
+    rendered.map((crop, index) => {
+      const target = wanted[index];
+      if (!crop || !target) return null;
+      return limit(async () => {
+        await deps.artifacts.putBytes(target.key, crop, 'image/png');
+        return target.key;
+      });
+    }),
+  );
+  return stored.filter((key): key is string => key !== null);
 }
