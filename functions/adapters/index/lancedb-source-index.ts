@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
-import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow';
 import type {
   IndexBuild,
   IndexedPassage,
@@ -9,52 +8,21 @@ import type {
   SearchFilter,
   SourceIndex,
 } from '../../core/search/ports.ts';
-import type { Passage } from '../../core/search/sources.ts';
+import {
+  DISPLAY,
+  fromRow,
+  HIT_COLUMNS,
+  hitFromRow,
+  passagesSchema,
+  quote,
+  type Row,
+  SELECTED,
+  toRow,
+  whereClause,
+} from './lancedb-rows.ts';
 
 const PASSAGES = 'passages';
 const BUILD = 'build';
-
-type Row = Record<string, unknown>;
-
-const COLUMNS = [
-  'passage_id',
-  'source_uri',
-  'entity_type',
-  'source_kind',
-  'source_id',
-  'label',
-  'document_id',
-  'file_id',
-  'file_name',
-  'file_name_lower',
-  'page_number',
-  'page_end',
-  'box',
-  'sheet_number',
-  'sheet_key',
-  'region_type',
-  'drawing_type',
-  'layout_type',
-  'classification',
-  'head',
-  'text',
-  'body_tokens',
-  'artifact',
-];
-
-function passagesSchema(dimension: number): Schema {
-  const text = (name: string) => new Field(name, new Utf8(), false);
-  return new Schema([
-    ...COLUMNS.filter((name) => !['page_number', 'page_end', 'box', 'artifact'].includes(name)).map(text),
-    new Field('box', new Utf8(), true),
-    new Field('artifact', new Utf8(), true),
-    new Field('page_number', new Int32(), false),
-    new Field('page_end', new Int32(), false),
-    text('head_tokens'),
-    new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), false),
-  ]);
-}
-
 /** Rows from which the vector column gets an approximate index (below it, exact search is fast). */
 export const VECTOR_INDEX_MIN_ROWS = 50_000;
 
@@ -64,89 +32,6 @@ function subVectorsFor(dimension: number): number {
     if (dimension % count === 0) return count;
   return 1;
 }
-
-const quote = (value: string) => `'${value.replaceAll("'", "''")}'`;
-
-/** The SQL filter of a search (every value quoted; column names are ours). */
-export function whereClause(filter: SearchFilter): string | null {
-  const parts: string[] = [];
-  if (filter.entityTypes?.length) parts.push(`entity_type IN (${filter.entityTypes.map(quote).join(', ')})`);
-  if (filter.regionType) parts.push(`region_type = ${quote(filter.regionType)}`);
-  if (filter.layoutType) parts.push(`layout_type = ${quote(filter.layoutType)}`);
-  if (filter.drawingType) parts.push(`drawing_type = ${quote(filter.drawingType)}`);
-  if (filter.sheetKey) parts.push(`sheet_key = ${quote(filter.sheetKey)}`);
-  if (filter.classification) parts.push(`classification = ${quote(filter.classification)}`);
-  if (filter.pageNumber !== undefined)
-    parts.push(
-      `page_number <= ${Math.trunc(filter.pageNumber)} AND page_end >= ${Math.trunc(filter.pageNumber)}`,
-    );
-  if (filter.fileName) parts.push(`strpos(file_name_lower, ${quote(filter.fileName.toLowerCase())}) > 0`);
-  if (filter.fileIds)
-    parts.push(filter.fileIds.length ? `file_id IN (${filter.fileIds.map(quote).join(', ')})` : 'false');
-  if (filter.sourceUris)
-    parts.push(
-      filter.sourceUris.length ? `source_uri IN (${filter.sourceUris.map(quote).join(', ')})` : 'false',
-    );
-  return parts.length > 0 ? parts.join(' AND ') : null;
-}
-
-function toRow(passage: IndexedPassage): Row {
-  return {
-    passage_id: passage.passageId,
-    source_uri: passage.sourceUri,
-    entity_type: passage.entityType,
-    source_kind: passage.sourceKind,
-    source_id: passage.sourceId,
-    label: passage.label,
-    document_id: passage.documentId,
-    file_id: passage.fileId,
-    file_name: passage.fileName,
-    file_name_lower: passage.fileName.toLowerCase(),
-    page_number: passage.pageNumber,
-    page_end: passage.pageEnd,
-    box: passage.box ? JSON.stringify(passage.box) : null,
-    sheet_number: passage.sheetNumber,
-    sheet_key: passage.sheetKey,
-    region_type: passage.regionType,
-    drawing_type: passage.drawingType,
-    layout_type: passage.layoutType,
-    classification: passage.classification,
-    head: passage.head,
-    text: passage.text,
-    head_tokens: passage.headTokens,
-    body_tokens: passage.bodyTokens,
-    artifact: passage.artifact ? JSON.stringify(passage.artifact) : null,
-    vector: passage.vector,
-  };
-}
-
-function fromRow(row: Row): Passage {
-  return {
-    passageId: String(row.passage_id),
-    sourceUri: String(row.source_uri),
-    entityType: row.entity_type as Passage['entityType'],
-    sourceKind: row.source_kind as Passage['sourceKind'],
-    sourceId: String(row.source_id),
-    label: String(row.label),
-    documentId: String(row.document_id),
-    fileId: String(row.file_id),
-    fileName: String(row.file_name),
-    pageNumber: Number(row.page_number),
-    pageEnd: Number(row.page_end),
-    box: typeof row.box === 'string' ? (JSON.parse(row.box) as Passage['box']) : null,
-    sheetNumber: String(row.sheet_number),
-    regionType: String(row.region_type),
-    drawingType: String(row.drawing_type),
-    layoutType: String(row.layout_type),
-    classification: String(row.classification),
-    head: String(row.head),
-    text: String(row.text),
-    artifact: typeof row.artifact === 'string' ? (JSON.parse(row.artifact) as Passage['artifact']) : null,
-  };
-}
-
-/** What a read returns: the passage, not its analyzed tokens (the largest column, read by the indexes only). */
-const SELECTED = COLUMNS.filter((name) => name !== 'body_tokens');
 
 export interface LanceOptions {
   /** Locally: index locations `s3://bucket/key` are folders `{localRoot}/bucket/key`. */
@@ -165,6 +50,8 @@ export class LanceSourceIndex implements SourceIndex {
   private readonly connections = new Map<string, Promise<lancedb.Connection>>();
   /** Open `passages` tables by location: a query does not list and reopen the database's tables. */
   private readonly passageTables = new Map<string, lancedb.Table>();
+  /** Whether a table has the display column (read once per open table). */
+  private readonly displayColumns = new WeakMap<lancedb.Table, Promise<boolean>>();
 
   constructor(options: LanceOptions) {
     this.options = options;
@@ -202,6 +89,19 @@ export class LanceSourceIndex implements SourceIndex {
     return table;
   }
 
+  private hasDisplay(table: lancedb.Table): Promise<boolean> {
+    let known = this.displayColumns.get(table);
+    if (!known) {
+      known = table.schema().then((schema) => schema.fields.some((field) => field.name === DISPLAY));
+      this.displayColumns.set(table, known);
+    }
+    return known;
+  }
+
+  private async hitColumns(table: lancedb.Table): Promise<string[]> {
+    return (await this.hasDisplay(table)) ? HIT_COLUMNS : SELECTED;
+  }
+
   async readBuild(location: string, names?: string[]): Promise<IndexBuild | null> {
     const db = await this.connect(location);
     if (!(names ?? (await db.tableNames())).includes(BUILD)) return null;
@@ -226,7 +126,16 @@ export class LanceSourceIndex implements SourceIndex {
       this.passageTables.set(location, table);
     }
     await table.delete(`file_id = ${quote(fileId)}`);
-    if (passages.length > 0) await table.add(passages.map(toRow));
+    // A table from before the display column gets rows without it (its hits read the other columns).
+    const withDisplay = await this.hasDisplay(table);
+    if (passages.length > 0)
+      await table.add(
+        passages.map((passage) => {
+          const row = toRow(passage);
+          if (!withDisplay) delete row[DISPLAY];
+          return row;
+        }),
+      );
     const indices = new Set((await table.listIndices()).map((index) => index.columns.join(',')));
     for (const column of ['head_tokens', 'body_tokens'])
       if (!indices.has(column))
@@ -318,12 +227,12 @@ export class LanceSourceIndex implements SourceIndex {
     let search = table
       .query()
       .fullTextSearch(fts)
-      .select([...SELECTED, '_score'])
+      .select([...(await this.hitColumns(table)), '_score'])
       .limit(limit);
     const where = whereClause(filter);
     if (where) search = search.where(where);
     const rows = (await search.toArray()) as Row[];
-    return rows.map((row) => ({ passage: fromRow(row), score: Number(row._score) }));
+    return rows.map((row) => ({ passage: hitFromRow(row), score: Number(row._score) }));
   }
 
   async nearest(
@@ -338,12 +247,12 @@ export class LanceSourceIndex implements SourceIndex {
       .query()
       .nearestTo(vector)
       .distanceType('cosine')
-      .select([...SELECTED, '_distance'])
+      .select([...(await this.hitColumns(table)), '_distance'])
       .limit(limit);
     const where = whereClause(filter);
     if (where) search = search.where(where);
     const rows = (await search.toArray()) as Row[];
-    return rows.map((row) => ({ passage: fromRow(row), score: 1 - Number(row._distance) }));
+    return rows.map((row) => ({ passage: hitFromRow(row), score: 1 - Number(row._distance) }));
   }
 
   async passagesOf(location: string, sourceUri: string) {

@@ -38,8 +38,27 @@ export interface ReviewSourceLookup {
   reviewSources(orgId: string, projectId: string, reviewId: string): Promise<string[] | null>;
 }
 
+/** What a search hit carries of its passage: what the response shows, not the filter columns. */
+export type HitPassage = Pick<
+  Passage,
+  | 'passageId'
+  | 'sourceUri'
+  | 'entityType'
+  | 'sourceId'
+  | 'label'
+  | 'documentId'
+  | 'fileId'
+  | 'fileName'
+  | 'pageNumber'
+  | 'pageEnd'
+  | 'sheetNumber'
+  | 'box'
+  | 'head'
+  | 'text'
+>;
+
 export interface IndexHit {
-  passage: Passage;
+  passage: HitPassage;
   /** Engine score: BM25 for lexical hits, cosine similarity (1 - distance) for vector hits. */
   score: number;
 }

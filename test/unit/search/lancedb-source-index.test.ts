@@ -1,0 +1,118 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as lancedb from '@lancedb/lancedb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LanceSourceIndex } from '../../../functions/adapters/index/lancedb-source-index.ts';
+import { ANALYZER_VERSION, analyzeText, sheetKey } from '../../../functions/core/search/analyzer.ts';
+import type { IndexedPassage } from '../../../functions/core/search/ports.ts';
+
+const BUILD = { embedder: 'test:fixed', dimension: 4, analyzer: ANALYZER_VERSION };
+const LOCATION = 's3://indexes/projects/prj_1';
+
+function passage(fileNumber: number, text: string): IndexedPassage {
+  const head = `A-10${fileNumber} GENERAL NOTES`;
+  return {
+    passageId: `reg_${fileNumber}#0`,
+    sourceUri: `service://projects/prj_1/regions/reg_${fileNumber}`,
+    entityType: 'region',
+    sourceKind: 'region',
+    sourceId: `reg_${fileNumber}`,
+    label: `A-10${fileNumber} · GENERAL NOTES`,
+    documentId: `doc_${fileNumber}`,
+    fileId: `fil_${fileNumber}`,
+    fileName: `set-${fileNumber}.pdf`,
+    pageNumber: fileNumber,
+    pageEnd: fileNumber,
+    box: { left: 10, top: 20, right: 300, bottom: 400 },
+    sheetNumber: `A-10${fileNumber}`,
+    regionType: 'notes',
+    drawingType: '',
+    layoutType: 'drawing_sheet',
+    classification: 'plans',
+    head,
+    text,
+    artifact: null,
+    sheetKey: sheetKey(`A-10${fileNumber}`),
+    headTokens: analyzeText(head),
+    bodyTokens: analyzeText(`${head}\n${text}`),
+    vector: [1, fileNumber, 0, 0],
+  };
+}
+
+const shown = (item: IndexedPassage) => ({
+  passageId: item.passageId,
+  sourceUri: item.sourceUri,
+  entityType: item.entityType,
+  sourceId: item.sourceId,
+  label: item.label,
+  documentId: item.documentId,
+  fileId: item.fileId,
+  fileName: item.fileName,
+  pageNumber: item.pageNumber,
+  pageEnd: item.pageEnd,
+  sheetNumber: item.sheetNumber,
+  box: item.box,
+  head: item.head,
+  text: item.text,
+});
+
+describe('LanceDB source index', () => {
+  const roots: string[] = [];
+  afterEach(() => {
+    for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+  });
+  const newRoot = () => {
+    const root = mkdtempSync(join(tmpdir(), 'psa-lance-'));
+    roots.push(root);
+    return root;
+  };
+
+  it('hits show what their passage shows, by keyword and by vector', async () => {
+    // Prepare
+    const index = new LanceSourceIndex({ localRoot: newRoot() });
+    const written = passage(1, 'Gypsum board partitions to the underside of the deck.');
+    await index.replaceFile(LOCATION, BUILD, written.fileId, [written]);
+
+    // Act
+    const [lexical] = await index.lexical(
+      LOCATION,
+      { terms: analyzeText('gypsum').split(' '), phrases: [] },
+      {},
+      5,
+    );
+    const [nearest] = await index.nearest(LOCATION, [1, 1, 0, 0], {}, 5);
+
+    // Assess
+    expect(lexical?.passage).toEqual(shown(written));
+    expect(nearest?.passage).toEqual(shown(written));
+  });
+
+  it('an index written before the display column still answers, and takes new files', async () => {
+    // Prepare: an index as an earlier version wrote it (no display column)
+    const root = newRoot();
+    const older = passage(1, 'Gypsum board partitions to the underside of the deck.');
+    await new LanceSourceIndex({ localRoot: root }).replaceFile(LOCATION, BUILD, older.fileId, [older]);
+    const table = await (await lancedb.connect(join(root, 'indexes', 'projects', 'prj_1'))).openTable(
+      'passages',
+    );
+    await table.dropColumns(['display']);
+    const index = new LanceSourceIndex({ localRoot: root });
+    const newer = passage(2, 'Gypsum board ceilings in the corridors.');
+
+    // Act
+    await index.replaceFile(LOCATION, BUILD, newer.fileId, [newer]);
+    const hits = await index.lexical(
+      LOCATION,
+      { terms: analyzeText('gypsum').split(' '), phrases: [] },
+      {},
+      5,
+    );
+
+    // Assess
+    expect(hits.map((hit) => hit.passage).sort((a, b) => a.passageId.localeCompare(b.passageId))).toEqual([
+      shown(older),
+      shown(newer),
+    ]);
+  });
+});
