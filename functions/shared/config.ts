@@ -60,7 +60,10 @@ const ConfigSchema = z.object({
   SEARCH_SEMANTIC_WEIGHT: z.coerce.number().min(0).max(10).default(1),
   /** Weight of the rankings within what a query names: its files (job, document), its sheet or section numbers. */
   SEARCH_NAMED_WEIGHT: z.coerce.number().min(0).max(10).default(1.5),
-  /** Weight of a query's expansion terms (the trade terms of its plain words) against its own words. */
+  /**
+   * Weight of a query's expansion terms (the trade terms of its plain words) against its own words, applied
+   * to the nearest 1/n (n up to 8) below 1 and the nearest whole number above; 0 turns expansion off.
+   */
   SEARCH_EXPANSION_WEIGHT: z.coerce.number().min(0).max(10).default(0.5),
   /** Locally only: the folder that holds project indexes (`s3://bucket/key` -> `{root}/bucket/key`). */
   LOCAL_INDEX_ROOT: z.string().min(1).optional(),

@@ -86,7 +86,8 @@ export interface SourceIndex {
   reset(location: string): Promise<void>;
   /**
    * BM25 over the query's terms (quoted phrases must match); `expansion` terms count at
-   * `expansionWeight`; with `inHead`, only passages whose heading carries one of those tokens.
+   * `expansionWeight` (to the nearest 1/n, or whole number from 1: the engine weighs terms by
+   * writing them again); with `inHead`, only passages whose heading carries one of those tokens.
    */
   lexical(location: string, query: LexicalQuery, filter: SearchFilter, limit: number): Promise<IndexHit[]>;
   nearest(location: string, vector: number[], filter: SearchFilter, limit: number): Promise<IndexHit[]>;

@@ -115,4 +115,33 @@ describe('LanceDB source index', () => {
       shown(newer),
     ]);
   });
+  it('expansion terms find passages at their weight, and an expansion phrase counts where its words stand together', async () => {
+    // Prepare
+    const index = new LanceSourceIndex({ localRoot: newRoot() });
+    const own = passage(1, 'Delay penalty for each calendar day.');
+    const expansionOnly = passage(2, 'Liquidated damages apply to work finished late on the site.');
+    const wordsApart = passage(3, 'Damages repaired, then liquidated.');
+    for (const item of [own, expansionOnly, wordsApart])
+      await index.replaceFile(LOCATION, BUILD, item.fileId, [item]);
+    const terms = analyzeText('delay penalty').split(' ');
+    // The two words alone (the analyzer also writes the phrase's abbreviation, which would tell them apart).
+    const expansion = ['liquid', 'damag'];
+
+    // Act
+    const expanded = await index.lexical(
+      LOCATION,
+      { terms, phrases: [], expansion, expansionPhrases: [expansion], expansionWeight: 0.5 },
+      {},
+      5,
+    );
+    const plain = await index.lexical(LOCATION, { terms, phrases: [] }, {}, 5);
+
+    // Assess
+    expect(expanded.map((hit) => hit.passage.passageId)).toEqual([
+      own.passageId,
+      expansionOnly.passageId,
+      wordsApart.passageId,
+    ]);
+    expect(plain.map((hit) => hit.passage.passageId)).toEqual([own.passageId]);
+  });
 });
