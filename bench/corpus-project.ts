@@ -28,6 +28,7 @@ function fingerprint(corpus: string, fileNames: string[]): string {
     'functions/core/search/index-file.ts',
     'functions/adapters/embeddings/word-vector-embedder.ts',
     'functions/adapters/index/lancedb-source-index.ts',
+    'functions/adapters/index/lancedb-rows.ts',
   ])
     hash.update(readFileSync(join(ROOT, file)));
   return hash.digest('hex').slice(0, 16);

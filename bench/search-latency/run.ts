@@ -82,6 +82,7 @@ for (const size of sizes) {
     const { lexicalQuery, headIdentifiers, expansionTerms } = lexicalQueries(
       query,
       config.SEARCH_EXPANSION_WEIGHT,
+      config.SEARCH_PROXIMITY_PAIRS,
     );
     let t = performance.now();
     await index.lexical(location, lexicalQuery, filter, 40);

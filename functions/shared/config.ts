@@ -65,6 +65,11 @@ const ConfigSchema = z.object({
    * to the nearest 1/n (n up to 8) below 1 and the nearest whole number above; 0 turns expansion off.
    */
   SEARCH_EXPANSION_WEIGHT: z.coerce.number().min(0).max(10).default(0.5),
+  /**
+   * Most pairs of a query's consecutive words also searched as phrases that count once more where they
+   * stand together (not required); 0 turns them off.
+   */
+  SEARCH_PROXIMITY_PAIRS: z.coerce.number().int().min(0).max(20).default(6),
   /** Locally only: the folder that holds project indexes (`s3://bucket/key` -> `{root}/bucket/key`). */
   LOCAL_INDEX_ROOT: z.string().min(1).optional(),
   /** Who answers review questions: `bedrock` on AWS; `extractive` quotes the sources (no model service: the local stack's default). */

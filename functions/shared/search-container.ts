@@ -50,6 +50,7 @@ export function searchDeps(): SearchDeps {
       semanticWeight: config.SEARCH_SEMANTIC_WEIGHT,
       namedWeight: config.SEARCH_NAMED_WEIGHT,
       expansionWeight: config.SEARCH_EXPANSION_WEIGHT,
+      proximityPairs: config.SEARCH_PROXIMITY_PAIRS,
     },
   };
 }

@@ -200,8 +200,8 @@ export class LanceSourceIndex implements SourceIndex {
     const match = new lancedb.MultiMatchQuery(words.join(' '), ['head_tokens', 'body_tokens'], {
       boosts: [2, 1],
     });
-    // A trade phrase of the expansion counts as much as its words would: `repeats` times.
-    const phrases = (query.expansionPhrases ?? []).map(
+    // An optional phrase counts as much as the query's own words: `repeats` times.
+    const phrases = (query.optionalPhrases ?? []).map(
       (phrase) => new lancedb.PhraseQuery(phrase.join(' '), 'body_tokens'),
     );
     const musts: lancedb.FullTextQuery[] = [
@@ -233,7 +233,7 @@ export class LanceSourceIndex implements SourceIndex {
         ]),
       );
     if (phrases.length === 0) return run(match);
-    // The trade phrases are queries of their own (a phrase matches few passages, so its top k is
+    // The optional phrases are queries of their own (a phrase matches few passages, so its top k is
     // most of them), their scores added to the match's, as a boolean query would add them.
     const [matched, ...phraseLists] = await Promise.all([run(match), ...phrases.map(run)]);
     const summed = new Map((matched as IndexHit[]).map((hit) => [hit.passage.passageId, { ...hit }]));

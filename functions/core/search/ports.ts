@@ -72,8 +72,11 @@ export interface LexicalQuery {
   terms: string[];
   phrases: string[][];
   expansion?: string[];
-  /** Trade terms of several words, as phrases (stems in order): each match counts once more. */
-  expansionPhrases?: string[][];
+  /**
+   * Phrases that count once more where they stand (stems in order) and are not required: the trade
+   * terms of several words of the expansion, and pairs of the query's consecutive words.
+   */
+  optionalPhrases?: string[][];
   expansionWeight?: number;
   inHead?: string[];
 }

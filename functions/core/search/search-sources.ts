@@ -52,6 +52,8 @@ export interface SearchDeps {
     namedWeight: number;
     /** Weight of the expansion terms inside the lexical ranking (`expandQuery`). */
     expansionWeight: number;
+    /** Most pairs of the query's consecutive words searched as optional phrases (0: none). */
+    proximityPairs: number;
   };
 }
 
@@ -104,6 +106,15 @@ export function snippetOf(text: string, queryWords: string[], width = 240): stri
 }
 
 /**
+ * The query's consecutive words (stems, numbers and abbreviation tokens left out), in pairs: a passage
+ * that keeps the query's words together (`curb ramp`, `work plan`) ranks above one that has them apart.
+ */
+export function wordPairs(terms: string[]): string[][] {
+  const words = terms.filter((term) => /^[a-z]{2,}$/.test(term));
+  return words.slice(1).map((word, index) => [words[index] as string, word]);
+}
+
+/**
  * The lexical queries of a search: the query's terms with the trade terms of its plain words (searched
  * at `expansionWeight`), and the sheet and section numbers it writes beside other words (`how do the
  * versions of 31 23 34 differ on backfill`), whose sources are ranked by the whole query as well.
@@ -111,13 +122,14 @@ export function snippetOf(text: string, queryWords: string[], width = 240): stri
 export function lexicalQueries(
   query: string,
   expansionWeight: number,
+  proximityPairs = 6,
 ): { lexicalQuery: LexicalQuery; headIdentifiers: string[]; expansionTerms: string[] } {
   const analyzed = analyzeQuery(query);
   const ownTerms = new Set(analyzed.terms);
   // The plain phrases are found once; the embedding uses their trade terms whatever the weight.
   const expansions = expansionsOf(query);
   const expansionTerms = tradeTerms(expansions);
-  // A weight of 0 turns the lexical expansion off, its phrases included.
+  // A weight of 0 turns the lexical expansion off, its phrases included (not the query's word pairs).
   const searched = expansionWeight > 0 ? expansions : [];
   return {
     expansionTerms,
@@ -126,7 +138,10 @@ export function lexicalQueries(
       expansion: analyzeQuery(tradeTerms(searched).join(' ')).terms.filter((term) => !ownTerms.has(term)),
       // The trade terms of several words that a plain phrase of several words stands for also count
       // as the phrases they are (`each day late` → `liquidated damages`).
-      expansionPhrases: specificPhrases(searched).flatMap((term) => analyzeQuery(`"${term}"`).phrases),
+      optionalPhrases: [
+        ...specificPhrases(searched).flatMap((term) => analyzeQuery(`"${term}"`).phrases),
+        ...wordPairs(analyzed.terms).slice(0, proximityPairs),
+      ],
       expansionWeight,
     },
     // Only beside other words: a query that is a number alone (`A-101`, `sheet E-301`) already
@@ -193,6 +208,7 @@ export async function searchSources(
   const { lexicalQuery, headIdentifiers, expansionTerms } = lexicalQueries(
     body.query,
     deps.fusion.expansionWeight,
+    deps.fusion.proximityPairs,
   );
   // Passages, not sources, come back: ask for enough to fill maxHits distinct sources.
   const depth = Math.min(200, Math.max(30, body.maxHits * 4));

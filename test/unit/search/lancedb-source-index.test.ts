@@ -130,7 +130,7 @@ describe('LanceDB source index', () => {
     // Act
     const expanded = await index.lexical(
       LOCATION,
-      { terms, phrases: [], expansion, expansionPhrases: [expansion], expansionWeight: 0.5 },
+      { terms, phrases: [], expansion, optionalPhrases: [expansion], expansionWeight: 0.5 },
       {},
       5,
     );

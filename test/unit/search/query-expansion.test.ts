@@ -5,7 +5,7 @@ import {
   queryEmbeddingText,
   specificTradePhrases,
 } from '../../../functions/core/search/query-expansion.ts';
-import { lexicalQueries } from '../../../functions/core/search/search-sources.ts';
+import { lexicalQueries, wordPairs } from '../../../functions/core/search/search-sources.ts';
 
 describe('query expansion', () => {
   it('adds the trade terms of the plain words a question uses', () => {
@@ -41,7 +41,7 @@ describe('query expansion', () => {
     // A single plain word (`bid`) is too loose a witness for phrases.
     expect(specificTradePhrases('ShareFile bid submission')).toEqual([]);
     const { lexicalQuery } = lexicalQueries('what do we owe each day late', 0.5);
-    expect(lexicalQuery.expansionPhrases).toContainEqual(['liquid', 'damag']);
+    expect(lexicalQuery.optionalPhrases).toContainEqual(['liquid', 'damag']);
   });
 
   it('embeds a question with its expansion', () => {
@@ -65,6 +65,23 @@ describe('the lexical queries of a search', () => {
     expect(lexicalQuery.expansion).toEqual(expect.arrayContaining(['fee']));
     expect(lexicalQuery.expansion).not.toContain('permit');
     expect(lexicalQuery.expansionWeight).toBe(0.5);
+  });
+
+  it('search the query’s consecutive words as optional phrases, words only, as many pairs as asked', () => {
+    const { lexicalQuery } = lexicalQueries('Wilde Ave & Brussels St curb ramp work plan', 0.5, 6);
+    expect(lexicalQuery.optionalPhrases).toEqual([
+      ['wild', 'av'],
+      ['av', 'brussel'],
+      ['brussel', 'st'],
+      ['st', 'curb'],
+      ['curb', 'ramp'],
+      ['ramp', 'work'],
+    ]);
+    expect(wordPairs(['a1*', 'sheet', '=gwb', 'gypsum', 'board'])).toEqual([
+      ['sheet', 'gypsum'],
+      ['gypsum', 'board'],
+    ]);
+    expect(lexicalQueries('curb ramp work plan', 0, 0).lexicalQuery.optionalPhrases).toEqual([]);
   });
 
   it('rank by a sheet or section number only when the query has other words beside it', () => {
