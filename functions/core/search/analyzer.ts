@@ -53,6 +53,8 @@ interface Lexicon {
   titles: Map<string, string>;
   /** abbreviation → the words of its first expansion (for embeddings) */
   expansions: Map<string, string[]>;
+  /** every leading run of words of a phrase or a title (the phrase search stops where none starts) */
+  phraseStarts: Set<string>;
   longestPhrase: number;
 }
 
@@ -84,7 +86,13 @@ function loadLexicon(): Lexicon {
     titles.set(phrase, (number as string).replace(/\D/g, ''));
     longestPhrase = Math.max(longestPhrase, phrase.split(' ').length);
   }
-  lexicon = { abbreviations, phrases, titles, expansions, longestPhrase };
+  // Every leading run of words of a phrase or title: a run of the text that is none of these starts no phrase.
+  const phraseStarts = new Set<string>();
+  for (const phrase of [...phrases.keys(), ...titles.keys()]) {
+    const parts = phrase.split(' ');
+    for (let length = 1; length <= parts.length; length++) phraseStarts.add(parts.slice(0, length).join(' '));
+  }
+  lexicon = { abbreviations, phrases, titles, expansions, longestPhrase, phraseStarts };
   return lexicon;
 }
 
@@ -191,15 +199,23 @@ function pieces(text: string, options: { query: boolean }): Pieces {
     extras.push(...prefixTokens(identifier));
   }
   const found = words(working).filter((word) => !STOP_WORDS.has(word));
-  const { abbreviations, phrases, titles, longestPhrase } = loadLexicon();
+  const { abbreviations, phrases, titles, longestPhrase, phraseStarts } = loadLexicon();
   const stems = found.map(stemWord);
   for (const word of found) {
     const concept = abbreviations.get(normalizeKey(word));
     if (concept) extras.push(concept);
   }
   for (let start = 0; start < stems.length; start++) {
-    for (let length = Math.min(longestPhrase, stems.length - start); length >= 1; length--) {
-      const key = stems.slice(start, start + length).join(' ');
+    // The runs from this word that could be phrases, grown word by word while some phrase starts so.
+    const runs: string[] = [];
+    for (let length = 1; length <= Math.min(longestPhrase, stems.length - start); length++) {
+      const run =
+        length === 1 ? (stems[start] as string) : `${runs[length - 2]} ${stems[start + length - 1]}`;
+      if (!phraseStarts.has(run)) break;
+      runs.push(run);
+    }
+    // Longest first, as the concepts were always listed.
+    for (const key of runs.reverse()) {
       const concept = phrases.get(key);
       if (concept) extras.push(concept);
       const number = options.query ? titles.get(key) : undefined;
