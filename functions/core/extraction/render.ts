@@ -32,20 +32,35 @@ const DEFAULT_BUDGET: RenderBudget = {
 /**
  * pdf.js draws each pattern fill through scratch canvases, synchronously: a page with hundreds of them can
  * grow the process by gigabytes before any timer runs. Such renders (and pages with huge operator lists) are
- * refused before rendering. Only pattern paints the render draws count: a render of part of the page leaves
- * out the paths outside it (see outsideFilter). The operator list is cached by pdf.js.
+ * refused before rendering. Only what the render draws counts: a render of part of the page leaves out the
+ * paths outside it (see outsideFilter), so neither their pattern paints nor the paths themselves count (the
+ * title block of a sheet of 1.5 million operators is a few thousand of them). The operator list is cached by
+ * pdf.js.
  */
 const checkRenderable = async (page: PdfPage, budget: RenderBudget, box: Box): Promise<void> => {
   const list = await page.getOperatorList({ intent: 'display' });
   const pdfjs = await loadPdfJs();
   const patterns = patternPaints(list, pdfjs, page, box);
-  if (patterns > budget.maxPatternFills || list.fnArray.length > budget.maxOperators) {
+  const operators =
+    list.fnArray.length > budget.maxOperators ? drawnOperators(list, pdfjs, page, box) : list.fnArray.length;
+  if (patterns > budget.maxPatternFills || operators > budget.maxOperators) {
     throw new ExtractionError(
       'resource_limit',
-      `Page ${page.pageNumber} is too complex to render safely (${list.fnArray.length} operators, ${patterns} pattern fills).`,
+      `Page ${page.pageNumber} is too complex to render safely (${operators} of ${list.fnArray.length} operators drawn, ${patterns} pattern fills).`,
       { pageNumber: page.pageNumber },
     );
   }
+};
+
+/** Operators a render of `box` draws: all of them but the painted paths wholly outside (see outsideFilter). */
+const drawnOperators = (list: OperatorList, pdfjs: PdfJs, page: PdfPage, box: Box): number => {
+  const geometry = pageGeometry(page);
+  if (isWholePage(box, geometry.width, geometry.height)) return list.fnArray.length;
+  let outside = 0;
+  forEachPath(list, pdfjs, geometry, (_index, _data, userBox, toDisplay) => {
+    if (userBox && userBox.length >= 4 && isOutside(userBox, toDisplay, box)) outside++;
+  });
+  return list.fnArray.length - outside;
 };
 
 /**
@@ -55,8 +70,7 @@ const checkRenderable = async (page: PdfPage, budget: RenderBudget, box: Box): P
 const patternPaints = (list: OperatorList, pdfjs: PdfJs, page: PdfPage, box: Box): number => {
   const { OPS } = pdfjs;
   const geometry = pageGeometry(page);
-  const wholePage =
-    (box.x1 - box.x0) * (box.y1 - box.y0) > WHOLE_PAGE_SHARE * geometry.width * geometry.height;
+  const wholePage = isWholePage(box, geometry.width, geometry.height);
   let shadings = 0;
   let patternColors = 0;
   // Whether a pattern is the current colour at each path, followed through save/restore.
@@ -123,6 +137,8 @@ const isOutside = (userBox: ArrayLike<number>, toDisplay: Matrix, box: Box): boo
 const OUTSIDE_MARGIN = 12;
 /** Areas this large a fraction of the page are rendered whole (nothing much to leave out). */
 const WHOLE_PAGE_SHARE = 0.6;
+const isWholePage = (box: Box, width: number, height: number): boolean =>
+  (box.x1 - box.x0) * (box.y1 - box.y0) > WHOLE_PAGE_SHARE * width * height;
 
 /**
  * A filter of the operators a render of `box` can leave out: painted paths (pdf.js `constructPath` with a stroke
@@ -141,8 +157,7 @@ const outsideFilter = (
 ): ((index: number) => boolean) | null => {
   const { OPS } = pdfjs;
   const geometry = pageGeometry(page);
-  if ((box.x1 - box.x0) * (box.y1 - box.y0) > WHOLE_PAGE_SHARE * geometry.width * geometry.height)
-    return null;
+  if (isWholePage(box, geometry.width, geometry.height)) return null;
   const paints = new Set<number>([
     OPS.stroke,
     OPS.closeStroke,

@@ -109,6 +109,48 @@ export const titleTextOf = (text: string, ocrConfidence?: number): string | null
   return t;
 };
 
+/** The mean OCR confidence of a line's OCR words; undefined for a text-layer line. */
+const ocrConfidenceOf = (line: Line): number | undefined => {
+  const ocrWords = line.words.filter((w) => w.source === 'ocr');
+  return ocrWords.length
+    ? ocrWords.reduce((sum, w) => sum + (w.confidence ?? 0), 0) / ocrWords.length
+    : undefined;
+};
+
+/**
+ * Title lines of a sheet whose number was not read (a scan, a sheet identified only by `SHEET 1 OF 1` or a
+ * file number): with no number to read next to, only title-block lines, in any reading direction (title
+ * strips print vertically), that name a kind of drawing (`SITE PLAN`, `DRIVEWAY DETAILS`) — without that
+ * evidence a project name or a field value would pass for the title.
+ */
+export const findTitleLinesWithoutNumber = (
+  lines: readonly Line[],
+  titleBlock: Box | null,
+  pageWidth: number,
+  pageHeight: number,
+): TitleLine[] => {
+  const area = titleBlock ?? { x0: pageWidth * 0.6, y0: pageHeight * 0.6, x1: pageWidth, y1: pageHeight };
+  return lines.flatMap((l) => {
+    const inside =
+      centerX(l) >= area.x0 - 2 &&
+      centerX(l) <= area.x1 + 2 &&
+      centerY(l) >= area.y0 - 2 &&
+      centerY(l) <= area.y1 + 2;
+    if (!inside) return [];
+    const ocrConfidence = ocrConfidenceOf(l);
+    const text = titleTextOf(l.text, ocrConfidence);
+    if (text === null || !DRAWING_WORD_RE.test(text)) return [];
+    const titleLine: TitleLine = {
+      text,
+      box: { x0: l.x0, y0: l.y0, x1: l.x1, y1: l.y1 },
+      size: l.size,
+      labelBonus: 0,
+      ...(ocrConfidence === undefined ? {} : { ocrConfidence }),
+    };
+    return [titleLine];
+  });
+};
+
 /** Lines of the title block that could be (part of) the sheet title, with the label evidence for each. */
 export const findTitleLines = (
   lines: readonly Line[],
@@ -133,10 +175,7 @@ export const findTitleLines = (
   const out: TitleLine[] = [];
   for (const l of inArea) {
     if (l.words.some((w) => w.x0 === nb.x0 && w.y0 === nb.y0)) continue;
-    const ocrWords = l.words.filter((w) => w.source === 'ocr');
-    const ocrConfidence = ocrWords.length
-      ? ocrWords.reduce((sum, w) => sum + (w.confidence ?? 0), 0) / ocrWords.length
-      : undefined;
+    const ocrConfidence = ocrConfidenceOf(l);
     const t = titleTextOf(l.text, ocrConfidence);
     if (t === null) continue;
     let labelBonus = 0;
@@ -226,11 +265,12 @@ const joinRowPieces = (lines: readonly TitleLine[]): TitleLine[] => {
 /**
  * Ranks title candidates: vertically adjacent lines of the same size and alignment are joined (multi-line
  * titles), then scored by size, nearness to the number and label evidence. `withoutBoilerplate` removes what
- * the rest of the set shows is not a title (null drops the line) before joining.
+ * the rest of the set shows is not a title (null drops the line) before joining. `number` is where the title
+ * is read next to (for a sheet without a number, the lines' own box: nearness then counts for none).
  */
 export const rankTitleCandidates = (
   lines: readonly TitleLine[],
-  number: NumberCandidate,
+  number: Pick<NumberCandidate, 'box' | 'size'>,
   withoutBoilerplate: (text: string) => string | null = (text) => text,
 ): TitleCandidate[] => {
   const nb = number.box;
