@@ -38,7 +38,7 @@ const isFieldLabelLine = (t: string): boolean =>
 const DATE_RE =
   /\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?\s+\d{1,2},?\s+\d{4}\b/i;
 export const SCALE_TEXT_RE =
-  /(?:\d+\s+)?\d+(?:\/\d+)?\s*["”″]\s*=\s*\d+\s*['’′]\s*-?\s*\d*(?:\s*\d+\/\d+)?\s*["”″]?|\b1\s*:\s*\d{1,5}\b|\bN\.?T\.?S\.?\b|NOT\s+TO\s+SCALE|\b1"\s*=\s*\d+'/i;
+  /(?:\d+\s+)?\d+(?:\/\d+)?\s*["”″]\s*=\s*\d+\s*['’′]\s*-?\s*\d*(?:\s*\d+\/\d+)?\s*["”″]?|\b1\s*:\s*\d{1,5}\b|\bN\.?T\.?S\b\.?|NOT\s+TO\s+SCALE|\b1"\s*=\s*\d+'/i;
 
 const letters = (t: string): number => t.replace(/[^A-Za-z]/g, '').length;
 

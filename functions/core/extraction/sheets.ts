@@ -3,6 +3,7 @@
  * with their callouts. The choices that need the whole set are made in sheet-set.ts.
  */
 
+import { readBubbleViews } from './bubble-views.ts';
 import { type DrawingIndexEntry, INDEX_HEADING_RE, readDrawingIndex } from './drawing-index.ts';
 import { isExtractionError } from './errors.ts';
 import {
@@ -149,7 +150,19 @@ export const analyzeSheetPage = async (
       }
     }
   }
-  const drafts = findRegions(lines, words, titleBlock, W, H);
+  // An outlined sheet's view titles are read beside its bubbles (its drawing area has no text to read them from).
+  let bubbleViews: RegionDraft[] = [];
+  if (ocrRequest) {
+    try {
+      const read = await readBubbleViews(ocrRequest, titleBlock);
+      bubbleViews = read.views;
+      if (ocr) ocr.seconds = Math.round((ocr.seconds + read.seconds) * 10) / 10;
+    } catch (error) {
+      const code = isExtractionError(error) ? error.code : 'ocr_failed';
+      issue ??= { pageNumber, code, message: `OCR of the view titles skipped: ${(error as Error).message}` };
+    }
+  }
+  const drafts = findRegions(lines, words, titleBlock, W, H, bubbleViews);
   fitRevisionFrames(drafts, rulings);
   fitScheduleFrames(drafts, rulings);
   const sheetNumber = best?.printed ?? null;
