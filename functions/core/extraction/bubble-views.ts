@@ -57,6 +57,17 @@ export const titleBubbles = (
     )
     .slice(0, MAX_BUBBLES);
 
+/** Short drawn pieces beside a bubble that make lettering: a few capitals are dozens. */
+const MIN_TITLE_INK = 12;
+
+/** Where a title's first letters stand: beside the bubble, at its height. */
+const titleZoneOf = (bubble: Bubble): Box => ({
+  x0: bubble.box.x1 + 0.15 * bubble.diameter,
+  y0: bubble.box.y0,
+  x1: bubble.box.x1 + 3 * bubble.diameter,
+  y1: bubble.box.y1,
+});
+
 /** The strip a bubble's title and scale can occupy: to its right, up to the next bubble on its row. */
 const stripOf = (bubble: Bubble, others: readonly Bubble[], width: number, height: number): Box => {
   const d = bubble.diameter;
@@ -214,14 +225,17 @@ export const readBubbleViews = async (
   const started = Date.now();
   const { width, height } = request.geometry;
   const pdfjs = await loadPdfJs();
-  const bubbles = await findBubbles(request.page, pdfjs, request.geometry);
+  const { bubbles, inkIn } = await findBubbles(request.page, pdfjs, request.geometry);
   if (bubbles.length === 0) return { views: [], seconds: (Date.now() - started) / 1000 };
   // Lines of 10 pt and more, collinear pieces joined row by row (a border drawn in pieces at slightly different
   // heights is one line beside the bubble).
   const rulings = await readRulings(request.page, pdfjs, request.geometry, 10, MAX_OPERATORS, true).catch(
     () => [] as Ruling[],
   );
-  const candidates = titleBubbles(bubbles, rulings, titleBlock);
+  // Only bubbles with lettering beside them are read (a survey or manhole symbol on a street line is not).
+  const candidates = titleBubbles(bubbles, rulings, titleBlock).filter(
+    (b) => inkIn(titleZoneOf(b)) >= MIN_TITLE_INK,
+  );
   if (candidates.length === 0) return { views: [], seconds: (Date.now() - started) / 1000 };
   const strips = candidates.map((b) => stripOf(b, candidates, width, height));
   const smallest = Math.min(...candidates.map((b) => b.diameter));

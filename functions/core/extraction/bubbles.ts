@@ -92,15 +92,33 @@ export const circlesOf = (pieces: readonly Piece[]): Bubble[] => {
   return out;
 };
 
-/** The bubbles (circles of a bubble's size) a page draws, in display points. */
-export const findBubbles = async (page: PdfPage, pdfjs: PdfJs, geometry: PageGeometry): Promise<Bubble[]> => {
+/** Ink is counted on a grid of cells this large (points). */
+const INK_CELL = 8;
+/** Pieces this short are strokes or outlines of lettering (and of hatching, symbols, small details). */
+const MAX_INK_PIECE = 12;
+
+export interface SheetBubbles {
+  bubbles: Bubble[];
+  /** Short drawn pieces (lettering among them) in an area: a title drawn in outlines beside a bubble is many. */
+  inkIn: (area: Box) => number;
+}
+
+/** The bubbles (circles of a bubble's size) a page draws, in display points, and where its short strokes are. */
+export const findBubbles = async (
+  page: PdfPage,
+  pdfjs: PdfJs,
+  geometry: PageGeometry,
+): Promise<SheetBubbles> => {
   const list = await page.getOperatorList({ intent: 'display' });
   const { OPS } = pdfjs;
   const strokes = new Set<number>([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.closeFillStroke]);
   const pieces: Piece[] = [];
+  const ink = new Map<string, number>();
+  const inkKey = (cx: number, cy: number): string => `${cx},${cy}`;
   forEachPath(list, pdfjs, geometry, (index, data, _userBox, m) => {
     const paint = (list.argsArray[index] as unknown[] | undefined)?.[0];
-    if (typeof paint !== 'number' || !strokes.has(paint)) return;
+    if (typeof paint !== 'number') return;
+    const stroked = strokes.has(paint);
     const x = (u: number, v: number): number => m[0] * u + m[2] * v + m[4];
     const y = (u: number, v: number): number => m[1] * u + m[3] * v + m[5];
     const at = (i: number): number => data[i] ?? 0;
@@ -111,7 +129,14 @@ export const findBubbles = async (page: PdfPage, pdfjs: PdfJs, geometry: PageGeo
     const piece = (u: number, v: number, curve = false): void => {
       const p = { x0: x(cu, cv), y0: y(cu, cv), x1: x(u, v), y1: y(u, v) };
       const length = Math.hypot(p.x1 - p.x0, p.y1 - p.y0);
-      if (length > 0.05 && length <= (curve ? MAX_DIAMETER : MAX_LINE_PIECE)) pieces.push(p);
+      if (stroked && length > 0.05 && length <= (curve ? MAX_DIAMETER : MAX_LINE_PIECE)) pieces.push(p);
+      if (length > 0.05 && length <= MAX_INK_PIECE) {
+        const key = inkKey(
+          Math.floor((p.x0 + p.x1) / 2 / INK_CELL),
+          Math.floor((p.y0 + p.y1) / 2 / INK_CELL),
+        );
+        ink.set(key, (ink.get(key) ?? 0) + 1);
+      }
       cu = u;
       cv = v;
     };
@@ -138,5 +163,12 @@ export const findBubbles = async (page: PdfPage, pdfjs: PdfJs, geometry: PageGeo
       } else break;
     }
   });
-  return circlesOf(pieces);
+  const inkIn = (area: Box): number => {
+    let count = 0;
+    for (let cx = Math.floor(area.x0 / INK_CELL); cx <= Math.floor(area.x1 / INK_CELL); cx++)
+      for (let cy = Math.floor(area.y0 / INK_CELL); cy <= Math.floor(area.y1 / INK_CELL); cy++)
+        count += ink.get(inkKey(cx, cy)) ?? 0;
+    return count;
+  };
+  return { bubbles: circlesOf(pieces), inkIn };
 };

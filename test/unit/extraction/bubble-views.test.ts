@@ -1,7 +1,10 @@
+import { lineTo, moveTo, PDFDocument, stroke } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { titleBubbles, viewFromStrip } from '../../../functions/core/extraction/bubble-views.ts';
-import { type Bubble, circlesOf } from '../../../functions/core/extraction/bubbles.ts';
+import { type Bubble, circlesOf, findBubbles } from '../../../functions/core/extraction/bubbles.ts';
 import type { Word } from '../../../functions/core/extraction/geometry.ts';
+import { DEFAULT_LIMITS } from '../../../functions/core/extraction/limits.ts';
+import { openPdf, pageGeometry } from '../../../functions/core/extraction/pdf.ts';
 
 /** A circle drawn as `count` separate chords, as plot drivers draw them. */
 const chords = (cx: number, cy: number, radius: number, count: number) =>
@@ -49,6 +52,31 @@ describe('bubbles', () => {
     // Assess
     expect(found.map((b) => Math.round(b.box.x0))).toEqual([282, 482]);
     expect(found.map((b) => Math.round(b.diameter))).toEqual([36, 36]);
+  });
+
+  it('finds the circles a page strokes as separate chords, and the short strokes of lettering beside one', async () => {
+    // Prepare: two circles of 24 chords on a letter page; beside the first, an `E` drawn 4 times in strokes.
+    const pdf = await PDFDocument.create();
+    const page = pdf.addPage([612, 792]);
+    for (const cx of [100, 400])
+      for (const c of chords(cx, 400, 18, 24))
+        page.pushOperators(moveTo(c.x0, c.y0), lineTo(c.x1, c.y1), stroke());
+    for (let letter = 0; letter < 4; letter++) {
+      const x = 130 + letter * 14;
+      page.pushOperators(moveTo(x, 392), lineTo(x, 408), lineTo(x + 10, 408), stroke());
+      page.pushOperators(moveTo(x, 400), lineTo(x + 8, 400), stroke());
+      page.pushOperators(moveTo(x, 392), lineTo(x + 10, 392), stroke());
+    }
+    const { doc, pdfjs } = await openPdf(await pdf.save(), DEFAULT_LIMITS);
+    const pdfPage = await doc.getPage(1);
+
+    // Act
+    const { bubbles, inkIn } = await findBubbles(pdfPage, pdfjs, pageGeometry(pdfPage));
+
+    // Assess (display y runs down: the circles' centres are at 792 - 400)
+    expect(bubbles.map((b) => Math.round(b.box.x0))).toEqual([82, 382]);
+    expect(inkIn({ x0: 125, y0: 380, x1: 200, y1: 404 })).toBeGreaterThanOrEqual(12);
+    expect(inkIn({ x0: 425, y0: 380, x1: 500, y1: 404 })).toBe(0);
   });
 
   it('keeps the bubbles with a line at their height running on to their right', () => {
