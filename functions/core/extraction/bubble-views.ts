@@ -225,17 +225,16 @@ export const readBubbleViews = async (
   const started = Date.now();
   const { width, height } = request.geometry;
   const pdfjs = await loadPdfJs();
-  const { bubbles, inkIn } = await findBubbles(request.page, pdfjs, request.geometry);
+  const found = await findBubbles(request.page, pdfjs, request.geometry);
+  // Only bubbles with lettering beside them are read (a survey or manhole symbol on a street line is not).
+  const bubbles = found.bubbles.filter((b) => found.inkIn(titleZoneOf(b)) >= MIN_TITLE_INK);
   if (bubbles.length === 0) return { views: [], seconds: (Date.now() - started) / 1000 };
   // Lines of 10 pt and more, collinear pieces joined row by row (a border drawn in pieces at slightly different
   // heights is one line beside the bubble).
   const rulings = await readRulings(request.page, pdfjs, request.geometry, 10, MAX_OPERATORS, true).catch(
     () => [] as Ruling[],
   );
-  // Only bubbles with lettering beside them are read (a survey or manhole symbol on a street line is not).
-  const candidates = titleBubbles(bubbles, rulings, titleBlock).filter(
-    (b) => inkIn(titleZoneOf(b)) >= MIN_TITLE_INK,
-  );
+  const candidates = titleBubbles(bubbles, rulings, titleBlock);
   if (candidates.length === 0) return { views: [], seconds: (Date.now() - started) / 1000 };
   const strips = candidates.map((b) => stripOf(b, candidates, width, height));
   const smallest = Math.min(...candidates.map((b) => b.diameter));
