@@ -106,7 +106,21 @@ export const titleTextOf = (text: string, ocrConfidence?: number): string | null
   if (ORGANIZATION_RE.test(t) && !DRAWING_WORD_RE.test(t)) return null;
   if (/^\d/.test(t) && letters(t) < 6) return null;
   if (NUMBERED_FIELD_RE.test(t) || MISREAD_FIELD_LABEL_RE.test(t) || FILE_FIELD_RE.test(t)) return null;
+  if (isFragmentary(t)) return null;
   return t;
+};
+
+/**
+ * Text whose words are broken into single letters (`HYD P OJECT N . 10701`, a scanner's text layer with letters
+ * dropped): two stray letters or more, a third of the words or more (a title's single letters are `A`, `&`,
+ * or quoted or hyphenated: `MATCHLINE "B"`, `SECTION A-A`); or text that is mostly marks and digits.
+ */
+const isFragmentary = (text: string): boolean => {
+  const words = text.split(/\s+/).filter(Boolean);
+  const stray = words.filter((word) => /^[B-Z]$/i.test(word)).length;
+  if (stray >= 2 && stray * 3 >= words.length) return true;
+  // Mostly marks and digits (`“PRA "121.464 re`: a stamp or a markup read as text), not a title's words.
+  return letters(text) < 0.5 * text.replace(/\s/g, '').length;
 };
 
 /** The mean OCR confidence of a line's OCR words; undefined for a text-layer line. */

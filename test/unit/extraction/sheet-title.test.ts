@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Line, Word } from '../../../functions/core/extraction/geometry.ts';
 import type { NumberCandidate } from '../../../functions/core/extraction/number-candidates.ts';
-import { findTitleLines, rankTitleCandidates } from '../../../functions/core/extraction/sheet-title.ts';
+import {
+  findTitleLines,
+  rankTitleCandidates,
+  titleTextOf,
+} from '../../../functions/core/extraction/sheet-title.ts';
 
 /** One OCR line at (x, y) on a 2448 x 1584 sheet. */
 const line = (text: string, x: number, y: number, size: number, confidence: number): Line => {
@@ -113,5 +117,13 @@ describe('sheet title lines', () => {
 
     // Assess
     expect(texts.sort()).toEqual(['SITE PLAN', 'WOOLSEY STREET AT SOMERSET STREET']);
+  });
+
+  it('leaves out text broken into stray letters or made mostly of marks and digits, not titles with single letters', () => {
+    expect(titleTextOf('HYD P OJECT N . 10701')).toBeNull();
+    expect(titleTextOf('“PRA "121.464 re')).toBeNull();
+    expect(titleTextOf('LOWER GREAT HIGHWAY TO MATCHLINE "B"')).toBe('LOWER GREAT HIGHWAY TO MATCHLINE "B"');
+    expect(titleTextOf('SECTION A-A AND B')).toBe('SECTION A-A AND B');
+    expect(titleTextOf('46TH AVENUE')).toBe('46TH AVENUE');
   });
 });
