@@ -82,7 +82,7 @@ const isAddressLine = (text: string): boolean => ADDRESS_RE.test(text);
  * signature line, never a sheet title (which names a drawing, and is not a bare pair of capitalised names).
  */
 const PERSON_NAME_RE = /^[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+(?:,?\s+(?:P\.?E|R\.?A|AIA|PLS|SE)\.?)?$/;
-const DRAWING_WORD_RE =
+export const DRAWING_WORD_RE =
   /\b(?:PLANS?|DETAILS?|ELEVATIONS?|SECTIONS?|SCHEDULES?|NOTES|LEGEND|INDEX|PROFILES?|DIAGRAMS?|LAYOUT|SITE|COVER|FRAMING|FOUNDATIONS?|ROOF|FLOORS?|CEILINGS?|GRADING|DEMOLITION|UTILITY|UTILITIES|LIGHTING|POWER|PLUMBING|MECHANICAL|ELECTRICAL|STRUCTURAL|LANDSCAPE|DRAINAGE|PAVING|STRIPING|SIGNAGE|PERSPECTIVES?|VIEWS?|RAMPS?)\b/i;
 
 /** Cell borders and underlines that OCR reads at a line's ends (`|CONTRACT ID.`, `[PAVEMENT`, `FILE_NO.`). */
@@ -165,8 +165,33 @@ export const findTitleLinesWithoutNumber = (
   });
 };
 
-/** Lines of the title block that could be (part of) the sheet title, with the label evidence for each. */
+/**
+ * Lines of the title block that could be (part of) the sheet title, with the label evidence for each. When no
+ * line in the number's reading direction names a kind of drawing but a line in another direction does (a
+ * title printed up a title strip, the number across its foot), those lines are the title lines.
+ */
 export const findTitleLines = (
+  lines: readonly Line[],
+  number: NumberCandidate | null,
+  titleBlock: Box | null,
+  pageWidth: number,
+  pageHeight: number,
+): TitleLine[] => {
+  const inNumberDirection = titleLinesBeside(lines, number, titleBlock, pageWidth, pageHeight);
+  if (!number || inNumberDirection.some((l) => DRAWING_WORD_RE.test(l.text))) return inNumberDirection;
+  const dir =
+    lines.find((l) => l.words.some((w) => w.x0 === number.box.x0 && w.y0 === number.box.y0))?.dir ?? 0;
+  const across = findTitleLinesWithoutNumber(
+    lines.filter((l) => l.dir !== dir),
+    titleBlock,
+    pageWidth,
+    pageHeight,
+  );
+  return across.length ? across : inNumberDirection;
+};
+
+/** Title-block lines in the number's reading direction that could be (part of) the title. */
+const titleLinesBeside = (
   lines: readonly Line[],
   number: NumberCandidate | null,
   titleBlock: Box | null,

@@ -29,6 +29,7 @@ import {
 import { cellAt, ocrCells, ocrSmallCells } from './ocr-cells.ts';
 import type { PageGeometry } from './pdf.ts';
 import type { Ruling } from './rulings.ts';
+import { DRAWING_WORD_RE } from './sheet-title.ts';
 import { findTitleBlock } from './title-block.ts';
 
 /** Adds OCR words that do not duplicate text-layer words. */
@@ -176,6 +177,13 @@ export const ocrTitleBlock = async (
     const borders = [...rulings, ...cellBorders.filter((r) => r.to - r.from >= 0.4 * side)];
     add(await ocrCells(request, read, borders));
   }
+  // A title strip (a block over half the sheet's height) prints its title vertically when no upright line of it
+  // names a kind of drawing (`DETAILS` up the strip of a sheet numbered `C6` across its foot): read it turned.
+  const strip = ruled && ruled.y1 - ruled.y0 > H * 0.5 ? ruled : null;
+  if (strip && good() && !namesDrawing(merged, strip) && Date.now() < deadline) {
+    const turned = clampBox(expand(strip, 1), W, H);
+    add(await ocrArea(request, turned, titleBlockDpi(request), 90, rulings, WHOLE_PASS_REDUCTION));
+  }
   if (!ruled || !good()) {
     const areas: Array<{ box: Box; turn: 0 | 90 | 270 }> = [{ box: firstArea(), turn: 0 }];
     if (!ruled || ruled.y1 - ruled.y0 > H * 0.5)
@@ -199,6 +207,13 @@ export const ocrTitleBlock = async (
   }
   return { words: merged, seconds, confidences };
 };
+
+/** Whether an upright line read in the area names a kind of drawing (`PLAN`, `DETAILS`, ...). */
+const namesDrawing = (words: readonly Word[], area: Box): boolean =>
+  buildLines(
+    words.filter((w) => w.dir === 0 && centerInside(area, w)),
+    { gapFactor: 1.5 },
+  ).some((line) => DRAWING_WORD_RE.test(line.text));
 
 /** Of a band across the sheet, the part within this share of the page's width left of the number is read. */
 const BAND_READ_SHARE = 0.3;

@@ -126,4 +126,18 @@ describe('sheet title lines', () => {
     expect(titleTextOf('SECTION A-A AND B')).toBe('SECTION A-A AND B');
     expect(titleTextOf('46TH AVENUE')).toBe('46TH AVENUE');
   });
+
+  it('takes a title printed up the title strip when no line across it names a kind of drawing', () => {
+    // Prepare: the number across the strip's foot, a field value beside it, the title running up the strip.
+    const strip = { x0: 2250, y0: 100, x1: 2440, y1: 1570 };
+    const up = line('DETAILS', 2400, 1000, 20, 92);
+    const upright: typeof up = { ...up, dir: 270, x1: up.x0 + 20, y1: up.y0 + 90 };
+    const lines = [line('Drawn TPY', 2300, 1420, 10, 90), upright];
+
+    // Act
+    const texts = findTitleLines(lines, number, strip, 2448, 1584).map((l) => l.text);
+
+    // Assess
+    expect(texts).toEqual(['DETAILS']);
+  });
 });
