@@ -31,8 +31,10 @@ const MAX_DPI = 200;
  * smaller circles are keynote and tag symbols.
  */
 const MIN_TITLE_BUBBLE = 16;
+/** A word after a title's first read with less confidence than this is the drawing beyond the title. */
+const WORD_CONFIDENCE = 50;
 /** A title line read with less confidence than this is strokes of the drawing, not lettering. */
-const MIN_TITLE_CONFIDENCE = 70;
+const MIN_TITLE_CONFIDENCE = 65;
 
 /**
  * Bubbles that carry a view title: a horizontal line at the bubble's height (from just above to just under it)
@@ -101,26 +103,67 @@ const isTitleLettering = (text: string): boolean => {
   );
 };
 
+/** Marks OCR reads at a title's ends (`“SOUTH`, `¢`): a title starts with a letter, a digit or a parenthesis. */
+const EDGE_MARKS_RE = /^[^A-Za-z0-9(]+|[^A-Za-z0-9).'"]+$/g;
+
+/**
+ * The row of words beside a bubble, at its height, left to right from the first word within two diameters of
+ * it to a gap over three letter heights: one line of title, however OCR sized its words (a word read taller
+ * than the others would start a line of its own).
+ */
+const titleRowOf = (bubble: Bubble, words: readonly Word[]): Line | null => {
+  const d = bubble.diameter;
+  const inRow = words
+    .filter(
+      (w) =>
+        w.dir === 0 &&
+        /[A-Za-z0-9]/.test(w.text) &&
+        centerY(w) >= bubble.box.y0 - 0.2 * d &&
+        centerY(w) <= bubble.box.y1 + 0.2 * d &&
+        w.y1 - w.y0 >= 0.15 * d &&
+        w.y1 - w.y0 <= 1.1 * d,
+    )
+    .sort((a, b) => a.x0 - b.x0);
+  // The row starts at the tallest word within two diameters of the bubble (a scale line under the title starts
+  // there too, in smaller lettering), and holds the words at its height.
+  const starts = inRow.filter((w) => w.x0 < bubble.box.x1 + 2 * d);
+  const start = starts.reduce<Word | null>(
+    (best, w) => (!best || w.y1 - w.y0 > best.y1 - best.y0 ? w : best),
+    null,
+  );
+  if (!start) return null;
+  const height = start.y1 - start.y0;
+  const chain: Word[] = [start];
+  for (const word of inRow) {
+    if (word.x0 <= start.x0 || Math.abs(centerY(word) - centerY(start)) > 0.5 * height) continue;
+    const last = chain[chain.length - 1];
+    // A gap over three letter heights, or a word read with little confidence, ends the title (drawing beyond).
+    if (!last || word.x0 - last.x1 > 3 * height || (word.confidence ?? 0) < WORD_CONFIDENCE) break;
+    chain.push(word);
+  }
+  const text = chain
+    .map((w) => w.text)
+    .join(' ')
+    .replace(EDGE_MARKS_RE, '');
+  return { ...boxOf(chain), words: chain, text, size: height, dir: 0 };
+};
+
 /** The view a bubble's strip reads as: its title line beside the bubble, and a scale on it or under it. */
 export const viewFromStrip = (
   bubble: Bubble,
   words: readonly Word[],
   number: string | null,
 ): RegionDraft | null => {
-  const d = bubble.diameter;
-  // Titles are often lettered wide (spaced capitals): words of one title stand further apart than in notes.
-  const lines = buildLines(words, { gapFactor: 3 }).filter((l) => l.dir === 0);
-  const beside = lines
-    .filter(
-      (l) =>
-        l.x0 < bubble.box.x1 + 2 * d &&
-        centerY(l) >= bubble.box.y0 - 0.2 * d &&
-        centerY(l) <= bubble.box.y1 + 0.2 * d &&
-        l.y1 - l.y0 >= 0.15 * d &&
-        l.y1 - l.y0 <= 1.1 * d &&
-        meanConfidence(l) >= MIN_TITLE_CONFIDENCE,
-    )
-    .sort((a, b) => a.y0 - b.y0);
+  const row = titleRowOf(bubble, words);
+  if (!row || meanConfidence(row) < MIN_TITLE_CONFIDENCE) return null;
+  const lines = [
+    row,
+    ...buildLines(
+      words.filter((w) => !row.words.includes(w)),
+      { gapFactor: 3 },
+    ),
+  ].filter((l) => l.dir === 0);
+  const beside = [row];
   for (const titleLine of beside) {
     const scaleOnLine = SCALE_TEXT_RE.exec(titleLine.text);
     const titleText = titleTextOf(scaleOnLine ? titleLine.text.slice(0, scaleOnLine.index) : titleLine.text);
