@@ -107,6 +107,22 @@ describe('view titles beside bubbles', () => {
     expect(view?.titleBox?.x0).toBe(280);
   });
 
+  it('reads one title row however OCR sized its words, without the marks at its ends or the drawing beyond', () => {
+    // Prepare: the first word read taller than the others, a mark before the title, a misread stroke after it.
+    const words = [
+      ocrWord('“FOUNDATION', 330, 580, 26, 60),
+      ocrWord('FRAMING', 520, 584, 20, 96),
+      ocrWord('PLAN', 640, 584, 20, 96),
+      ocrWord('[UN', 720, 584, 20, 38),
+    ];
+
+    // Act
+    const view = viewFromStrip(bubble, words, null);
+
+    // Assess
+    expect(view?.viewTitle).toBe('FOUNDATION FRAMING PLAN');
+  });
+
   it('gives no view for a dimension or elevation label beside a circle, nor for lettering read with low confidence', () => {
     expect(
       viewFromStrip(bubble, [ocrWord('WAY', 330, 582, 14), ocrWord('—6.6"', 400, 582, 14)], null),
