@@ -171,6 +171,11 @@ export const ocrSmallCells = async (request: OcrRequest, cells: readonly Box[]):
   const origin = rendered.box;
   const pixelsPerPoint = rendered.scale;
   const deadline = started + limits.ocrPageTimeoutMs;
+  const confidentNumber = (read: readonly Word[]): boolean =>
+    read.some((w) => (w.confidence ?? 0) >= 70 && parseSheetNumber(w.text) !== null);
+  // Once a cell gave a confident sheet number, the cells after it (farther from the corner, or unlabelled) get
+  // one reading only: the second margin is for a number misread, not for cells that hold none.
+  let numberRead = false;
   for (const cell of cells) {
     // Crop the border lines off (1.5 pt inside), then pad with white.
     const inset = 1.5;
@@ -182,7 +187,7 @@ export const ocrSmallCells = async (request: OcrRequest, cells: readonly Box[]):
     const zoom = Math.min(1, (CELL_TARGET_HEIGHT_PX * 3) / cellHeightPx);
     // tesseract's reading of thin stroke lettering changes with the margin around it: a second margin is
     // tried when the first reading holds no confident sheet number, and both readings are kept.
-    for (const pad of [4, 30]) {
+    for (const pad of numberRead ? [4] : [4, 30]) {
       if (Date.now() > deadline) break;
       // Whole-pixel source offsets: a fractional offset resamples (blurs) thin stroke lettering.
       const source = {
@@ -193,7 +198,10 @@ export const ocrSmallCells = async (request: OcrRequest, cells: readonly Box[]):
       };
       const read = await readCellImage(rendered, source, { x: cx0, y: cy0 }, zoom, pad, deadline);
       addDistinct(words, read);
-      if (read.some((w) => (w.confidence ?? 0) >= 70 && parseSheetNumber(w.text) !== null)) break;
+      if (confidentNumber(read)) {
+        numberRead = true;
+        break;
+      }
     }
   }
   return summarize(words, started);

@@ -39,8 +39,21 @@ export const titleBlockDpi = (request: OcrRequest): number => request.dpi ?? TIT
  * Renders an area of the page once for several later OCR reads inside it (see `renderForOcr`). Rendering walks
  * the page's whole operator list whatever the area, so one render of the title block replaces several.
  */
-export const keepRender = async (request: OcrRequest, area: Box, dpi: number): Promise<void> => {
-  const rendered = await renderRegion(request.page, area, dpi, request.limits.maxCanvasPixels);
+export const keepRender = async (
+  request: OcrRequest,
+  area: Box,
+  dpi: number,
+  /** The parts of `area` later reads are cut from (default: all of it); nothing else is drawn. */
+  parts: readonly Box[] = [area],
+): Promise<void> => {
+  const rendered = await renderRegion(
+    request.page,
+    area,
+    dpi,
+    request.limits.maxCanvasPixels,
+    undefined,
+    parts,
+  );
   request.renders ??= [];
   request.renders.push({ dpi, rendered });
 };

@@ -10,7 +10,7 @@ import type { ExtractionLimits } from './limits.ts';
 import type { PageIssue } from './model.ts';
 import { type OcrRequest, ocrPage } from './ocr.ts';
 import { type PageGeometry, type PdfDocument, type PdfJs, pageGeometry, withTimeout } from './pdf.ts';
-import { readRulings } from './rulings.ts';
+import { type Ruling, readRulings } from './rulings.ts';
 import { analyzeSheetPage, type SheetPageResult } from './sheets.ts';
 import { type SpecPageSignals, specSignals, type TextLine } from './spec-signals.ts';
 import { readTextLayerWords } from './text-layer.ts';
@@ -85,12 +85,18 @@ export const processPage = async (
       let pageIssue: PageIssue | null = null;
       if (isLargePage || reducedSheet) {
         let ocrRequest: OcrRequest | null = null;
+        // Short rulings (cell borders) are read once, on first use: the number cells and the title block use them.
+        let cellRulingsRead: Promise<Ruling[]> | null = null;
+        const cellRulings = (): Promise<Ruling[]> => {
+          cellRulingsRead ??= readRulings(page, pdfjs, geometry, 10, 2_000_000);
+          return cellRulingsRead;
+        };
         if (wantsOcr && options.ocrBudget.pagesLeft > 0) {
           ocrRequest = {
             page,
             geometry,
             limits,
-            cellRulings: () => readRulings(page, pdfjs, geometry, 10, 2_000_000),
+            cellRulings,
             ...(reducedSheet ? { dpi: reducedSheetDpi(geometry) } : {}),
           };
         }
@@ -107,7 +113,7 @@ export const processPage = async (
                 page,
                 geometry,
                 limits,
-                cellRulings: () => readRulings(page, pdfjs, geometry, 10, 2_000_000),
+                cellRulings,
               }
             : null;
         const analyzed = await analyzeSheetPage(

@@ -10,6 +10,7 @@ import {
   centerInside,
   centerX,
   contains,
+  intersection,
   type Line,
   median,
   type Word,
@@ -168,6 +169,8 @@ export const findRegions = (
   titleBlock: Box | null,
   pageWidth: number,
   pageHeight: number,
+  /** Views whose titles were read elsewhere (OCR beside the bubbles of an outlined sheet). */
+  readViews: readonly RegionDraft[] = [],
 ): RegionDraft[] => {
   const typical = median(words.filter((w) => w.dir === 0).map((w) => w.size)) || 10;
   const regions: RegionDraft[] = [];
@@ -244,7 +247,13 @@ export const findRegions = (
   }
   regions.push(...findRevisionBlocks(lines));
   regions.push(...findStamps(lines));
-  const views = findViews(lines, words, titleBlock);
+  const textViews = findViews(lines, words, titleBlock);
+  const views = [
+    ...textViews,
+    ...readViews.filter(
+      (v) => !textViews.some((t) => t.titleBox && v.titleBox && intersection(t.titleBox, v.titleBox) > 0),
+    ),
+  ];
   estimateViewExtents(views, pageWidth, pageHeight, titleBlock);
   regions.push(...views);
   if (views.length === 0) {

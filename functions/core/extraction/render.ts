@@ -32,31 +32,47 @@ const DEFAULT_BUDGET: RenderBudget = {
 /**
  * pdf.js draws each pattern fill through scratch canvases, synchronously: a page with hundreds of them can
  * grow the process by gigabytes before any timer runs. Such renders (and pages with huge operator lists) are
- * refused before rendering. Only pattern paints the render draws count: a render of part of the page leaves
- * out the paths outside it (see outsideFilter). The operator list is cached by pdf.js.
+ * refused before rendering. Only what the render draws counts: a render of part of the page leaves out the
+ * paths outside it (see outsideFilter), so neither their pattern paints nor the paths themselves count (the
+ * title block of a sheet of 1.5 million operators is a few thousand of them). The operator list is cached by
+ * pdf.js.
  */
-const checkRenderable = async (page: PdfPage, budget: RenderBudget, box: Box): Promise<void> => {
+const checkRenderable = async (page: PdfPage, budget: RenderBudget, areas: readonly Box[]): Promise<void> => {
   const list = await page.getOperatorList({ intent: 'display' });
   const pdfjs = await loadPdfJs();
-  const patterns = patternPaints(list, pdfjs, page, box);
-  if (patterns > budget.maxPatternFills || list.fnArray.length > budget.maxOperators) {
+  const patterns = patternPaints(list, pdfjs, page, areas);
+  const operators =
+    list.fnArray.length > budget.maxOperators
+      ? drawnOperators(list, pdfjs, page, areas)
+      : list.fnArray.length;
+  if (patterns > budget.maxPatternFills || operators > budget.maxOperators) {
     throw new ExtractionError(
       'resource_limit',
-      `Page ${page.pageNumber} is too complex to render safely (${list.fnArray.length} operators, ${patterns} pattern fills).`,
+      `Page ${page.pageNumber} is too complex to render safely (${operators} of ${list.fnArray.length} operators drawn, ${patterns} pattern fills).`,
       { pageNumber: page.pageNumber },
     );
   }
 };
 
+/** Operators a render of `areas` draws: all of them but the painted paths wholly outside (see outsideFilter). */
+const drawnOperators = (list: OperatorList, pdfjs: PdfJs, page: PdfPage, areas: readonly Box[]): number => {
+  const geometry = pageGeometry(page);
+  if (isWholePage(areas, geometry.width, geometry.height)) return list.fnArray.length;
+  let outside = 0;
+  forEachPath(list, pdfjs, geometry, (_index, _data, userBox, toDisplay) => {
+    if (userBox && userBox.length >= 4 && isOutside(userBox, toDisplay, areas)) outside++;
+  });
+  return list.fnArray.length - outside;
+};
+
 /**
- * Pattern paints a render of `box` draws: shading fills, and paths painted while a pattern is the fill or
- * stroke colour that reach the area (all of them when the area is most of the page).
+ * Pattern paints a render of `areas` draws: shading fills, and paths painted while a pattern is the fill or
+ * stroke colour that reach an area (all of them when the areas are most of the page).
  */
-const patternPaints = (list: OperatorList, pdfjs: PdfJs, page: PdfPage, box: Box): number => {
+const patternPaints = (list: OperatorList, pdfjs: PdfJs, page: PdfPage, areas: readonly Box[]): number => {
   const { OPS } = pdfjs;
   const geometry = pageGeometry(page);
-  const wholePage =
-    (box.x1 - box.x0) * (box.y1 - box.y0) > WHOLE_PAGE_SHARE * geometry.width * geometry.height;
+  const wholePage = isWholePage(areas, geometry.width, geometry.height);
   let shadings = 0;
   let patternColors = 0;
   // Whether a pattern is the current colour at each path, followed through save/restore.
@@ -92,13 +108,13 @@ const patternPaints = (list: OperatorList, pdfjs: PdfJs, page: PdfPage, box: Box
   let painted = 0;
   forEachPath(list, pdfjs, geometry, (index, _data, userBox, toDisplay) => {
     if (withPattern[index] !== 1) return;
-    if (!userBox || userBox.length < 4 || !isOutside(userBox, toDisplay, box)) painted++;
+    if (!userBox || userBox.length < 4 || !isOutside(userBox, toDisplay, areas)) painted++;
   });
   return shadings + painted;
 };
 
-/** A user-space box, mapped to display points, lies wholly outside `box` (with a margin). */
-const isOutside = (userBox: ArrayLike<number>, toDisplay: Matrix, box: Box): boolean => {
+/** A user-space box, mapped to display points, lies wholly outside every one of `areas` (with a margin). */
+const isOutside = (userBox: ArrayLike<number>, toDisplay: Matrix, areas: readonly Box[]): boolean => {
   const [minX = 0, minY = 0, maxX = 0, maxY = 0] = Array.from(userBox);
   const xs: number[] = [];
   const ys: number[] = [];
@@ -111,11 +127,16 @@ const isOutside = (userBox: ArrayLike<number>, toDisplay: Matrix, box: Box): boo
     xs.push(toDisplay[0] * x + toDisplay[2] * y + toDisplay[4]);
     ys.push(toDisplay[1] * x + toDisplay[3] * y + toDisplay[5]);
   }
-  return (
-    Math.max(...xs) < box.x0 - OUTSIDE_MARGIN ||
-    Math.min(...xs) > box.x1 + OUTSIDE_MARGIN ||
-    Math.max(...ys) < box.y0 - OUTSIDE_MARGIN ||
-    Math.min(...ys) > box.y1 + OUTSIDE_MARGIN
+  const left = Math.min(...xs);
+  const right = Math.max(...xs);
+  const top = Math.min(...ys);
+  const bottom = Math.max(...ys);
+  return areas.every(
+    (box) =>
+      right < box.x0 - OUTSIDE_MARGIN ||
+      left > box.x1 + OUTSIDE_MARGIN ||
+      bottom < box.y0 - OUTSIDE_MARGIN ||
+      top > box.y1 + OUTSIDE_MARGIN,
   );
 };
 
@@ -123,10 +144,13 @@ const isOutside = (userBox: ArrayLike<number>, toDisplay: Matrix, box: Box): boo
 const OUTSIDE_MARGIN = 12;
 /** Areas this large a fraction of the page are rendered whole (nothing much to leave out). */
 const WHOLE_PAGE_SHARE = 0.6;
+const isWholePage = (areas: readonly Box[], width: number, height: number): boolean =>
+  areas.reduce((sum, box) => sum + (box.x1 - box.x0) * (box.y1 - box.y0), 0) >
+  WHOLE_PAGE_SHARE * width * height;
 
 /**
- * A filter of the operators a render of `box` can leave out: painted paths (pdf.js `constructPath` with a stroke
- * or fill) whose bounding box lies wholly outside the area. pdf.js walks the page's whole operator list for
+ * A filter of the operators a render of `areas` can leave out: painted paths (pdf.js `constructPath` with a
+ * stroke or fill) whose bounding box lies wholly outside every area. pdf.js walks the page's whole operator list for
  * every render, whatever its area; on a vector drawing that walk is most of the cost of rendering a title block.
  * pdf.js calls the filter for each operator in order, so it follows the current transformation (save/restore,
  * `cm`, form XObjects) of the list being drawn itself. Paths that set a clip (an `endPath`, or a paint right
@@ -137,12 +161,11 @@ const outsideFilter = (
   executing: () => OperatorList | undefined,
   pdfjs: PdfJs,
   page: PdfPage,
-  box: Box,
+  areas: readonly Box[],
 ): ((index: number) => boolean) | null => {
   const { OPS } = pdfjs;
   const geometry = pageGeometry(page);
-  if ((box.x1 - box.x0) * (box.y1 - box.y0) > WHOLE_PAGE_SHARE * geometry.width * geometry.height)
-    return null;
+  if (isWholePage(areas, geometry.width, geometry.height)) return null;
   const paints = new Set<number>([
     OPS.stroke,
     OPS.closeStroke,
@@ -184,7 +207,7 @@ const outsideFilter = (
       const userBox = operands[2] as ArrayLike<number> | null | undefined;
       const clipping = previousOperator === OPS.clip || previousOperator === OPS.eoClip;
       if (typeof paint === 'number' && paints.has(paint) && !clipping && userBox && userBox.length >= 4)
-        draw = !isOutside(userBox, multiply(base, ctm), box);
+        draw = !isOutside(userBox, multiply(base, ctm), areas);
     }
     previousOperator = operator ?? -1;
     lastIndex = index;
@@ -195,13 +218,18 @@ const outsideFilter = (
 
 type OperatorList = Awaited<ReturnType<PdfPage['getOperatorList']>>;
 
-/** Renders `box` (display points) of the page at `dpi`, scaled down to stay within `maxPixels`. */
+/**
+ * Renders `box` (display points) of the page at `dpi`, scaled down to stay within `maxPixels`. `areas` are the
+ * parts of the box the caller reads (by default the whole box): paths outside all of them are left out, and
+ * only what is drawn in them counts against the budget (one render serves several strips of a sheet).
+ */
 export const renderRegion = async (
   page: PdfPage,
   box: Box,
   dpi: number,
   maxPixels: number,
   budget: RenderBudget = DEFAULT_BUDGET,
+  areas: readonly Box[] = [box],
 ): Promise<RenderedRegion> => {
   const w = Math.max(1, box.x1 - box.x0);
   const h = Math.max(1, box.y1 - box.y0);
@@ -209,7 +237,7 @@ export const renderRegion = async (
   if (w * h * scale * scale > maxPixels) scale = Math.sqrt(maxPixels / (w * h));
   const pw = Math.max(1, Math.round(w * scale));
   const ph = Math.max(1, Math.round(h * scale));
-  await checkRenderable(page, budget, box);
+  await checkRenderable(page, budget, areas);
   // The filter reads the operator list pdf.js is drawing (that of the render task, not getOperatorList's).
   let task: ReturnType<PdfPage['render']> | null = null;
   const executing = (): OperatorList | undefined =>
@@ -217,7 +245,7 @@ export const renderRegion = async (
       ?.operatorList;
   const operationsFilter = process.env.NO_RENDER_FILTER
     ? null
-    : outsideFilter(executing, await loadPdfJs(), page, box);
+    : outsideFilter(executing, await loadPdfJs(), page, areas);
   const canvas = createCanvas(pw, ph);
   const context = canvas.getContext('2d');
   context.fillStyle = '#ffffff';

@@ -81,6 +81,8 @@ export const readRulings = async (
   geometry: PageGeometry,
   minLength: number,
   maxOps: number,
+  /** Joins collinear pieces row by row (see mergeRulings). */
+  rowsFirst = false,
 ): Promise<Ruling[]> => {
   const list = await page.getOperatorList({ intent: 'display' });
   if (list.fnArray.length > maxOps) return [];
@@ -133,15 +135,21 @@ export const readRulings = async (
       }
     }
   });
-  return mergeRulings(out);
+  return mergeRulings(out, rowsFirst);
 };
 
-const mergeRulings = (rulings: Ruling[]): Ruling[] => {
+/**
+ * Collinear pieces joined. By default pieces are taken in order of their fixed coordinate, and a piece within
+ * 1 pt of the current ruling that starts before its end (2 pt) extends it; a piece slightly lower but further
+ * left is then swallowed without extending it (the title-block search was tuned on this). `rowsFirst` first
+ * gathers the pieces within 1 pt into one row (or column), then joins those that overlap or touch along it:
+ * a border drawn in pieces at slightly different heights is one line.
+ */
+const mergeRulings = (rulings: Ruling[], rowsFirst: boolean): Ruling[] => {
   const merged: Ruling[] = [];
-  for (const axis of ['h', 'v'] as const) {
-    const list = rulings.filter((r) => r.axis === axis).sort((a, b) => a.at - b.at || a.from - b.from);
+  const join = (row: Ruling[]): void => {
     let current: Ruling | null = null;
-    for (const r of list) {
+    for (const r of row) {
       if (current && Math.abs(r.at - current.at) < 1 && r.from <= current.to + 2) {
         current.to = Math.max(current.to, r.to);
       } else {
@@ -150,6 +158,21 @@ const mergeRulings = (rulings: Ruling[]): Ruling[] => {
       }
     }
     if (current) merged.push(current);
+  };
+  for (const axis of ['h', 'v'] as const) {
+    const list = rulings.filter((r) => r.axis === axis).sort((a, b) => a.at - b.at || a.from - b.from);
+    if (!rowsFirst) {
+      join(list);
+      continue;
+    }
+    for (let start = 0; start < list.length; ) {
+      const first = list[start];
+      if (!first) break;
+      let end = start;
+      while (end < list.length && (list[end]?.at ?? Number.POSITIVE_INFINITY) - first.at < 1) end++;
+      join(list.slice(start, end).sort((a, b) => a.from - b.from));
+      start = end;
+    }
   }
   return merged;
 };

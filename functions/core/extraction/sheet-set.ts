@@ -20,6 +20,7 @@ import { chooseSheetNumbers } from './sheet-numbering.ts';
 import { rankTitleCandidates, type TitleCandidate } from './sheet-title.ts';
 import type { SheetPageResult } from './sheets.ts';
 import { boilerplateCleaner, foldLine } from './title-boilerplate.ts';
+import { disciplineFromTitle } from './title-discipline.ts';
 
 const PAGE_SIZES: ReadonlyArray<[string, number, number]> = [
   ['ANSI A (Letter)', 612, 792],
@@ -72,8 +73,12 @@ export const assembleSheets = (
   };
   const prefixes = new Set(chosen.flatMap((entry) => numberOf(entry)?.prefix ?? []).filter(Boolean));
   const readings = chosen.map((entry) => {
-    const titles: TitleCandidate[] = entry.candidate
-      ? rankTitleCandidates(entry.titleLines, entry.candidate, withoutBoilerplate)
+    // A sheet without a number candidate ranks the lines that name a kind of drawing by themselves.
+    const anchor =
+      entry.candidate ??
+      (entry.titleLines.length ? { box: boxOf(entry.titleLines.map((l) => l.box)), size: 0 } : null);
+    const titles: TitleCandidate[] = anchor
+      ? rankTitleCandidates(entry.titleLines, anchor, withoutBoilerplate)
       : [];
     const title = titles[0] ?? null;
     return { title, text: title ? title.text.replace(/\s+/g, ' ').trim() : null };
@@ -113,7 +118,8 @@ export const assembleSheets = (
       sheetNumber,
       sheetNumberNormalized: sheetNumber ? normalizeSheetNumber(sheetNumber) : null,
       sheetTitle,
-      discipline: number ? disciplineOf(number.prefix, prefixes) : null,
+      // A number without a letter prefix (or no number) leaves the discipline to what the title names.
+      discipline: number?.prefix ? disciplineOf(number.prefix, prefixes) : disciplineFromTitle(sheetTitle),
       revisions: s.revisions,
       pageSize: { width: round1(p.width), height: round1(p.height), name: pageSizeName(p.width, p.height) },
       sheetNumberBox: read ? toDisplayBox(read.box) : null,

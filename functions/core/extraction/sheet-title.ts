@@ -38,7 +38,7 @@ const isFieldLabelLine = (t: string): boolean =>
 const DATE_RE =
   /\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?\s+\d{1,2},?\s+\d{4}\b/i;
 export const SCALE_TEXT_RE =
-  /(?:\d+\s+)?\d+(?:\/\d+)?\s*["”″]\s*=\s*\d+\s*['’′]\s*-?\s*\d*(?:\s*\d+\/\d+)?\s*["”″]?|\b1\s*:\s*\d{1,5}\b|\bN\.?T\.?S\.?\b|NOT\s+TO\s+SCALE|\b1"\s*=\s*\d+'/i;
+  /(?:\d+\s+)?\d+(?:\/\d+)?\s*["”″]\s*=\s*\d+\s*['’′]\s*-?\s*\d*(?:\s*\d+\/\d+)?\s*["”″]?|\b1\s*:\s*\d{1,5}\b|\bN\.?T\.?S\b\.?|NOT\s+TO\s+SCALE|\b1"\s*=\s*\d+'/i;
 
 const letters = (t: string): number => t.replace(/[^A-Za-z]/g, '').length;
 
@@ -82,7 +82,7 @@ const isAddressLine = (text: string): boolean => ADDRESS_RE.test(text);
  * signature line, never a sheet title (which names a drawing, and is not a bare pair of capitalised names).
  */
 const PERSON_NAME_RE = /^[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+(?:,?\s+(?:P\.?E|R\.?A|AIA|PLS|SE)\.?)?$/;
-const DRAWING_WORD_RE =
+export const DRAWING_WORD_RE =
   /\b(?:PLANS?|DETAILS?|ELEVATIONS?|SECTIONS?|SCHEDULES?|NOTES|LEGEND|INDEX|PROFILES?|DIAGRAMS?|LAYOUT|SITE|COVER|FRAMING|FOUNDATIONS?|ROOF|FLOORS?|CEILINGS?|GRADING|DEMOLITION|UTILITY|UTILITIES|LIGHTING|POWER|PLUMBING|MECHANICAL|ELECTRICAL|STRUCTURAL|LANDSCAPE|DRAINAGE|PAVING|STRIPING|SIGNAGE|PERSPECTIVES?|VIEWS?|RAMPS?)\b/i;
 
 /** Cell borders and underlines that OCR reads at a line's ends (`|CONTRACT ID.`, `[PAVEMENT`, `FILE_NO.`). */
@@ -106,11 +106,92 @@ export const titleTextOf = (text: string, ocrConfidence?: number): string | null
   if (ORGANIZATION_RE.test(t) && !DRAWING_WORD_RE.test(t)) return null;
   if (/^\d/.test(t) && letters(t) < 6) return null;
   if (NUMBERED_FIELD_RE.test(t) || MISREAD_FIELD_LABEL_RE.test(t) || FILE_FIELD_RE.test(t)) return null;
+  if (isFragmentary(t)) return null;
   return t;
 };
 
-/** Lines of the title block that could be (part of) the sheet title, with the label evidence for each. */
+/**
+ * Text whose words are broken into single letters (`HYD P OJECT N . 10701`, a scanner's text layer with letters
+ * dropped): two stray letters or more, a third of the words or more (a title's single letters are `A`, `&`,
+ * or quoted or hyphenated: `MATCHLINE "B"`, `SECTION A-A`); or text that is mostly marks and digits.
+ */
+const isFragmentary = (text: string): boolean => {
+  const words = text.split(/\s+/).filter(Boolean);
+  const stray = words.filter((word) => /^[B-Z]$/i.test(word)).length;
+  if (stray >= 2 && stray * 3 >= words.length) return true;
+  // Mostly marks and digits (`“PRA "121.464 re`: a stamp or a markup read as text), not a title's words.
+  return letters(text) < 0.5 * text.replace(/\s/g, '').length;
+};
+
+/** The mean OCR confidence of a line's OCR words; undefined for a text-layer line. */
+const ocrConfidenceOf = (line: Line): number | undefined => {
+  const ocrWords = line.words.filter((w) => w.source === 'ocr');
+  return ocrWords.length
+    ? ocrWords.reduce((sum, w) => sum + (w.confidence ?? 0), 0) / ocrWords.length
+    : undefined;
+};
+
+/**
+ * Title lines of a sheet whose number was not read (a scan, a sheet identified only by `SHEET 1 OF 1` or a
+ * file number): with no number to read next to, only title-block lines, in any reading direction (title
+ * strips print vertically), that name a kind of drawing (`SITE PLAN`, `DRIVEWAY DETAILS`) — without that
+ * evidence a project name or a field value would pass for the title.
+ */
+export const findTitleLinesWithoutNumber = (
+  lines: readonly Line[],
+  titleBlock: Box | null,
+  pageWidth: number,
+  pageHeight: number,
+): TitleLine[] => {
+  const area = titleBlock ?? { x0: pageWidth * 0.6, y0: pageHeight * 0.6, x1: pageWidth, y1: pageHeight };
+  return lines.flatMap((l) => {
+    const inside =
+      centerX(l) >= area.x0 - 2 &&
+      centerX(l) <= area.x1 + 2 &&
+      centerY(l) >= area.y0 - 2 &&
+      centerY(l) <= area.y1 + 2;
+    if (!inside) return [];
+    const ocrConfidence = ocrConfidenceOf(l);
+    const text = titleTextOf(l.text, ocrConfidence);
+    if (text === null || !DRAWING_WORD_RE.test(text)) return [];
+    const titleLine: TitleLine = {
+      text,
+      box: { x0: l.x0, y0: l.y0, x1: l.x1, y1: l.y1 },
+      size: l.size,
+      labelBonus: 0,
+      ...(ocrConfidence === undefined ? {} : { ocrConfidence }),
+    };
+    return [titleLine];
+  });
+};
+
+/**
+ * Lines of the title block that could be (part of) the sheet title, with the label evidence for each. When no
+ * line in the number's reading direction names a kind of drawing but a line in another direction does (a
+ * title printed up a title strip, the number across its foot), those lines are the title lines.
+ */
 export const findTitleLines = (
+  lines: readonly Line[],
+  number: NumberCandidate | null,
+  titleBlock: Box | null,
+  pageWidth: number,
+  pageHeight: number,
+): TitleLine[] => {
+  const inNumberDirection = titleLinesBeside(lines, number, titleBlock, pageWidth, pageHeight);
+  if (!number || inNumberDirection.some((l) => DRAWING_WORD_RE.test(l.text))) return inNumberDirection;
+  const dir =
+    lines.find((l) => l.words.some((w) => w.x0 === number.box.x0 && w.y0 === number.box.y0))?.dir ?? 0;
+  const across = findTitleLinesWithoutNumber(
+    lines.filter((l) => l.dir !== dir),
+    titleBlock,
+    pageWidth,
+    pageHeight,
+  );
+  return across.length ? across : inNumberDirection;
+};
+
+/** Title-block lines in the number's reading direction that could be (part of) the title. */
+const titleLinesBeside = (
   lines: readonly Line[],
   number: NumberCandidate | null,
   titleBlock: Box | null,
@@ -133,10 +214,7 @@ export const findTitleLines = (
   const out: TitleLine[] = [];
   for (const l of inArea) {
     if (l.words.some((w) => w.x0 === nb.x0 && w.y0 === nb.y0)) continue;
-    const ocrWords = l.words.filter((w) => w.source === 'ocr');
-    const ocrConfidence = ocrWords.length
-      ? ocrWords.reduce((sum, w) => sum + (w.confidence ?? 0), 0) / ocrWords.length
-      : undefined;
+    const ocrConfidence = ocrConfidenceOf(l);
     const t = titleTextOf(l.text, ocrConfidence);
     if (t === null) continue;
     let labelBonus = 0;
@@ -226,11 +304,12 @@ const joinRowPieces = (lines: readonly TitleLine[]): TitleLine[] => {
 /**
  * Ranks title candidates: vertically adjacent lines of the same size and alignment are joined (multi-line
  * titles), then scored by size, nearness to the number and label evidence. `withoutBoilerplate` removes what
- * the rest of the set shows is not a title (null drops the line) before joining.
+ * the rest of the set shows is not a title (null drops the line) before joining. `number` is where the title
+ * is read next to (for a sheet without a number, the lines' own box: nearness then counts for none).
  */
 export const rankTitleCandidates = (
   lines: readonly TitleLine[],
-  number: NumberCandidate,
+  number: Pick<NumberCandidate, 'box' | 'size'>,
   withoutBoilerplate: (text: string) => string | null = (text) => text,
 ): TitleCandidate[] => {
   const nb = number.box;

@@ -3,6 +3,7 @@
  * with their callouts. The choices that need the whole set are made in sheet-set.ts.
  */
 
+import { readBubbleViews } from './bubble-views.ts';
 import { type DrawingIndexEntry, INDEX_HEADING_RE, readDrawingIndex } from './drawing-index.ts';
 import { isExtractionError } from './errors.ts';
 import {
@@ -25,7 +26,7 @@ import { findRegions, type RegionDraft } from './regions.ts';
 import { fitRevisionFrames } from './revisions-and-stamps.ts';
 import type { Ruling } from './rulings.ts';
 import { fitScheduleFrames } from './schedule-frames.ts';
-import { findTitleLines, type TitleLine } from './sheet-title.ts';
+import { findTitleLines, findTitleLinesWithoutNumber, type TitleLine } from './sheet-title.ts';
 import { findTitleBlock } from './title-block.ts';
 import { ocrDrawingArea, ocrNumberCells, ocrTitleBlock } from './title-block-ocr.ts';
 
@@ -33,7 +34,10 @@ export interface SheetPageResult {
   width: number;
   height: number;
   numberCandidates: NumberCandidate[];
-  /** Title-block lines per number candidate (the title depends on where the number is); top candidates only. */
+  /**
+   * Title-block lines per number candidate (the title depends on where the number is); top candidates only.
+   * A sheet without candidates has one list: its title-block lines that name a kind of drawing.
+   */
   titleLines: TitleLine[][];
   titleBlock: Box | null;
   regions: Region[];
@@ -120,11 +124,13 @@ export const analyzeSheetPage = async (
   const best = numberCandidates[0] ?? null;
   const longRulings = rulings.filter((r) => r.to - r.from >= Math.min(W, H) * 0.15);
   const titleBlock = findTitleBlock(words, best?.box ?? null, W, H, longRulings);
-  const titleLines = numberCandidates
-    .slice(0, 3)
-    .map((c, i) =>
-      findTitleLines(lines, c, i === 0 ? titleBlock : findTitleBlock(words, c.box, W, H, rulings), W, H),
-    );
+  const titleLines = numberCandidates.length
+    ? numberCandidates
+        .slice(0, 3)
+        .map((c, i) =>
+          findTitleLines(lines, c, i === 0 ? titleBlock : findTitleBlock(words, c.box, W, H, rulings), W, H),
+        )
+    : [findTitleLinesWithoutNumber(lines, titleBlock, W, H)];
   // A sheet titled as an index, whose drawing area was not read (outlined or scanned), is read for its table.
   let drawingIndex: DrawingIndexEntry[] = [];
   if (lines.some((l) => INDEX_HEADING_RE.test(l.text))) {
@@ -144,7 +150,19 @@ export const analyzeSheetPage = async (
       }
     }
   }
-  const drafts = findRegions(lines, words, titleBlock, W, H);
+  // An outlined sheet's view titles are read beside its bubbles (its drawing area has no text to read them from).
+  let bubbleViews: RegionDraft[] = [];
+  if (ocrRequest) {
+    try {
+      const read = await readBubbleViews(ocrRequest, titleBlock);
+      bubbleViews = read.views;
+      if (ocr) ocr.seconds = Math.round((ocr.seconds + read.seconds) * 10) / 10;
+    } catch (error) {
+      const code = isExtractionError(error) ? error.code : 'ocr_failed';
+      issue ??= { pageNumber, code, message: `OCR of the view titles skipped: ${(error as Error).message}` };
+    }
+  }
+  const drafts = findRegions(lines, words, titleBlock, W, H, bubbleViews);
   fitRevisionFrames(drafts, rulings);
   fitScheduleFrames(drafts, rulings);
   const sheetNumber = best?.printed ?? null;

@@ -29,6 +29,7 @@ import {
 import { cellAt, ocrCells, ocrSmallCells } from './ocr-cells.ts';
 import type { PageGeometry } from './pdf.ts';
 import type { Ruling } from './rulings.ts';
+import { DRAWING_WORD_RE } from './sheet-title.ts';
 import { findTitleBlock } from './title-block.ts';
 
 /** Adds OCR words that do not duplicate text-layer words. */
@@ -163,8 +164,26 @@ export const ocrTitleBlock = async (
   const number = bestNumber();
   if (number && number.score >= GOOD_NUMBER_SCORE && !(ruled && centerInside(ruled, number.box)))
     ruled = findTitleBlock([], number.box, W, H, longRulings) ?? ruled;
-  // A ruled title block is read cell by cell (far more reliable than one pass over the whole block).
-  if (ruled) add(await ocrCells(request, clampBox(expand(ruled, 1), W, H), rulings));
+  // A ruled title block is read cell by cell (far more reliable than one pass over the whole block); of a band
+  // across the sheet, the part around the number (see aroundNumber).
+  if (ruled) {
+    const block = clampBox(expand(ruled, 1), W, H);
+    const cellBorders = request.cellRulings ? await request.cellRulings().catch(() => [] as Ruling[]) : [];
+    const read =
+      number && number.score >= GOOD_NUMBER_SCORE ? aroundNumber(block, number.box, cellBorders, W) : block;
+    // Cell borders are painted out too (lettering that touches one is dropped); strokes of outlined lettering,
+    // shorter than 40 % of the block's smaller side, are not borders.
+    const side = Math.min(block.x1 - block.x0, block.y1 - block.y0);
+    const borders = [...rulings, ...cellBorders.filter((r) => r.to - r.from >= 0.4 * side)];
+    add(await ocrCells(request, read, borders));
+  }
+  // A title strip (a block over half the sheet's height) prints its title vertically when no upright line of it
+  // names a kind of drawing (`DETAILS` up the strip of a sheet numbered `C6` across its foot): read it turned.
+  const strip = ruled && ruled.y1 - ruled.y0 > H * 0.5 ? ruled : null;
+  if (strip && good() && !namesDrawing(merged, strip) && Date.now() < deadline) {
+    const turned = clampBox(expand(strip, 1), W, H);
+    add(await ocrArea(request, turned, titleBlockDpi(request), 90, rulings, WHOLE_PASS_REDUCTION));
+  }
   if (!ruled || !good()) {
     const areas: Array<{ box: Box; turn: 0 | 90 | 270 }> = [{ box: firstArea(), turn: 0 }];
     if (!ruled || ruled.y1 - ruled.y0 > H * 0.5)
@@ -187,6 +206,40 @@ export const ocrTitleBlock = async (
     }
   }
   return { words: merged, seconds, confidences };
+};
+
+/** Whether an upright line read in the area names a kind of drawing (`PLAN`, `DETAILS`, ...). */
+const namesDrawing = (words: readonly Word[], area: Box): boolean =>
+  buildLines(
+    words.filter((w) => w.dir === 0 && centerInside(area, w)),
+    { gapFactor: 1.5 },
+  ).some((line) => DRAWING_WORD_RE.test(line.text));
+
+/** Of a band across the sheet, the part within this share of the page's width left of the number is read. */
+const BAND_READ_SHARE = 0.3;
+
+/**
+ * The part of a title block the block pass reads once the number is known. A band across the whole sheet (wider
+ * than half of it) prints the sheet's title beside its number, and its left part holds revision tables, seals,
+ * logos and signatures whose reading costs most of the pass: the band is read from the cell border nearest
+ * BAND_READ_SHARE of the page left of the number (a border that runs over most of the band's height, so no
+ * lettering is cut: a project name cut in pieces would no longer repeat across the set as boilerplate). Without
+ * such a border, or for any other block, the whole block.
+ */
+export const aroundNumber = (block: Box, number: Box, borders: readonly Ruling[], pageWidth: number): Box => {
+  if (block.x1 - block.x0 <= 0.5 * pageWidth) return block;
+  const target = number.x0 - BAND_READ_SHARE * pageWidth;
+  const bandHeight = block.y1 - block.y0;
+  const cuts = borders
+    .filter(
+      (r) =>
+        r.axis === 'v' &&
+        r.at > block.x0 + 2 &&
+        r.at <= target &&
+        Math.min(r.to, block.y1) - Math.max(r.from, block.y0) >= 0.6 * bandHeight,
+    )
+    .map((r) => r.at);
+  return cuts.length ? { ...block, x0: Math.max(...cuts) - 1 } : block;
 };
 
 /** Resolution of a drawing-area read: an index's lettering is about as large as a title block's fields. */

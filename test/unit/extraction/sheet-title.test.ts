@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Line, Word } from '../../../functions/core/extraction/geometry.ts';
 import type { NumberCandidate } from '../../../functions/core/extraction/number-candidates.ts';
-import { findTitleLines, rankTitleCandidates } from '../../../functions/core/extraction/sheet-title.ts';
+import {
+  findTitleLines,
+  rankTitleCandidates,
+  titleTextOf,
+} from '../../../functions/core/extraction/sheet-title.ts';
 
 /** One OCR line at (x, y) on a 2448 x 1584 sheet. */
 const line = (text: string, x: number, y: number, size: number, confidence: number): Line => {
@@ -113,5 +117,27 @@ describe('sheet title lines', () => {
 
     // Assess
     expect(texts.sort()).toEqual(['SITE PLAN', 'WOOLSEY STREET AT SOMERSET STREET']);
+  });
+
+  it('leaves out text broken into stray letters or made mostly of marks and digits, not titles with single letters', () => {
+    expect(titleTextOf('HYD P OJECT N . 10701')).toBeNull();
+    expect(titleTextOf('“PRA "121.464 re')).toBeNull();
+    expect(titleTextOf('LOWER GREAT HIGHWAY TO MATCHLINE "B"')).toBe('LOWER GREAT HIGHWAY TO MATCHLINE "B"');
+    expect(titleTextOf('SECTION A-A AND B')).toBe('SECTION A-A AND B');
+    expect(titleTextOf('46TH AVENUE')).toBe('46TH AVENUE');
+  });
+
+  it('takes a title printed up the title strip when no line across it names a kind of drawing', () => {
+    // Prepare: the number across the strip's foot, a field value beside it, the title running up the strip.
+    const strip = { x0: 2250, y0: 100, x1: 2440, y1: 1570 };
+    const up = line('DETAILS', 2400, 1000, 20, 92);
+    const upright: typeof up = { ...up, dir: 270, x1: up.x0 + 20, y1: up.y0 + 90 };
+    const lines = [line('Drawn TPY', 2300, 1420, 10, 90), upright];
+
+    // Act
+    const texts = findTitleLines(lines, number, strip, 2448, 1584).map((l) => l.text);
+
+    // Assess
+    expect(texts).toEqual(['DETAILS']);
   });
 });

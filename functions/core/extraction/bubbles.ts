@@ -1,0 +1,174 @@
+/**
+ * Circles drawn on a sheet (view-number bubbles, section and detail markers), from its operator list. CAD
+ * plots draw a circle as one path of curves, as a polyline, or as dozens of separate two-point strokes: stroked
+ * pieces are chained at their shared ends, and a closed chain whose points lie at one distance from its
+ * centre is a circle.
+ */
+import type { Box } from './geometry.ts';
+import type { PageGeometry, PdfJs, PdfPage } from './pdf.ts';
+import { forEachPath } from './rulings.ts';
+
+export interface Bubble {
+  box: Box;
+  /** Diameter in points. */
+  diameter: number;
+}
+
+/** Bubbles are this large: smaller circles are lettering (`O`, `0`) or symbols, larger ones are drawing. */
+const MIN_DIAMETER = 12;
+const MAX_DIAMETER = 100;
+/**
+ * A straight piece longer than this is no piece of a bubble's outline (a side of at least 12 around the
+ * circle); a curve's chord may be as long as the diameter (four quarter arcs).
+ */
+const MAX_LINE_PIECE = MAX_DIAMETER * 0.3;
+/** Points of a circle lie within this fraction of the radius from it. */
+const RADIUS_TOLERANCE = 0.12;
+/** A circle is drawn with at least this many pieces (curves or chords). */
+const MIN_PIECES = 4;
+/** Pieces are chained when their ends lie within this many points. */
+const JOIN = 0.6;
+
+interface Piece {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** Union-find over piece indices. */
+const rootOf = (parent: Int32Array, index: number): number => {
+  let root = index;
+  while (parent[root] !== root) root = parent[root] ?? root;
+  let at = index;
+  while (parent[at] !== root) {
+    const next = parent[at] ?? root;
+    parent[at] = root;
+    at = next;
+  }
+  return root;
+};
+
+/** The pieces' chains that close into a circle of a bubble's size. */
+export const circlesOf = (pieces: readonly Piece[]): Bubble[] => {
+  const parent = new Int32Array(pieces.length).map((_, i) => i);
+  const keyOf = (x: number, y: number): string => `${Math.round(x / JOIN)},${Math.round(y / JOIN)}`;
+  const atEnd = new Map<string, number>();
+  const link = (x: number, y: number, index: number): void => {
+    const key = keyOf(x, y);
+    const other = atEnd.get(key);
+    if (other === undefined) atEnd.set(key, index);
+    else parent[rootOf(parent, index)] = rootOf(parent, other);
+  };
+  pieces.forEach((piece, index) => {
+    link(piece.x0, piece.y0, index);
+    link(piece.x1, piece.y1, index);
+  });
+  const chains = new Map<number, Piece[]>();
+  pieces.forEach((piece, index) => {
+    const root = rootOf(parent, index);
+    const chain = chains.get(root);
+    if (chain) chain.push(piece);
+    else chains.set(root, [piece]);
+  });
+  const out: Bubble[] = [];
+  for (const chain of chains.values()) {
+    if (chain.length < MIN_PIECES) continue;
+    const xs = chain.flatMap((p) => [p.x0, p.x1]);
+    const ys = chain.flatMap((p) => [p.y0, p.y1]);
+    const box = { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
+    const width = box.x1 - box.x0;
+    const height = box.y1 - box.y0;
+    if (width < MIN_DIAMETER || width > MAX_DIAMETER || height < 0.88 * width || height > 1.14 * width)
+      continue;
+    const cx = (box.x0 + box.x1) / 2;
+    const cy = (box.y0 + box.y1) / 2;
+    const radius = (width + height) / 4;
+    const onCircle = (x: number, y: number): boolean =>
+      Math.abs(Math.hypot(x - cx, y - cy) - radius) <= RADIUS_TOLERANCE * radius;
+    if (!chain.every((p) => onCircle(p.x0, p.y0) && onCircle(p.x1, p.y1))) continue;
+    out.push({ box, diameter: (width + height) / 2 });
+  }
+  return out;
+};
+
+/** Ink is counted on a grid of cells this large (points). */
+const INK_CELL = 8;
+/** Pieces this short are strokes or outlines of lettering (and of hatching, symbols, small details). */
+const MAX_INK_PIECE = 12;
+
+export interface SheetBubbles {
+  bubbles: Bubble[];
+  /** Short drawn pieces (lettering among them) in an area: a title drawn in outlines beside a bubble is many. */
+  inkIn: (area: Box) => number;
+}
+
+/** The bubbles (circles of a bubble's size) a page draws, in display points, and where its short strokes are. */
+export const findBubbles = async (
+  page: PdfPage,
+  pdfjs: PdfJs,
+  geometry: PageGeometry,
+): Promise<SheetBubbles> => {
+  const list = await page.getOperatorList({ intent: 'display' });
+  const { OPS } = pdfjs;
+  const strokes = new Set<number>([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.closeFillStroke]);
+  const pieces: Piece[] = [];
+  const ink = new Map<string, number>();
+  const inkKey = (cx: number, cy: number): string => `${cx},${cy}`;
+  forEachPath(list, pdfjs, geometry, (index, data, _userBox, m) => {
+    const paint = (list.argsArray[index] as unknown[] | undefined)?.[0];
+    if (typeof paint !== 'number') return;
+    const stroked = strokes.has(paint);
+    const x = (u: number, v: number): number => m[0] * u + m[2] * v + m[4];
+    const y = (u: number, v: number): number => m[1] * u + m[3] * v + m[5];
+    const at = (i: number): number => data[i] ?? 0;
+    let cu = 0;
+    let cv = 0;
+    let su = 0;
+    let sv = 0;
+    const piece = (u: number, v: number, curve = false): void => {
+      const p = { x0: x(cu, cv), y0: y(cu, cv), x1: x(u, v), y1: y(u, v) };
+      const length = Math.hypot(p.x1 - p.x0, p.y1 - p.y0);
+      if (stroked && length > 0.05 && length <= (curve ? MAX_DIAMETER : MAX_LINE_PIECE)) pieces.push(p);
+      if (length > 0.05 && length <= MAX_INK_PIECE) {
+        const key = inkKey(
+          Math.floor((p.x0 + p.x1) / 2 / INK_CELL),
+          Math.floor((p.y0 + p.y1) / 2 / INK_CELL),
+        );
+        ink.set(key, (ink.get(key) ?? 0) + 1);
+      }
+      cu = u;
+      cv = v;
+    };
+    // pdf.js path codes: 0 moveTo x y, 1 lineTo x y, 2 curveTo (3 points), 3 quadraticCurveTo (2 points), 4 close.
+    for (let i = 0; i < data.length; ) {
+      const code = data[i++];
+      if (code === 0) {
+        cu = at(i);
+        cv = at(i + 1);
+        su = cu;
+        sv = cv;
+        i += 2;
+      } else if (code === 1) {
+        piece(at(i), at(i + 1));
+        i += 2;
+      } else if (code === 2) {
+        piece(at(i + 4), at(i + 5), true);
+        i += 6;
+      } else if (code === 3) {
+        piece(at(i + 2), at(i + 3), true);
+        i += 4;
+      } else if (code === 4) {
+        piece(su, sv);
+      } else break;
+    }
+  });
+  const inkIn = (area: Box): number => {
+    let count = 0;
+    for (let cx = Math.floor(area.x0 / INK_CELL); cx <= Math.floor(area.x1 / INK_CELL); cx++)
+      for (let cy = Math.floor(area.y0 / INK_CELL); cy <= Math.floor(area.y1 / INK_CELL); cy++)
+        count += ink.get(inkKey(cx, cy)) ?? 0;
+    return count;
+  };
+  return { bubbles: circlesOf(pieces), inkIn };
+};
