@@ -284,7 +284,27 @@ export const readBubbleViews = async (
   const dpi = Math.round(Math.min(MAX_DPI, Math.max(MIN_DPI, (72 * PIXELS_PER_DIAMETER) / smallest)));
   // One render of the strips' and bubbles' common area: every render walks the page's whole operator list.
   const parts = [...strips, ...candidates.map((b) => b.box)];
+  // The render is blank outside the parts: it is kept only while they are read.
+  const keptBefore = request.renders?.length ?? 0;
   await keepRender(request, boxOf(parts), dpi, parts);
+  try {
+    return {
+      views: await readStrips(request, candidates, strips, rulings, dpi),
+      seconds: (Date.now() - started) / 1000,
+    };
+  } finally {
+    request.renders?.splice(keptBefore);
+  }
+};
+
+/** The views read from the strips beside the bubbles (and their insides), cut from the kept render. */
+const readStrips = async (
+  request: OcrRequest,
+  candidates: readonly Bubble[],
+  strips: readonly Box[],
+  rulings: readonly Ruling[],
+  dpi: number,
+): Promise<RegionDraft[]> => {
   const views: RegionDraft[] = [];
   for (const [i, bubble] of candidates.entries()) {
     const strip = strips[i];
@@ -302,5 +322,5 @@ export const readBubbleViews = async (
       number ? { ...view, viewNumber: number, label: `${number} ${view.viewTitle ?? ''}`.trim() } : view,
     );
   }
-  return { views, seconds: (Date.now() - started) / 1000 };
+  return views;
 };

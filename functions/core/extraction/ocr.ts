@@ -43,7 +43,10 @@ export const keepRender = async (
   request: OcrRequest,
   area: Box,
   dpi: number,
-  /** The parts of `area` later reads are cut from (default: all of it); nothing else is drawn. */
+  /**
+   * The parts of `area` later reads are cut from (default: all of it); nothing else is drawn, so the caller
+   * drops the render from `request.renders` once those reads are done.
+   */
   parts: readonly Box[] = [area],
 ): Promise<void> => {
   const rendered = await renderRegion(
