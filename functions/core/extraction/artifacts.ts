@@ -71,47 +71,58 @@ export const renderRegionCrops = async (
   dpi = 110,
   limits?: Partial<ExtractionLimits>,
 ): Promise<(Uint8Array | null)[]> => {
-  const results: (Uint8Array | null)[] = crops.map(() => null);
-  if (crops.length === 0) return results;
+  if (crops.length === 0) return [];
   const resolved = resolveLimits(limits);
   const { doc, pageCount } = await openPdf(bytes, resolved);
   try {
-    const byPage = new Map<number, number[]>();
-    crops.forEach((crop, index) => {
-      if (Number.isInteger(crop.pageNumber) && crop.pageNumber >= 1 && crop.pageNumber <= pageCount) {
-        byPage.set(crop.pageNumber, [...(byPage.get(crop.pageNumber) ?? []), index]);
-      }
-    });
-    for (const [pageNumber, indices] of byPage) {
-      const page = await doc.getPage(pageNumber);
-      try {
-        const g = pageGeometry(page);
-        const rendered = await renderRegion(
-          page,
-          { x0: 0, y0: 0, x1: g.width, y1: g.height },
-          dpi,
-          resolved.maxCanvasPixels,
-        );
-        const s = rendered.scale;
-        for (const index of indices) {
-          const b = fromDisplayBox((crops[index] as { box: DisplayBox }).box);
-          const x0 = Math.max(0, Math.floor(Math.min(g.width, b.x0) * s));
-          const y0 = Math.max(0, Math.floor(Math.min(g.height, b.y0) * s));
-          const x1 = Math.min(rendered.canvas.width, Math.ceil(Math.max(0, b.x1) * s));
-          const y1 = Math.min(rendered.canvas.height, Math.ceil(Math.max(0, b.y1) * s));
-          if (x1 - x0 < 1 || y1 - y0 < 1) continue;
-          const crop = createCanvas(x1 - x0, y1 - y0);
-          crop.getContext('2d').drawImage(rendered.canvas, x0, y0, x1 - x0, y1 - y0, 0, 0, x1 - x0, y1 - y0);
-          results[index] = new Uint8Array(await crop.encode('png'));
-        }
-      } catch {
-        // This page cannot be rendered (resource limits): its crops stay null; other pages go on.
-      } finally {
-        page.cleanup();
-      }
-    }
+    return await cropsOfOpenDocument(doc, pageCount, crops, dpi, resolved);
   } finally {
     await doc.destroy();
+  }
+};
+
+/** `renderRegionCrops` on a document already open (a page extractor renders its pages' crops with it). */
+export const cropsOfOpenDocument = async (
+  doc: PdfDocument,
+  pageCount: number,
+  crops: readonly { pageNumber: number; box: DisplayBox }[],
+  dpi: number,
+  resolved: ExtractionLimits,
+): Promise<(Uint8Array | null)[]> => {
+  const results: (Uint8Array | null)[] = crops.map(() => null);
+  const byPage = new Map<number, number[]>();
+  crops.forEach((crop, index) => {
+    if (Number.isInteger(crop.pageNumber) && crop.pageNumber >= 1 && crop.pageNumber <= pageCount) {
+      byPage.set(crop.pageNumber, [...(byPage.get(crop.pageNumber) ?? []), index]);
+    }
+  });
+  for (const [pageNumber, indices] of byPage) {
+    const page = await doc.getPage(pageNumber);
+    try {
+      const g = pageGeometry(page);
+      const rendered = await renderRegion(
+        page,
+        { x0: 0, y0: 0, x1: g.width, y1: g.height },
+        dpi,
+        resolved.maxCanvasPixels,
+      );
+      const s = rendered.scale;
+      for (const index of indices) {
+        const b = fromDisplayBox((crops[index] as { box: DisplayBox }).box);
+        const x0 = Math.max(0, Math.floor(Math.min(g.width, b.x0) * s));
+        const y0 = Math.max(0, Math.floor(Math.min(g.height, b.y0) * s));
+        const x1 = Math.min(rendered.canvas.width, Math.ceil(Math.max(0, b.x1) * s));
+        const y1 = Math.min(rendered.canvas.height, Math.ceil(Math.max(0, b.y1) * s));
+        if (x1 - x0 < 1 || y1 - y0 < 1) continue;
+        const crop = createCanvas(x1 - x0, y1 - y0);
+        crop.getContext('2d').drawImage(rendered.canvas, x0, y0, x1 - x0, y1 - y0, 0, 0, x1 - x0, y1 - y0);
+        results[index] = new Uint8Array(await crop.encode('png'));
+      }
+    } catch {
+      // This page cannot be rendered (resource limits): its crops stay null; other pages go on.
+    } finally {
+      page.cleanup();
+    }
   }
   return results;
 };

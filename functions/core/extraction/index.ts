@@ -6,10 +6,11 @@
  *   pipeline can fan out and assemble (specification sections span batches).
  * - renderRegionCrop / renderOverlay: artifacts; inspectPdf / buildSectionPdfs: the PDF's structure (pdf-lib).
  */
+import { cropsOfOpenDocument } from './artifacts.ts';
 import { assembleDocument } from './assemble.ts';
 import { ExtractionError } from './errors.ts';
 import { type ExtractionLimits, resolveLimits } from './limits.ts';
-import type { Classification, ExtractionResult } from './model.ts';
+import type { Classification, DisplayBox, ExtractionResult } from './model.ts';
 import { terminateOcr } from './ocr.ts';
 import { type OcrMode, type PageResult, processPage } from './page.ts';
 import { openPdf } from './pdf.ts';
@@ -76,6 +77,11 @@ export interface PageExtractor {
   readonly pageCount: number;
   /** PageResults of a 1-based inclusive range, in page order. */
   extract(range: PageRange): Promise<PageResult[]>;
+  /** PNG crops of regions of its pages (null where one cannot be rendered), from the same open document. */
+  regionCrops(
+    crops: readonly { pageNumber: number; box: DisplayBox }[],
+    dpi?: number,
+  ): Promise<(Uint8Array | null)[]>;
   /** Frees the document (and the OCR worker); the extractor cannot be used after. */
   close(): Promise<void>;
 }
@@ -105,6 +111,9 @@ export const openPageExtractor = async (
         pages.push(await processPage(doc, pdfjs, p, { limits, ocr: options.ocr ?? 'auto', ocrBudget }));
       }
       return pages;
+    },
+    regionCrops(crops, dpi = 110) {
+      return cropsOfOpenDocument(doc, pageCount, crops, dpi, limits);
     },
     async close() {
       await doc.destroy();

@@ -8,7 +8,7 @@ import { PIPELINE_ERRORS } from './errors.ts';
 import { batchesFor, requireJobFile, requireJobRecord, type StoredBatch } from './model.ts';
 import type { PipelineDeps, PipelineSettings } from './ports.ts';
 import { linkFileReferences, resolveWaitingDocuments } from './project-references.ts';
-import { PUTS_IN_FLIGHT, renderAndStoreCrops } from './region-crops.ts';
+import { type CropRenderer, PUTS_IN_FLIGHT, renderAndStoreCrops } from './region-crops.ts';
 import { sheetTextOutsideRegions } from './sheet-text.ts';
 
 /**
@@ -74,7 +74,8 @@ export async function assembleFile(
       }))
       .filter((crop) => !cropKeys.has(crop.key)),
   );
-  for (const key of await renderAndStoreCrops(deps, bytes, missingCrops)) cropKeys.add(key);
+  const render: CropRenderer = (regions) => deps.extractor.regionCrops(bytes, regions);
+  for (const key of await renderAndStoreCrops(deps, render, missingCrops)) cropKeys.add(key);
 
   const sections = await storeSectionPdfs(
     deps,

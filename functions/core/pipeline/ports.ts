@@ -100,6 +100,8 @@ type Box = { left: number; top: number; right: number; bottom: number };
 export interface PageSession {
   readonly pageCount: number;
   extract(range: { from: number; to: number }): Promise<PageResult[]>;
+  /** PNG crops of regions of its pages, rendered from the same open file (null where one cannot be). */
+  regionCrops(regions: { pageNumber: number; box: Box }[]): Promise<(Uint8Array | null)[]>;
   close(): Promise<void>;
 }
 

@@ -8,28 +8,30 @@ export interface WantedCrop {
   key: string;
 }
 
+/** Artifacts stored at once by one task (crops, section PDFs). */
+export const PUTS_IN_FLIGHT = 8;
+
+/** Renders PNG crops of page regions, in order (null where one cannot be rendered). */
+export type CropRenderer = (
+  regions: { pageNumber: number; box: WantedCrop['box'] }[],
+) => Promise<(Uint8Array | null)[]>;
+
 /**
  * Renders the crops and stores each one that rendered; returns the keys stored. A rendering failure
  * costs the crops, never the file: regions without a crop are listed without one.
  */
-/** Artifacts stored at once by one task (crops, section PDFs). */
-export const PUTS_IN_FLIGHT = 8;
-
 export async function renderAndStoreCrops(
-  deps: Pick<PipelineDeps, 'extractor' | 'log'> & { artifacts: ObjectStore },
-  bytes: Uint8Array,
+  deps: Pick<PipelineDeps, 'log'> & { artifacts: ObjectStore },
+  render: CropRenderer,
   wanted: WantedCrop[],
 ): Promise<string[]> {
   if (wanted.length === 0) return [];
-  const rendered = await deps.extractor
-    .regionCrops(
-      bytes,
-      wanted.map(({ pageNumber, box }) => ({ pageNumber, box })),
-    )
-    .catch((error: Error) => {
+  const rendered = await render(wanted.map(({ pageNumber, box }) => ({ pageNumber, box }))).catch(
+    (error: Error) => {
       deps.log.error('Region crops not rendered', { error: error.message, crops: wanted.length });
       return [] as (Uint8Array | null)[];
-    });
+    },
+  );
   const limit = pLimit(PUTS_IN_FLIGHT);
   const stored = await Promise.all(
     rendered.map((crop, index) => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   buildSectionPdf,
   extractDocument,
+  openPageExtractor,
   renderOverlay,
   renderRegionCrop,
   renderRegionCrops,
@@ -61,6 +62,27 @@ describe('artifacts', () => {
       expect(Math.abs(image.height - single.height)).toBeLessThanOrEqual(2);
     }
     expect(crops.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('an opened file renders the crops of its pages as renderRegionCrops does', async () => {
+    // Prepare
+    const doc = await PDFDocument.create();
+    await addSheet(doc, { number: 'A-101', title: 'FIRST FLOOR PLAN' });
+    const bytes = await doc.save();
+    const extractor = await openPageExtractor(bytes, { ocr: false });
+    const [page] = await extractor.extract({ from: 1, to: 1 });
+    const crops = (page?.sheet?.regions ?? []).map((region) => ({ pageNumber: 1, box: region.displayBox }));
+
+    // Act
+    const fromSession = await extractor.regionCrops(crops, 72);
+    await extractor.close();
+    const fromBytes = await renderRegionCrops(bytes, crops, 72);
+
+    // Assess
+    expect(crops.length).toBeGreaterThanOrEqual(1);
+    expect(fromSession.map((png) => png && Buffer.from(png).toString('base64'))).toEqual(
+      fromBytes.map((png) => png && Buffer.from(png).toString('base64')),
+    );
   });
 
   it('draws an overlay of the whole page', async () => {
