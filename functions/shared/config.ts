@@ -69,7 +69,7 @@ const ConfigSchema = z.object({
    * Most pairs of a query's consecutive words also searched as phrases that count once more where they
    * stand together (not required); 0 turns them off.
    */
-  SEARCH_PROXIMITY_PAIRS: z.coerce.number().int().min(0).max(20).default(6),
+  SEARCH_PROXIMITY_PAIRS: z.coerce.number().int().min(0).max(20).default(12),
   /** Locally only: the folder that holds project indexes (`s3://bucket/key` -> `{root}/bucket/key`). */
   LOCAL_INDEX_ROOT: z.string().min(1).optional(),
   /** Who answers review questions: `bedrock` on AWS; `extractive` quotes the sources (no model service: the local stack's default). */

@@ -233,11 +233,18 @@ export class LanceSourceIndex implements SourceIndex {
         ]),
       );
     if (phrases.length === 0) return run(match);
-    // The optional phrases are queries of their own (a phrase matches few passages, so its top k is
-    // most of them), their scores added to the match's, as a boolean query would add them.
-    const [matched, ...phraseLists] = await Promise.all([run(match), ...phrases.map(run)]);
-    const summed = new Map((matched as IndexHit[]).map((hit) => [hit.passage.passageId, { ...hit }]));
-    for (const hit of phraseLists.flat()) {
+    // The optional phrases are one query of their own (a phrase matches few passages, so its top k is
+    // most of them), their scores added to the match's, as a boolean query over both would add them.
+    const [matched, phrased] = await Promise.all([
+      run(match),
+      run(
+        phrases.length === 1
+          ? (phrases[0] as lancedb.FullTextQuery)
+          : new lancedb.BooleanQuery(phrases.map(should)),
+      ),
+    ]);
+    const summed = new Map(matched.map((hit) => [hit.passage.passageId, { ...hit }]));
+    for (const hit of phrased) {
       const seen = summed.get(hit.passage.passageId);
       if (seen) seen.score += repeats * hit.score;
       else summed.set(hit.passage.passageId, { ...hit, score: repeats * hit.score });
