@@ -9,7 +9,7 @@ import { artifactObjects, contentStore, jobStore, projectTotalsWriter } from './
 import { lazy } from './lazy.ts';
 import { logger, logPort } from './logger.ts';
 
-const uploads = lazy(() => new S3ObjectStore(s3, resource('uploadsBucket')));
+const uploads = lazy(() => new S3ObjectStore(s3, resource('uploadsBucket'), { keepLast: true }));
 const credits = lazy(() => new DynamoCreditLedger(dynamo, resource('table')));
 const webhooks = lazy(() => new SqsWebhookQueue(sqs, resource('webhookQueue')));
 

@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  GetObjectCommand,
+  type GetObjectCommandOutput,
+  HeadObjectCommand,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { ObjectStore } from '../../core/pipeline/ports.ts';
 
@@ -7,19 +13,43 @@ function status(error: unknown): number | undefined {
   return (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
 }
 
+/** Largest object whose bytes a store keeps for the next read of the same key. */
+const KEPT_OBJECT_MAX_BYTES = 256 * 1024 * 1024;
+
 export class S3ObjectStore implements ObjectStore {
   private readonly client: S3Client;
   private readonly bucket: string;
+  private readonly keepLast: boolean;
+  /** The last object read, kept when `keepLast`: its next read is a conditional GET (304: these bytes). */
+  private last: { key: string; etag: string; bytes: Uint8Array } | undefined;
 
-  constructor(client: S3Client, bucket: string) {
+  /**
+   * `keepLast`: keep the last object read (the uploads store: a function that extracts several page
+   * batches of one file reads the same bytes each time). A kept object is read again only when its
+   * ETag changed; callers must not modify the bytes they get.
+   */
+  constructor(client: S3Client, bucket: string, options: { keepLast?: boolean } = {}) {
     this.client = client;
     this.bucket = bucket;
+    this.keepLast = options.keepLast ?? false;
   }
 
   async getBytes(key: string): Promise<Uint8Array> {
-    const result = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+    const kept = this.last?.key === key ? this.last : undefined;
+    let result: GetObjectCommandOutput;
+    try {
+      result = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: key, ...(kept ? { IfNoneMatch: kept.etag } : {}) }),
+      );
+    } catch (error) {
+      if (kept && status(error) === 304) return kept.bytes;
+      throw error;
+    }
     if (!result.Body) throw new Error(`Object ${key} has no body`);
-    return result.Body.transformToByteArray();
+    const bytes = await result.Body.transformToByteArray();
+    if (this.keepLast && result.ETag && bytes.byteLength <= KEPT_OBJECT_MAX_BYTES)
+      this.last = { key, etag: result.ETag, bytes };
+    return bytes;
   }
 
   async getVerifiedBytes(key: string, expected: { size: number }) {
