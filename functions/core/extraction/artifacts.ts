@@ -81,6 +81,18 @@ export const renderRegionCrops = async (
   }
 };
 
+/** The whole page rendered at `dpi` within the pixel budget, with the page's geometry. */
+const renderWholePage = async (page: PdfPage, dpi: number, maxCanvasPixels: number) => {
+  const g = pageGeometry(page);
+  const rendered = await renderRegion(
+    page,
+    { x0: 0, y0: 0, x1: g.width, y1: g.height },
+    dpi,
+    maxCanvasPixels,
+  );
+  return { g, rendered };
+};
+
 /** `renderRegionCrops` on a document already open (a page extractor renders its pages' crops with it). */
 export const cropsOfOpenDocument = async (
   doc: PdfDocument,
@@ -99,13 +111,7 @@ export const cropsOfOpenDocument = async (
   for (const [pageNumber, indices] of byPage) {
     const page = await doc.getPage(pageNumber);
     try {
-      const g = pageGeometry(page);
-      const rendered = await renderRegion(
-        page,
-        { x0: 0, y0: 0, x1: g.width, y1: g.height },
-        dpi,
-        resolved.maxCanvasPixels,
-      );
+      const { g, rendered } = await renderWholePage(page, dpi, resolved.maxCanvasPixels);
       const s = rendered.scale;
       for (const index of indices) {
         const b = fromDisplayBox((crops[index] as { box: DisplayBox }).box);
@@ -147,13 +153,7 @@ const drawOverlay = async (
   dpi: number,
   resolved: ExtractionLimits,
 ): Promise<Uint8Array> => {
-  const g = pageGeometry(page);
-  const rendered = await renderRegion(
-    page,
-    { x0: 0, y0: 0, x1: g.width, y1: g.height },
-    dpi,
-    resolved.maxCanvasPixels,
-  );
+  const { rendered } = await renderWholePage(page, dpi, resolved.maxCanvasPixels);
   const ctx = rendered.canvas.getContext('2d');
   const s = rendered.scale;
   const fontPx = Math.max(11, Math.round(9 * s * 1.5));

@@ -52,14 +52,15 @@ export async function extractPageBatch(
   let error: StoredBatch['error'] = null;
   let session: PageSession | undefined;
   try {
-    session = await deps.extractor.openPages(bytes, {
+    const opened = await deps.extractor.openPages(bytes, {
       fileName: file.fileName,
       ...(file.classificationDeclared ? { classification: file.classification } : {}),
     });
+    session = opened;
     while (part.next <= input.to) {
       const chunkTo = Math.min(input.to, part.next + chunk - 1);
       const started = performance.now();
-      const pages = await session.extract({ from: part.next, to: chunkTo });
+      const pages = await opened.extract({ from: part.next, to: chunkTo });
       const wanted = pages.flatMap((page) =>
         (page.sheet?.regions ?? []).map((region, index) => ({
           pageNumber: page.pageNumber,
@@ -68,8 +69,7 @@ export async function extractPageBatch(
         })),
       );
       // From the open file: a second document opened beside it slowed its next pages threefold.
-      const open = session;
-      part.crops.push(...(await renderAndStoreCrops(deps, (regions) => open.regionCrops(regions), wanted)));
+      part.crops.push(...(await renderAndStoreCrops(deps, (regions) => opened.regionCrops(regions), wanted)));
       part.pages.push(...pages);
       const perPageMs = (performance.now() - started) / (chunkTo - part.next + 1);
       part.next = chunkTo + 1;

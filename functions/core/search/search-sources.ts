@@ -122,7 +122,7 @@ export function wordPairs(terms: string[]): string[][] {
 export function lexicalQueries(
   query: string,
   expansionWeight: number,
-  proximityPairs = 12,
+  proximityPairs: number,
 ): { lexicalQuery: LexicalQuery; headIdentifiers: string[]; expansionTerms: string[] } {
   const analyzed = analyzeQuery(query);
   const ownTerms = new Set(analyzed.terms);

@@ -40,7 +40,7 @@ describe('query expansion', () => {
     expect(specificTradePhrases('what do we owe each day late')).toContain('liquidated damages');
     // A single plain word (`bid`) is too loose a witness for phrases.
     expect(specificTradePhrases('ShareFile bid submission')).toEqual([]);
-    const { lexicalQuery } = lexicalQueries('what do we owe each day late', 0.5);
+    const { lexicalQuery } = lexicalQueries('what do we owe each day late', 0.5, 12);
     expect(lexicalQuery.optionalPhrases).toContainEqual(['liquid', 'damag']);
   });
 
@@ -60,7 +60,7 @@ describe('query expansion', () => {
 
 describe('the lexical queries of a search', () => {
   it('carry the expansion at its weight, beside the query’s own terms', () => {
-    const { lexicalQuery } = lexicalQueries('who pays for the permit', 0.5);
+    const { lexicalQuery } = lexicalQueries('who pays for the permit', 0.5, 12);
     expect(lexicalQuery.terms).toEqual(expect.arrayContaining(['pai', 'permit']));
     expect(lexicalQuery.expansion).toEqual(expect.arrayContaining(['fee']));
     expect(lexicalQuery.expansion).not.toContain('permit');
@@ -86,9 +86,10 @@ describe('the lexical queries of a search', () => {
 
   it('rank by a sheet or section number only when the query has other words beside it', () => {
     expect(
-      lexicalQueries('how do the two versions of 31 23 34 differ on trench backfill', 0.5).headIdentifiers,
+      lexicalQueries('how do the two versions of 31 23 34 differ on trench backfill', 0.5, 12)
+        .headIdentifiers,
     ).toEqual(['312334']);
-    expect(lexicalQueries('A-101', 0.5).headIdentifiers).toEqual([]);
-    expect(lexicalQueries('sheet E-301', 0.5).headIdentifiers).toEqual([]);
+    expect(lexicalQueries('A-101', 0.5, 12).headIdentifiers).toEqual([]);
+    expect(lexicalQueries('sheet E-301', 0.5, 12).headIdentifiers).toEqual([]);
   });
 });
