@@ -11,7 +11,7 @@ import { assembleDocument } from './assemble.ts';
 import { ExtractionError } from './errors.ts';
 import { type ExtractionLimits, resolveLimits } from './limits.ts';
 import type { Classification, DisplayBox, ExtractionResult } from './model.ts';
-import { terminateOcr } from './ocr.ts';
+import { parkOcrWorker, terminateOcr } from './ocr.ts';
 import { type OcrMode, type PageResult, processPage } from './page.ts';
 import { openPdf } from './pdf.ts';
 import { defaultWorkerCount, extractPagesInWorkers } from './workers.ts';
@@ -86,6 +86,16 @@ export interface PageExtractor {
   close(): Promise<void>;
 }
 
+export interface OpenOptions extends Omit<ExtractOptions, 'pages'> {
+  /**
+   * Leave the OCR worker running when the extractor closes, for the next one in this thread (a pipeline
+   * task in a warm function): starting a worker costs about 0.9 s of CPU, paid once per batch otherwise.
+   * The worker still ends when a recognition times out, and after a minute unused. Default false (close
+   * ends it).
+   */
+  keepOcrWorker?: boolean;
+}
+
 /**
  * Opens the bytes once for several ranges (a pipeline task that extracts its pages in timed chunks): the
  * file's checks, its parsing and the fonts its pages share are paid once, not once per range. The file's
@@ -93,7 +103,7 @@ export interface PageExtractor {
  */
 export const openPageExtractor = async (
   bytes: Uint8Array,
-  options: Omit<ExtractOptions, 'pages'> = {},
+  options: OpenOptions = {},
 ): Promise<PageExtractor> => {
   const limits = resolveLimits(options.limits);
   const started = Date.now();
@@ -117,7 +127,8 @@ export const openPageExtractor = async (
     },
     async close() {
       await doc.destroy();
-      await terminateOcr();
+      if (options.keepOcrWorker) parkOcrWorker();
+      else await terminateOcr();
     },
   };
 };

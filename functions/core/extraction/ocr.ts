@@ -96,11 +96,20 @@ type Tesseract = typeof import('tesseract.js');
 type TesseractWorker = Awaited<ReturnType<Tesseract['createWorker']>>;
 
 let workerPromise: Promise<TesseractWorker> | null = null;
+/** Ends a worker left running for the next extractor once nobody has used it for a while. */
+let idleTimer: NodeJS.Timeout | undefined;
+const OCR_WORKER_IDLE_MS = 60_000;
 
 const require = createRequire(import.meta.url);
 
+let workersStarted = 0;
+/** How many OCR workers this thread has started (to check that one is reused). */
+export const ocrWorkersStarted = (): number => workersStarted;
+
 const getWorker = (): Promise<TesseractWorker> => {
+  clearTimeout(idleTimer);
   workerPromise ??= (async () => {
+    workersStarted++;
     const tesseract = await import('tesseract.js');
     const eng = require('@tesseract.js-data/eng') as { langPath: string; gzip: boolean };
     return tesseract.createWorker('eng', tesseract.OEM.LSTM_ONLY, {
@@ -116,9 +125,21 @@ const getWorker = (): Promise<TesseractWorker> => {
 
 /** Ends the OCR worker thread (call when a batch is done; the next OCR call starts a new one). */
 export const terminateOcr = async (): Promise<void> => {
+  clearTimeout(idleTimer);
   const pending = workerPromise;
   workerPromise = null;
   if (pending) await (await pending).terminate().catch(() => undefined);
+};
+
+/**
+ * Leaves the OCR worker running for the next extractor in this thread, and ends it after a minute without
+ * use (its thread would otherwise keep an idle process alive).
+ */
+export const parkOcrWorker = (): void => {
+  if (!workerPromise) return;
+  clearTimeout(idleTimer);
+  idleTimer = setTimeout(() => void terminateOcr(), OCR_WORKER_IDLE_MS);
+  idleTimer.unref();
 };
 
 interface PixelWord {

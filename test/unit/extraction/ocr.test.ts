@@ -1,6 +1,11 @@
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { extractDocument } from '../../../functions/core/extraction/index.ts';
+import {
+  assembleDocument,
+  extractDocument,
+  openPageExtractor,
+} from '../../../functions/core/extraction/index.ts';
+import { ocrWorkersStarted, terminateOcr } from '../../../functions/core/extraction/ocr.ts';
 import { addSheet } from './fixtures.ts';
 
 describe('OCR of sheets without a text layer', () => {
@@ -28,5 +33,35 @@ describe('OCR of sheets without a text layer', () => {
     const titleBlock = sheet.regions.find((r) => r.regionType === 'titleBlock')!;
     expect(titleBlock.textSource).toBe('ocr');
     expect(titleBlock.ocrConfidence).toBeGreaterThan(50);
+  });
+
+  it('reuses the OCR worker across extractors that keep it, and reads each file right', async () => {
+    // Prepare: two files whose title blocks are pictures of different numbers.
+    const files = [];
+    for (const [number, title] of [
+      ['A-101', 'FIRST FLOOR PLAN'],
+      ['S-201', 'FOUNDATION PLAN'],
+    ] as const) {
+      const doc = await PDFDocument.create();
+      await addSheet(doc, { number, title, imageTitleBlock: true });
+      files.push(await doc.save());
+    }
+    await terminateOcr();
+    const startedBefore = ocrWorkersStarted();
+
+    // Act: one extractor after the other, as a warm function's page batches.
+    const numbers = [];
+    for (const bytes of files) {
+      const extractor = await openPageExtractor(bytes, { keepOcrWorker: true });
+      const pages = await extractor.extract({ from: 1, to: 1 });
+      await extractor.close();
+      numbers.push(assembleDocument(pages, { pageCount: 1, fileName: null }).sheets[0]?.sheetNumber);
+    }
+    const started = ocrWorkersStarted() - startedBefore;
+    await terminateOcr();
+
+    // Assess
+    expect(numbers).toEqual(['A-101', 'S-201']);
+    expect(started).toBe(1);
   });
 });
