@@ -2,11 +2,17 @@
  * The PDF's structure without rendering (pdf-lib): what the pipeline checks before extraction (page count,
  * drawing-sized pages, encryption) and the section PDFs cut from the source. The one place pdf-lib loads a file.
  */
-import { PDFDocument } from 'pdf-lib';
+import { PDFDict, PDFDocument, PDFName, PDFStream } from 'pdf-lib';
 import { ExtractionError } from './errors.ts';
 
 export type PdfInspection =
-  | { kind: 'pdf'; pageCount: number; largePages: number }
+  | {
+      kind: 'pdf';
+      pageCount: number;
+      largePages: number;
+      /** Pages that print no text (no font in their resources): scans and outlined sheets, read by OCR. */
+      pagesWithoutText: number[];
+    }
   | { kind: 'not_pdf' }
   | { kind: 'encrypted' }
   | { kind: 'malformed'; detail: string };
@@ -22,6 +28,30 @@ const isDrawingSized = (size: { width: number; height: number }): boolean =>
 
 const isEncryptionError = (error: unknown): boolean =>
   (error as Error).name === 'EncryptedPDFError' || /encrypt/i.test((error as Error).message ?? '');
+
+/** Forms nested deeper than this are not looked into (a page's text is rarely more than two forms down). */
+const FORM_DEPTH = 3;
+
+/**
+ * Whether a resource dictionary names a font, its own or one of its forms' (text drawn inside a form
+ * XObject uses the form's fonts). A structural guess, for scheduling only: a font that draws nothing
+ * still counts.
+ */
+const hasFont = (resources: PDFDict | undefined, depth: number, seen = new Set<PDFDict>()): boolean => {
+  if (!resources || seen.has(resources)) return false;
+  seen.add(resources);
+  const fonts = resources.lookupMaybe(PDFName.of('Font'), PDFDict);
+  if (fonts && fonts.keys().length > 0) return true;
+  if (depth === 0) return false;
+  const xObjects = resources.lookupMaybe(PDFName.of('XObject'), PDFDict);
+  for (const name of xObjects?.keys() ?? []) {
+    const xObject = xObjects?.lookup(name);
+    if (!(xObject instanceof PDFStream)) continue;
+    if (xObject.dict.lookupMaybe(PDFName.of('Subtype'), PDFName) !== PDFName.of('Form')) continue;
+    if (hasFont(xObject.dict.lookupMaybe(PDFName.of('Resources'), PDFDict), depth - 1, seen)) return true;
+  }
+  return false;
+};
 
 /** Loads the structure, or throws the ExtractionError that says why it cannot be. */
 const loadStructure = async (bytes: Uint8Array): Promise<PDFDocument> => {
@@ -41,8 +71,12 @@ export const inspectPdf = async (bytes: Uint8Array): Promise<PdfInspection> => {
   if (!head.includes('%PDF-')) return { kind: 'not_pdf' };
   try {
     const pdf = await loadStructure(bytes);
-    const largePages = pdf.getPages().filter((page) => isDrawingSized(page.getSize())).length;
-    return { kind: 'pdf', pageCount: pdf.getPageCount(), largePages };
+    const pages = pdf.getPages();
+    const largePages = pages.filter((page) => isDrawingSized(page.getSize())).length;
+    const pagesWithoutText = pages.flatMap((page, index) =>
+      hasFont(page.node.Resources(), FORM_DEPTH) ? [] : [index + 1],
+    );
+    return { kind: 'pdf', pageCount: pdf.getPageCount(), largePages, pagesWithoutText };
   } catch (error) {
     if ((error as ExtractionError).code === 'pdf_encrypted') return { kind: 'encrypted' };
     return { kind: 'malformed', detail: ((error as Error).message ?? String(error)).slice(0, 200) };

@@ -129,6 +129,11 @@ export interface JobFileRecord extends JobFile {
   partSize: number | null;
   /** Pages per extraction task, chosen at preflight. */
   pagesPerBatch?: number;
+  /**
+   * Pages that print no text, found at inspection (at most `MAX_PAGES_WITHOUT_TEXT_KEPT`): their batches
+   * run first, so the slowest pages do not finish last.
+   */
+  pagesWithoutText?: number[];
   /** Set when the same bytes are already a ready document of the project: no extraction, no charge. */
   duplicateOfDocumentId: string | null;
   createdAt: string;

@@ -1,7 +1,7 @@
 import type { ErrorInfo } from '../errors.ts';
 import type { JobFileRecord } from '../jobs/model.ts';
 import { PIPELINE_ERRORS } from './errors.ts';
-import { batchSizeFor, requireJobFile, requireJobRecord } from './model.ts';
+import { batchSizeFor, MAX_PAGES_WITHOUT_TEXT_KEPT, requireJobFile, requireJobRecord } from './model.ts';
 import type { JobDeps, PipelineDeps, PipelineSettings } from './ports.ts';
 
 /** An uploaded file still waiting for its inspection (no page count, no error yet). */
@@ -71,6 +71,7 @@ async function inspectFile(
       return {
         pageCount: inspection.pageCount,
         pagesPerBatch: batchSizeFor(inspection.pageCount, inspection.largePages, settings.pagesPerBatch),
+        pagesWithoutText: inspection.pagesWithoutText.slice(0, MAX_PAGES_WITHOUT_TEXT_KEPT),
       };
   }
 }

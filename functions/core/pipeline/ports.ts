@@ -88,7 +88,13 @@ export interface WebhookQueue {
 
 /** What a quick look at a file's bytes says, before any extraction. */
 export type PdfInspection =
-  | { kind: 'pdf'; pageCount: number; largePages: number }
+  | {
+      kind: 'pdf';
+      pageCount: number;
+      largePages: number;
+      /** Pages that print no text (scans, outlined sheets): OCR reads them, so they cost the most. */
+      pagesWithoutText: number[];
+    }
   | { kind: 'not_pdf' }
   | { kind: 'encrypted' }
   | { kind: 'malformed'; detail: string };

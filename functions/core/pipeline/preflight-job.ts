@@ -1,7 +1,7 @@
 import { PIPELINE_ERRORS } from './errors.ts';
 import { failJob } from './fail-job.ts';
 import { awaitsInspection } from './inspect-file.ts';
-import { batchesFor, now, type Plan, requireJobRecord } from './model.ts';
+import { batchesFor, inStartOrder, now, type Plan, requireJobRecord } from './model.ts';
 import type { JobDeps, PipelineSettings } from './ports.ts';
 
 /**
@@ -64,7 +64,10 @@ export async function preflightJob(
     files: processable.map((file) => ({
       fileId: file.id,
       pageCount: file.pageCount,
-      batches: batchesFor(file.pageCount, file.pagesPerBatch ?? settings.pagesPerBatch),
+      batches: inStartOrder(
+        batchesFor(file.pageCount, file.pagesPerBatch ?? settings.pagesPerBatch),
+        file.pagesWithoutText,
+      ),
     })),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batchesFor, batchSizeFor } from '../../../functions/core/pipeline/model.ts';
+import { batchesFor, batchSizeFor, inStartOrder } from '../../../functions/core/pipeline/model.ts';
 
 describe('page batch planning', () => {
   it('covers every page exactly once, in order, the last batch shorter', () => {
@@ -24,5 +24,18 @@ describe('page batch planning', () => {
     expect(drawings).toBe(4);
     expect(batchesFor(775, book).length).toBeLessThanOrEqual(16);
     expect(short).toBe(25);
+  });
+
+  it('starts the batches holding pages without text first, most first, the others in page order', () => {
+    // Prepare: 5 batches of 10 pages; pages 35 and 47-48 print no text.
+    const batches = batchesFor(50, 10);
+
+    // Act
+    const ordered = inStartOrder(batches, [35, 47, 48]);
+    const unchanged = inStartOrder(batches);
+
+    // Assess
+    expect(ordered.map((batch) => batch.from)).toEqual([41, 31, 1, 11, 21]);
+    expect(unchanged).toEqual(batches);
   });
 });
