@@ -23,8 +23,8 @@ export const engineExtractor: Extractor = {
   },
   openPages(bytes, options) {
     return openPageExtractor(bytes, {
-      // A warm function's next batch reuses the OCR worker (about 0.9 s of CPU to start one).
-      keepOcrWorker: true,
+      // A warm function's next batch reuses the open file and the OCR worker.
+      keepWarm: true,
       fileName: options.fileName,
       ...(options.classification ? { classification: options.classification } : {}),
     });

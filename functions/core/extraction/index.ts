@@ -14,6 +14,7 @@ import type { Classification, DisplayBox, ExtractionResult } from './model.ts';
 import { parkOcrWorker, terminateOcr } from './ocr.ts';
 import { type OcrMode, type PageResult, processPage } from './page.ts';
 import { openPdf } from './pdf.ts';
+import { openWarmDocument } from './warm-document.ts';
 import { defaultWorkerCount, extractPagesInWorkers } from './workers.ts';
 
 export { renderOverlay, renderRegionCrop, renderRegionCrops } from './artifacts.ts';
@@ -88,12 +89,13 @@ export interface PageExtractor {
 
 export interface OpenOptions extends Omit<ExtractOptions, 'pages'> {
   /**
-   * Leave the OCR worker running when the extractor closes, for the next one in this thread (a pipeline
-   * task in a warm function): starting a worker costs about 0.9 s of CPU, paid once per batch otherwise.
-   * The worker still ends when a recognition times out, and after a minute unused. Default false (close
-   * ends it).
+   * Leave the document open and the OCR worker running when the extractor closes, for the next one in
+   * this thread (a pipeline task in a warm function, whose next batch is often of the same file): the
+   * file's parsing and fonts cost about 0.1 s per batch of a text book, starting an OCR worker about 0.9 s
+   * of CPU. Both end after a minute unused (the worker also on a timed-out recognition; the document when
+   * another file is opened). Default false (close frees both).
    */
-  keepOcrWorker?: boolean;
+  keepWarm?: boolean;
 }
 
 /**
@@ -107,7 +109,8 @@ export const openPageExtractor = async (
 ): Promise<PageExtractor> => {
   const limits = resolveLimits(options.limits);
   const started = Date.now();
-  const { doc, pdfjs, pageCount } = await openPdf(bytes, limits);
+  const warm = options.keepWarm ? await openWarmDocument(bytes, limits) : null;
+  const { doc, pdfjs, pageCount } = warm?.opened ?? (await openPdf(bytes, limits));
   const ocrBudget = { pagesLeft: limits.maxOcrPages };
   return {
     pageCount,
@@ -126,9 +129,13 @@ export const openPageExtractor = async (
       return cropsOfOpenDocument(doc, pageCount, crops, dpi, limits);
     },
     async close() {
-      await doc.destroy();
-      if (options.keepOcrWorker) parkOcrWorker();
-      else await terminateOcr();
+      if (warm) {
+        await warm.release();
+        parkOcrWorker();
+      } else {
+        await doc.destroy();
+        await terminateOcr();
+      }
     },
   };
 };

@@ -52,7 +52,7 @@ describe('OCR of sheets without a text layer', () => {
     // Act: one extractor after the other, as a warm function's page batches.
     const numbers = [];
     for (const bytes of files) {
-      const extractor = await openPageExtractor(bytes, { keepOcrWorker: true });
+      const extractor = await openPageExtractor(bytes, { keepWarm: true });
       const pages = await extractor.extract({ from: 1, to: 1 });
       await extractor.close();
       numbers.push(assembleDocument(pages, { pageCount: 1, fileName: null }).sheets[0]?.sheetNumber);
