@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { DocumentRecord, RegionRecord } from '../../core/content/model.ts';
+import type { DocumentRecord, RegionRecord, SpecSectionRecord } from '../../core/content/model.ts';
 import type { RegionNormalizationStore } from '../../core/content/ports.ts';
 import { summarizeContent } from '../../core/content/summary.ts';
 import { NORMALIZED_DATA_SCHEMA_VERSION, type NormalizedData } from '../../core/extraction/model.ts';
@@ -61,7 +61,21 @@ export class DynamoContentStore implements ContentStore, RegionNormalizationStor
     return items.map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
   }
 
-  async writeFileContent(projectId: string, fileId: string, content: FileContent): Promise<void> {
+  async writeFileContent(
+    projectId: string,
+    fileId: string,
+    content: FileContent,
+    finalSections?: () => Promise<SpecSectionRecord[]>,
+  ): Promise<void> {
+    const sectionItem = (section: SpecSectionRecord): Item => ({
+      ...keys.specSection(projectId, fileId, section.sectionIndex),
+      entity: 'specSection',
+      v: ENTITY_VERSION.specSection,
+      ...section,
+    });
+    const sectionIndexes = new Map(
+      content.sections.map((section) => [section.specificationId, section.sectionIndex]),
+    );
     const puts: Item[] = [
       ...content.sheets.map((sheet) => ({
         ...keys.sheet(projectId, fileId, sheet.pageNumber),
@@ -70,26 +84,23 @@ export class DynamoContentStore implements ContentStore, RegionNormalizationStor
         ...sheet,
       })),
       ...content.regions.map((region) => regionItem(projectId, region)),
-      ...content.sections.map((section) => ({
-        ...keys.specSection(projectId, fileId, section.sectionIndex),
-        entity: 'specSection',
-        v: ENTITY_VERSION.specSection,
-        ...section,
+      ...content.facets.map((facet) => ({
+        ...keys.specFacet(
+          projectId,
+          fileId,
+          sectionIndexes.get(facet.specificationId) ?? 0,
+          facet.facetIndex,
+        ),
+        entity: 'specFacet',
+        v: ENTITY_VERSION.specFacet,
+        ...facet,
       })),
-      ...content.facets.map((facet) => {
-        const section = content.sections.find(
-          (candidate) => candidate.specificationId === facet.specificationId,
-        );
-        return {
-          ...keys.specFacet(projectId, fileId, section?.sectionIndex ?? 0, facet.facetIndex),
-          entity: 'specFacet',
-          v: ENTITY_VERSION.specFacet,
-          ...facet,
-        };
-      }),
     ];
     // Rows a previous attempt wrote but this one does not (the engine changed its mind) are removed.
-    const wanted = new Set(puts.map((item) => item.sk as string));
+    const wanted = new Set([
+      ...puts.map((item) => item.sk as string),
+      ...content.sections.map((section) => sectionItem(section).sk as string),
+    ]);
     const stale = (
       await Promise.all(
         [keys.sheetPrefix, keys.regionPrefix, keys.specPrefix, keys.facetPrefix].map((prefix) =>
@@ -99,10 +110,22 @@ export class DynamoContentStore implements ContentStore, RegionNormalizationStor
     )
       .flat()
       .filter((key) => !wanted.has(key.sk));
-    await batchWriteAll(this.client, this.tableName, [
-      ...stale.map((key) => ({ DeleteRequest: { Key: key } })),
-      ...puts.map((item) => ({ PutRequest: { Item: item } })),
+    // Both settle before either's failure is thrown: no write is left running behind an error.
+    const [settledSections, written] = await Promise.allSettled([
+      finalSections ? finalSections() : Promise.resolve(content.sections),
+      batchWriteAll(this.client, this.tableName, [
+        ...stale.map((key) => ({ DeleteRequest: { Key: key } })),
+        ...puts.map((item) => ({ PutRequest: { Item: item } })),
+      ]),
     ]);
+    if (written.status === 'rejected') throw written.reason;
+    if (settledSections.status === 'rejected') throw settledSections.reason;
+    const sections = settledSections.value;
+    await batchWriteAll(
+      this.client,
+      this.tableName,
+      sections.map((section) => ({ PutRequest: { Item: sectionItem(section) } })),
+    );
     // The document row last: once it says ready, everything it points to is in place. Its
     // summary and the project's counters change together.
     const document = {

@@ -3,7 +3,7 @@ import { contentIds, type DocumentRecord, type FileContext } from '../content/mo
 import type { ErrorInfo } from '../errors.ts';
 import type { PageResult } from '../extraction/index.ts';
 import { objectKeys } from '../storage-keys.ts';
-import { contentRows } from './content-rows.ts';
+import { contentPassages, contentRows } from './content-rows.ts';
 import { PIPELINE_ERRORS } from './errors.ts';
 import { batchesFor, requireJobFile, requireJobRecord, type StoredBatch } from './model.ts';
 import type { PipelineDeps, PipelineSettings } from './ports.ts';
@@ -77,12 +77,11 @@ export async function assembleFile(
   const render: CropRenderer = (regions) => deps.extractor.regionCrops(bytes, regions);
   for (const key of await renderAndStoreCrops(deps, render, missingCrops)) cropKeys.add(key);
 
-  const sections = await storeSectionPdfs(
-    deps,
-    ctx,
-    bytes,
-    result.specifications.filter((section) => !section.isTableOfContents),
-  );
+  // The section PDFs are cut and stored while the other rows are written (below): the sections' rows,
+  // the passages and the document row wait for them.
+  const realSections = result.specifications.filter((section) => !section.isTableOfContents);
+  const sectionsStored = storeSectionPdfs(deps, ctx, bytes, realSections);
+  sectionsStored.catch(() => undefined);
   const pageResults = new Map(pages.map((page) => [page.pageNumber, page]));
   const linesOf = (pageNumber: number) =>
     (pageResults.get(pageNumber)?.lines ?? []).map(({ text, x0, y0, x1, y1 }) => ({ text, x0, y0, x1, y1 }));
@@ -92,17 +91,27 @@ export async function assembleFile(
       .map((page) => ({ pageNumber: page.pageNumber, lines: linesOf(page.pageNumber) })),
     ...sheetTextOutsideRegions(result.sheets, linesOf),
   ];
-  const { content: ownContent, passages } = contentRows({
+  const { content: ownContent } = contentRows({
     ctx,
     file,
     result,
     successfulPages,
     cropKeys,
-    sections,
+    sections: realSections.map((section) => ({ section, pdfKey: null })),
     documentPages,
   });
-  // The passages first: once the document row says ready, indexing (and reconcile) can read them.
-  await deps.artifacts.putJson(objectKeys.fileSources(ctx), passages);
+  // Once the PDFs are stored: the sections point to them, and the passages are stored before the
+  // document row says ready (indexing and reconcile read them then).
+  const finalSections = async () => {
+    const stored = await sectionsStored;
+    const sections = ownContent.sections.map((row, index) => ({
+      ...row,
+      pdfPath: stored[index]?.pdfKey ?? null,
+    }));
+    const passages = contentPassages(ctx, { ...ownContent, sections }, documentPages);
+    await deps.artifacts.putJson(objectKeys.fileSources(ctx), passages);
+    return sections;
+  };
   // References to sheets of the project's other files are resolved before the rows are written, and
   // the documents that waited for this file's sheets after.
   // The project's documents are read at most once for both steps.
@@ -112,7 +121,7 @@ export async function assembleFile(
     return projectDocuments;
   };
   const content = await linkFileReferences(deps.content, job.projectId, ownContent, documents);
-  await deps.content.writeFileContent(job.projectId, file.id, content);
+  await deps.content.writeFileContent(job.projectId, file.id, content, finalSections);
   await resolveWaitingDocuments(deps.content, job.projectId, content, documents);
   await deps.jobs.updateFile(file, {
     status: 'ready',

@@ -114,18 +114,7 @@ export function contentRows(args: {
       });
     }
   }
-  const passages = fileSources({
-    projectId: ctx.projectId,
-    documentId: ctx.documentId,
-    fileId: ctx.fileId,
-    fileName: ctx.fileName,
-    classification: result.classification,
-    sheetTitles: new Map(sheets.map((sheet) => [sheet.pageNumber, sheet.sheetTitle])),
-    regions,
-    sections,
-    facets,
-    documentPages: args.documentPages,
-  });
+  const passages = contentPassages(ctx, { sheets, regions, sections, facets }, args.documentPages);
   const document: DocumentRecord = {
     orgId: ctx.orgId,
     projectId: ctx.projectId,
@@ -146,4 +135,24 @@ export function contentRows(args: {
     createdAt: now(),
   };
   return { content: { document, sheets, regions, sections, facets }, passages };
+}
+
+/** The passages (search sources) of one file's rows and of its pages that are neither sheets nor sections. */
+export function contentPassages(
+  ctx: FileContext,
+  rows: Pick<FileContent, 'sheets' | 'regions' | 'sections' | 'facets'>,
+  documentPages: DocumentPageText[],
+): Passage[] {
+  return fileSources({
+    projectId: ctx.projectId,
+    documentId: ctx.documentId,
+    fileId: ctx.fileId,
+    fileName: ctx.fileName,
+    classification: ctx.classification,
+    sheetTitles: new Map(rows.sheets.map((sheet) => [sheet.pageNumber, sheet.sheetTitle])),
+    regions: rows.regions,
+    sections: rows.sections,
+    facets: rows.facets,
+    documentPages,
+  });
 }

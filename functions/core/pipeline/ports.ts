@@ -46,8 +46,18 @@ export interface ReferenceStore
 }
 
 export interface ContentStore extends ReferenceStore {
-  /** Replaces everything stored for one file (rows are keyed deterministically: a retry rewrites, never duplicates). */
-  writeFileContent(projectId: string, fileId: string, content: FileContent): Promise<void>;
+  /**
+   * Replaces everything stored for one file (rows are keyed deterministically: a retry rewrites, never
+   * duplicates). With `finalSections`, the other rows are written while it runs (the section PDFs being
+   * stored), and the sections' rows it returns (the same sections, their PDFs' keys set) and the document
+   * row after: a section row never points to a PDF not yet stored.
+   */
+  writeFileContent(
+    projectId: string,
+    fileId: string,
+    content: FileContent,
+    finalSections?: () => Promise<SpecSectionRecord[]>,
+  ): Promise<void>;
   /** Storage keys of the artifacts of these files (for the immutable job result). */
   artifactKeysOfJob(
     projectId: string,
