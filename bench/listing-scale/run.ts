@@ -44,7 +44,7 @@ const { BatchWriteCommand, QueryCommand } = await import('@aws-sdk/lib-dynamodb'
 type RegionRecord = import('../../functions/core/content/model.ts').RegionRecord;
 const { keys } = await import('../../functions/adapters/dynamodb/table.ts');
 const { contentStore } = await import('../../functions/shared/container.ts');
-const { regionItem } = await import('../../functions/adapters/dynamodb/content-store.ts');
+const { regionItem } = await import('../../functions/adapters/dynamodb/file-content-items.ts');
 const TABLE = process.env.TABLE_NAME as string;
 
 // Real rows first: one drawing sheet and one specification through the whole pipeline.

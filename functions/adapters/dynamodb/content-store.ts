@@ -15,22 +15,10 @@ import { batchWriteAll } from './batch-write.ts';
 import { recountFileSummary, regionsWithReferences } from './content-summaries.ts';
 import { balanceSeen, creditMovementItems } from './credit-movement.ts';
 import { cancellationReasons } from './errors.ts';
+import { pageRowItems, specSectionItem } from './file-content-items.ts';
 import { changeDocument, projectCounters } from './project-counters.ts';
 import { prefixQuery, queryAll, queryCount } from './query-page.ts';
 import { ENTITY_VERSION, keys } from './table.ts';
-
-type Item = Record<string, unknown>;
-
-/** A region as stored: its row, and its entries in the filter indexes. */
-export function regionItem(projectId: string, region: RegionRecord): Item {
-  return {
-    ...keys.region(projectId, region.fileId, region.pageNumber, region.regionIndex),
-    ...keys.regionIndexKeys(projectId, region),
-    entity: 'region',
-    v: ENTITY_VERSION.region,
-    ...region,
-  };
-}
 
 /**
  * A region is normalized when its normalizedData is of the current schema version (or newer): a
@@ -67,35 +55,8 @@ export class DynamoContentStore implements ContentStore, RegionNormalizationStor
     content: FileContent,
     finalSections?: () => Promise<SpecSectionRecord[]>,
   ): Promise<void> {
-    const sectionItem = (section: SpecSectionRecord): Item => ({
-      ...keys.specSection(projectId, fileId, section.sectionIndex),
-      entity: 'specSection',
-      v: ENTITY_VERSION.specSection,
-      ...section,
-    });
-    const sectionIndexes = new Map(
-      content.sections.map((section) => [section.specificationId, section.sectionIndex]),
-    );
-    const puts: Item[] = [
-      ...content.sheets.map((sheet) => ({
-        ...keys.sheet(projectId, fileId, sheet.pageNumber),
-        entity: 'sheet',
-        v: ENTITY_VERSION.sheet,
-        ...sheet,
-      })),
-      ...content.regions.map((region) => regionItem(projectId, region)),
-      ...content.facets.map((facet) => ({
-        ...keys.specFacet(
-          projectId,
-          fileId,
-          sectionIndexes.get(facet.specificationId) ?? 0,
-          facet.facetIndex,
-        ),
-        entity: 'specFacet',
-        v: ENTITY_VERSION.specFacet,
-        ...facet,
-      })),
-    ];
+    const sectionItem = (section: SpecSectionRecord) => specSectionItem(projectId, fileId, section);
+    const puts = pageRowItems(projectId, fileId, content);
     // Rows a previous attempt wrote but this one does not (the engine changed its mind) are removed.
     const wanted = new Set([
       ...puts.map((item) => item.sk as string),
