@@ -5,7 +5,7 @@
  * centre is a circle.
  */
 import type { Box } from './geometry.ts';
-import type { PageGeometry, PdfJs, PdfPage } from './pdf.ts';
+import { drawingOperatorList, type PageGeometry, type PdfJs, type PdfPage } from './pdf.ts';
 import { forEachPath } from './rulings.ts';
 
 export interface Bubble {
@@ -109,7 +109,7 @@ export const findBubbles = async (
   pdfjs: PdfJs,
   geometry: PageGeometry,
 ): Promise<SheetBubbles> => {
-  const list = await page.getOperatorList({ intent: 'display' });
+  const list = await drawingOperatorList(page);
   const { OPS } = pdfjs;
   const strokes = new Set<number>([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.closeFillStroke]);
   const pieces: Piece[] = [];

@@ -17,6 +17,11 @@ export interface ExtractionLimits {
   maxCanvasPixels: number;
   /** Largest single image pdf.js will decode (pixels). */
   maxImagePixels: number;
+  /**
+   * Largest bilevel (1 bit per pixel) image decoded, when the file's other images are within `maxImagePixels`:
+   * kept packed, such an image takes an eighth of the bytes (see bilevel-images.ts).
+   */
+  maxBilevelImagePixels: number;
   /** OCR budget: pages OCR'd per file, and seconds per page. */
   maxOcrPages: number;
   ocrPageTimeoutMs: number;
@@ -32,6 +37,7 @@ export const DEFAULT_LIMITS: ExtractionLimits = {
   maxInflatedBytesPerStream: 256 * 1024 * 1024,
   maxCanvasPixels: 40_000_000,
   maxImagePixels: 100_000_000,
+  maxBilevelImagePixels: 800_000_000,
   maxOcrPages: 500,
   ocrPageTimeoutMs: 90_000,
 };

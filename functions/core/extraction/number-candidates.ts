@@ -5,7 +5,7 @@
  * SHEET NO / DRAWING NUMBER.
  */
 import { type Box, boxOf, centerX, centerY, type Line, median, type Word } from './geometry.ts';
-import { parseSheetNumber } from './sheet-number.ts';
+import { normalizeSheetNumber, parseSheetNumber } from './sheet-number.ts';
 
 export interface NumberCandidate {
   printed: string;
@@ -20,6 +20,28 @@ export interface NumberCandidate {
 
 /** A candidate scoring this much is a convincing sheet number. */
 export const GOOD_NUMBER_SCORE = 5;
+
+/**
+ * A number without letters (`87,168`, `4417`) is a sheet's identifier only in a cell labelled as one, the whole
+ * label a number field (`FILE NO.`, `DWG NO.`): an `OLD FILE NO.` or a `CONTRACT NO.` names something else.
+ */
+const NUMERIC_ID_RE = /^(?:\d{1,3}(?:[,.]\d{3})+|\d{1,6})$/;
+export const NUMERIC_ID_LABEL_RE =
+  /^(?:DRAWING|DWG\.?|DRG\.?|SHEET|SHT\.?|FILE|PLAN)\s*(?:NO\.?|NUMBER|#)\s*:?$/i;
+/**
+ * Such a number scores this much less than a lettered one, and never counts as convincing (see
+ * GOOD_NUMBER_SCORE): a lettered number read in the title block, or the set's numbering run, wins over it.
+ */
+const NUMERIC_ID_PENALTY = 4;
+const NUMERIC_ID_MAX_SCORE = GOOD_NUMBER_SCORE - 0.1;
+/** The label of another numbered field (`OLD FILE NO.`, `CONTRACT NO.`): the value under it is that field's. */
+const OTHER_FIELD_LABEL_RE =
+  /^(?:OLD|PREVIOUS|FORMER|SUPERSEDED|CONTRACT|PROJECT|JOB|BID|PERMIT)\b.*\b(?:NO|NUMBER|#)\.?\s*:?$/i;
+const OTHER_FIELD_PENALTY = 4;
+
+/** Whether a word reads as a sheet number, lettered or (with a label) not. */
+export const readsAsNumber = (text: string): boolean =>
+  parseSheetNumber(text) !== null || NUMERIC_ID_RE.test(text.replace(/[.,;]$/, ''));
 
 export const NUMBER_LABEL_RE =
   /^(?:SHEET|SHT\.?|DRAWING|DWG\.?|DRG\.?)\s*(?:NO\.?|NUMBER|#|NUM\.?)?:?$|^(?:SHEET|DRAWING)\s+(?:NO|NUMBER)|^NO\.?:?$/i;
@@ -36,6 +58,8 @@ export const findNumberCandidates = (
   const labels = lines.filter(
     (l) => NUMBER_LABEL_RE.test(l.text.trim()) || /\b(?:SHEET|DRAWING|DWG)\s*(?:NO|NUMBER|#)/i.test(l.text),
   );
+  const numericLabels = lines.filter((l) => NUMERIC_ID_LABEL_RE.test(l.text.trim()));
+  const otherFieldLabels = lines.filter((l) => OTHER_FIELD_LABEL_RE.test(l.text.trim()));
   const lineOf = new Map<Word, Line>();
   for (const l of lines) for (const w of l.words) lineOf.set(w, l);
   const candidates: NumberCandidate[] = [];
@@ -46,8 +70,12 @@ export const findNumberCandidates = (
     line: Line | undefined,
     source: Word['source'],
     conf: number | null,
+    dir: Word['dir'],
   ) => {
-    const parsed = parseSheetNumber(text);
+    const numericLabel = NUMERIC_ID_RE.test(text) ? labelOf(box, size, numericLabels, dir, 4) : null;
+    const parsed =
+      parseSheetNumber(text) ??
+      (numericLabel ? { printed: text, prefix: '', normalized: normalizeSheetNumber(text) } : null);
     if (!parsed) return;
     // Pure digit suffix with a one-letter prefix is common in drawings as grid bubbles (A1, B2): needs size.
     const cx = centerX(box) / pageWidth;
@@ -64,25 +92,17 @@ export const findNumberCandidates = (
     // A reference to another sheet (`SEE SHEET T-2`, `MATCH LINE ... SHEET R-2`) is never this sheet's number.
     if (!alone && line && /\b(?:SEE|REFER|MATCH\s*LINE|CONTINUED)\b/i.test(line.text)) score -= 3;
     // A label (SHEET NO, DRAWING NUMBER) just above or to the left.
-    for (const label of labels) {
-      const dx = box.x0 - label.x1;
-      const dy = box.y0 - label.y1;
-      const above =
-        dy > -size && dy < 4 * size && label.x0 < box.x1 + 4 * size && label.x1 > box.x0 - 8 * size;
-      const left = Math.abs(centerY(label) - centerY(box)) < size && dx > -size && dx < 12 * size;
-      if (above || left) {
-        score += 2.5;
-        break;
-      }
-    }
+    const label = numericLabel ?? labelOf(box, size, labels);
+    if (label) score += 2.5;
+    else if (labelOf(box, size, otherFieldLabels, dir, 4)) score -= OTHER_FIELD_PENALTY;
     if (/^[A-Z]\d$/.test(parsed.printed)) score -= 1.2; // grid bubbles, keynote tags
-    if (/^\d/.test(parsed.printed)) score -= 5;
     if (source === 'ocr' && conf !== null) score += (conf - 70) / 30;
+    if (numericLabel) score = Math.min(score - NUMERIC_ID_PENALTY, NUMERIC_ID_MAX_SCORE);
     candidates.push({ ...parsed, box, size, score, source, confidence: conf });
   };
   for (const w of words) {
     if (w.dir !== 0 && w.dir !== 90 && w.dir !== 270) continue;
-    consider(w.text.replace(/[.,;]$/, ''), w, w.size, lineOf.get(w), w.source, w.confidence);
+    consider(w.text.replace(/[.,;]$/, ''), w, w.size, lineOf.get(w), w.source, w.confidence, w.dir);
   }
   // `TCP: 032`-style numbers split over two words.
   for (const l of lines) {
@@ -98,9 +118,35 @@ export const findNumberCandidates = (
           undefined,
           a.source,
           a.confidence,
+          a.dir,
         );
       }
     }
   }
   return candidates.sort((a, b) => b.score - a.score);
 };
+
+/**
+ * The first of `labels` just above a word's box, or to its left on its line (within `leftReach` sizes); with
+ * `dir` (a field's own label), only labels read in that direction and over the word itself.
+ */
+const labelOf = (
+  box: Box,
+  size: number,
+  labels: readonly Line[],
+  dir: Word['dir'] | null = null,
+  leftReach = 12,
+): Line | null =>
+  labels.find((label) => {
+    if (dir !== null && label.dir !== dir) return false;
+    const dx = box.x0 - label.x1;
+    const dy = box.y0 - label.y1;
+    const above =
+      dy > -size &&
+      dy < 4 * size &&
+      (dir === null
+        ? label.x0 < box.x1 + 4 * size && label.x1 > box.x0 - 8 * size
+        : label.x0 < box.x1 && label.x1 > box.x0 - size);
+    const left = Math.abs(centerY(label) - centerY(box)) < size && dx > -size && dx < leftReach * size;
+    return above || left;
+  }) ?? null;

@@ -236,23 +236,38 @@ const rotateCanvas = (source: Canvas, quarterTurns: 1 | 3): Canvas => {
   return out;
 };
 
+/**
+ * A word of three characters or more is longer along its reading direction than across it. An upright word
+ * taller than wide was read across vertical lettering, in neither of its directions: it is dropped. A turned
+ * pass reads upright lettering too (a box wider than tall); such a word keeps its direction, and its size is
+ * its lettering's height, not its length.
+ */
+const MIN_CHARACTERS_FOR_SHAPE = 3;
+const MIN_ALONG_TO_ACROSS = 0.8;
+
 export const toWords = (
   pixels: readonly PixelWord[],
   map: (w: PixelWord) => Box,
   dir: TextDirection,
 ): Word[] =>
-  pixels.map((p) => {
+  pixels.flatMap((p) => {
     const box = map(p);
-    const size = dir === 0 ? box.y1 - box.y0 : box.x1 - box.x0;
-    return {
-      text: p.text,
-      ...box,
-      size,
-      dir,
-      font: 'ocr',
-      source: 'ocr',
-      confidence: Math.round(p.confidence),
-    };
+    const width = box.x1 - box.x0;
+    const height = box.y1 - box.y0;
+    const shaped = p.text.length >= MIN_CHARACTERS_FOR_SHAPE;
+    if (shaped && dir === 0 && width < MIN_ALONG_TO_ACROSS * height) return [];
+    const size = shaped ? Math.min(width, height) : dir === 0 ? height : width;
+    return [
+      {
+        text: p.text,
+        ...box,
+        size,
+        dir,
+        font: 'ocr',
+        source: 'ocr' as const,
+        confidence: Math.round(p.confidence),
+      },
+    ];
   });
 
 export const summarize = (words: Word[], started: number): OcrResult => ({

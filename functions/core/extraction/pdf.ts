@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import * as napiCanvas from '@napi-rs/canvas';
+import { imagePixelLimit } from './bilevel-images.ts';
 import { installSyncDecompression } from './decompression.ts';
 import { ExtractionError } from './errors.ts';
 import { DEFAULT_LIMITS, type ExtractionLimits } from './limits.ts';
@@ -194,7 +195,7 @@ export const openPdf = async (
     standardFontDataUrl,
     cMapUrl,
     cMapPacked: true,
-    maxImageSize: limits.maxImagePixels,
+    maxImageSize: imagePixelLimit(bytes, limits),
     canvasMaxAreaInBytes: limits.maxCanvasPixels * 4,
     isOffscreenCanvasSupported: false,
     CanvasFactory: NapiCanvasFactory,
@@ -273,3 +274,46 @@ export const pageGeometry = (page: PdfPage): PageGeometry => {
     transform: viewport.transform,
   };
 };
+
+export type OperatorList = Awaited<ReturnType<PdfPage['getOperatorList']>>;
+
+/**
+ * The operator list pdf.js draws the page with. pdf.js keeps `getOperatorList`'s list apart from the one its
+ * renders use (another intent), so a page read for its lines and then rendered was parsed twice (a second of
+ * CPU on a vector sheet of 450,000 operators). The engine reads the renders' list instead: a render that draws
+ * nothing loads it (once; later renders of the page, and calls here, reuse it until `page.cleanup()`).
+ * Drawing a path replaces its data in the list with a Path2D: the path data are kept aside before any render
+ * draws (see pathDataOf).
+ */
+export const drawingOperatorList = async (page: PdfPage): Promise<OperatorList> => {
+  const canvas = napiCanvas.createCanvas(1, 1);
+  const params = {
+    canvas,
+    canvasContext: canvas.getContext('2d'),
+    viewport: page.getViewport({ scale: 1 }),
+    operationsFilter: () => false,
+  };
+  // pdf.js types expect DOM canvases; @napi-rs/canvas implements the same 2D API.
+  const task = page.render(params as unknown as Parameters<PdfPage['render']>[0]);
+  await task.promise;
+  const list =
+    (task as unknown as { _internalRenderTask?: { operatorList?: OperatorList } })._internalRenderTask
+      ?.operatorList ?? (await page.getOperatorList({ intent: 'display' }));
+  if (!pathData.has(list)) {
+    const { OPS } = await loadPdfJs();
+    const kept: unknown[] = [];
+    list.fnArray.forEach((operator, index) => {
+      if (operator === OPS.constructPath)
+        kept[index] = (list.argsArray[index] as unknown[][] | null)?.[1]?.[0];
+    });
+    pathData.set(list, kept);
+  }
+  return list;
+};
+
+/** Path data of each list's constructPath operators, as parsed (before a render replaced them). */
+const pathData = new WeakMap<OperatorList, unknown[]>();
+
+/** The drawing data of the path at `index` of a list, also after a render drew it. */
+export const pathDataOf = (list: OperatorList, index: number): unknown =>
+  pathData.get(list)?.[index] ?? (list.argsArray[index] as unknown[][] | null)?.[1]?.[0];

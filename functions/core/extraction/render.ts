@@ -2,9 +2,23 @@
  * Rendering part of a page to a canvas (crops, overlays, OCR input), bounded by a pixel budget.
  */
 import { type Canvas, createCanvas } from '@napi-rs/canvas';
+import {
+  drawBilevelImage,
+  largeBilevelImage,
+  paintsLargeImage,
+  type SampledImage,
+} from './bilevel-images.ts';
 import { ExtractionError } from './errors.ts';
 import type { Box } from './geometry.ts';
-import { loadPdfJs, type PdfJs, type PdfPage, pageGeometry } from './pdf.ts';
+import { type GroupExtent, groupExtents } from './operator-groups.ts';
+import {
+  drawingOperatorList,
+  loadPdfJs,
+  type OperatorList,
+  type PdfJs,
+  type PdfPage,
+  pageGeometry,
+} from './pdf.ts';
 import { forEachPath, type Matrix, multiply } from './rulings.ts';
 
 export interface RenderedRegion {
@@ -38,7 +52,7 @@ const DEFAULT_BUDGET: RenderBudget = {
  * pdf.js.
  */
 const checkRenderable = async (page: PdfPage, budget: RenderBudget, areas: readonly Box[]): Promise<void> => {
-  const list = await page.getOperatorList({ intent: 'display' });
+  const list = await drawingOperatorList(page);
   const pdfjs = await loadPdfJs();
   const patterns = patternPaints(list, pdfjs, page, areas);
   const operators =
@@ -115,30 +129,45 @@ const patternPaints = (list: OperatorList, pdfjs: PdfJs, page: PdfPage, areas: r
 
 /** A user-space box, mapped to display points, lies wholly outside every one of `areas` (with a margin). */
 const isOutside = (userBox: ArrayLike<number>, toDisplay: Matrix, areas: readonly Box[]): boolean => {
-  const [minX = 0, minY = 0, maxX = 0, maxY = 0] = Array.from(userBox);
-  const xs: number[] = [];
-  const ys: number[] = [];
-  for (const [x, y] of [
-    [minX, minY],
-    [minX, maxY],
-    [maxX, minY],
-    [maxX, maxY],
-  ] as const) {
-    xs.push(toDisplay[0] * x + toDisplay[2] * y + toDisplay[4]);
-    ys.push(toDisplay[1] * x + toDisplay[3] * y + toDisplay[5]);
+  // Called for every path of every render: no arrays, no spreads.
+  const minX = userBox[0] ?? 0;
+  const minY = userBox[1] ?? 0;
+  const maxX = userBox[2] ?? 0;
+  const maxY = userBox[3] ?? 0;
+  const [a, b, c, d, e, f] = toDisplay;
+  const x1 = a * minX + c * minY + e;
+  const x2 = a * minX + c * maxY + e;
+  const x3 = a * maxX + c * minY + e;
+  const x4 = a * maxX + c * maxY + e;
+  const y1 = b * minX + d * minY + f;
+  const y2 = b * minX + d * maxY + f;
+  const y3 = b * maxX + d * minY + f;
+  const y4 = b * maxX + d * maxY + f;
+  const left = Math.min(x1, x2, x3, x4);
+  const right = Math.max(x1, x2, x3, x4);
+  const top = Math.min(y1, y2, y3, y4);
+  const bottom = Math.max(y1, y2, y3, y4);
+  for (const box of areas) {
+    if (
+      right >= box.x0 - OUTSIDE_MARGIN &&
+      left <= box.x1 + OUTSIDE_MARGIN &&
+      bottom >= box.y0 - OUTSIDE_MARGIN &&
+      top <= box.y1 + OUTSIDE_MARGIN
+    )
+      return false;
   }
-  const left = Math.min(...xs);
-  const right = Math.max(...xs);
-  const top = Math.min(...ys);
-  const bottom = Math.max(...ys);
-  return areas.every(
-    (box) =>
-      right < box.x0 - OUTSIDE_MARGIN ||
-      left > box.x1 + OUTSIDE_MARGIN ||
-      bottom < box.y0 - OUTSIDE_MARGIN ||
-      top > box.y1 + OUTSIDE_MARGIN,
-  );
+  return true;
 };
+
+/** A display box lies wholly outside every one of `areas` (with the same margin as paths). */
+const isBoxOutside = (box: Box, areas: readonly Box[]): boolean =>
+  areas.every(
+    (area) =>
+      box.x1 < area.x0 - OUTSIDE_MARGIN ||
+      box.x0 > area.x1 + OUTSIDE_MARGIN ||
+      box.y1 < area.y0 - OUTSIDE_MARGIN ||
+      box.y0 > area.y1 + OUTSIDE_MARGIN,
+  );
 
 /** Margin around a rendered area within which paths are still drawn (stroke widths, anti-aliasing). */
 const OUTSIDE_MARGIN = 12;
@@ -149,23 +178,30 @@ const isWholePage = (areas: readonly Box[], width: number, height: number): bool
   WHOLE_PAGE_SHARE * width * height;
 
 /**
- * A filter of the operators a render of `areas` can leave out: painted paths (pdf.js `constructPath` with a
- * stroke or fill) whose bounding box lies wholly outside every area. pdf.js walks the page's whole operator list for
- * every render, whatever its area; on a vector drawing that walk is most of the cost of rendering a title block.
+ * A filter of the operators a render of `areas` leaves to others or out:
+ * - painted paths (pdf.js `constructPath` with a stroke or fill) whose bounding box lies wholly outside every
+ *   area. pdf.js walks the page's whole operator list for every render, whatever its area; on a vector drawing
+ *   that walk is most of the cost of rendering a title block. Paths that set a clip (an `endPath`, or a paint
+ *   right after `clip`) are always drawn: they change what later operators draw. Renders with and without the
+ *   filter are pixel-identical on every sheet of the corpus. Not for renders of most of the page.
+ * - bilevel images over `maxPixels` (a large scan): pdf.js would expand them to a full-size RGBA canvas; they
+ *   are collected in `sampled` with their placement and drawn by the caller from their packed bits.
  * pdf.js calls the filter for each operator in order, so it follows the current transformation (save/restore,
- * `cm`, form XObjects) of the list being drawn itself. Paths that set a clip (an `endPath`, or a paint right
- * after `clip`) are always drawn: they change what later operators draw. Renders with and without the filter
- * are pixel-identical on every sheet of the corpus.
+ * `cm`, form XObjects) of the list being drawn itself. Null when there is nothing to leave out.
  */
-const outsideFilter = (
+const renderFilter = (
   executing: () => OperatorList | undefined,
   pdfjs: PdfJs,
   page: PdfPage,
   areas: readonly Box[],
+  largeBilevel: boolean,
+  maxPixels: number,
+  sampled: SampledImage[],
 ): ((index: number) => boolean) | null => {
   const { OPS } = pdfjs;
   const geometry = pageGeometry(page);
-  if (isWholePage(areas, geometry.width, geometry.height)) return null;
+  const leaveOutPaths = !isWholePage(areas, geometry.width, geometry.height);
+  if (!leaveOutPaths && !largeBilevel) return null;
   const paints = new Set<number>([
     OPS.stroke,
     OPS.closeStroke,
@@ -179,35 +215,65 @@ const outsideFilter = (
   const identity: Matrix = [1, 0, 0, 1, 0, 0];
   const base = geometry.transform as Matrix;
   let ctm = identity;
+  // The page transform times the current matrix, computed again only when the matrix changed.
+  let toDisplay: Matrix | null = null;
   const stack: Matrix[] = [];
   let previousOperator = -1;
   let followed = true;
   // pdf.js asks again for an operator it stopped at (a font or image not loaded yet): answer as before.
   let lastIndex = -1;
   let lastAnswer = true;
+  // Save/restore groups whose whole drawing lies outside the areas are left out from save to restore.
+  let groups: Map<number, GroupExtent> | null = null;
+  let skipUntil = -1;
   return (index) => {
     if (index === lastIndex) return lastAnswer;
     const list = executing();
     const operator = list?.fnArray[index];
     const operands = list?.argsArray[index] as unknown[] | null | undefined;
     let draw = true;
+    if (list && leaveOutPaths) groups ??= groupExtents(list, pdfjs, geometry);
+    const group = operator === OPS.save && followed ? groups?.get(index) : undefined;
     // Transparency groups and annotations set transforms of their own: from there on everything is drawn.
     if (operator === OPS.beginGroup || operator === OPS.beginAnnotation) followed = false;
-    if (!followed) draw = true;
-    else if (operator === OPS.save) stack.push(ctm);
-    else if (operator === OPS.restore) ctm = stack.pop() ?? identity;
-    else if (operator === OPS.transform && operands) ctm = multiply(ctm, operands as unknown as Matrix);
-    else if (operator === OPS.paintFormXObjectBegin && operands) {
+    if (index <= skipUntil) draw = false;
+    else if (!followed) draw = true;
+    else if (group?.box && isBoxOutside(group.box, areas)) {
+      skipUntil = group.end;
+      draw = false;
+    } else if (operator === OPS.save) stack.push(ctm);
+    else if (operator === OPS.restore) {
+      ctm = stack.pop() ?? identity;
+      toDisplay = null;
+    } else if (operator === OPS.transform && operands) {
+      ctm = multiply(ctm, operands as unknown as Matrix);
+      toDisplay = null;
+    } else if (operator === OPS.paintFormXObjectBegin && operands) {
       stack.push(ctm);
       const matrix = operands[0] as Matrix | null;
       if (matrix) ctm = multiply(ctm, matrix);
-    } else if (operator === OPS.paintFormXObjectEnd) ctm = stack.pop() ?? identity;
-    else if (operator === OPS.constructPath && operands) {
+      toDisplay = null;
+    } else if (operator === OPS.paintFormXObjectEnd) {
+      ctm = stack.pop() ?? identity;
+      toDisplay = null;
+    } else if (operator === OPS.constructPath && operands && leaveOutPaths) {
       const paint = operands[0];
       const userBox = operands[2] as ArrayLike<number> | null | undefined;
       const clipping = previousOperator === OPS.clip || previousOperator === OPS.eoClip;
-      if (typeof paint === 'number' && paints.has(paint) && !clipping && userBox && userBox.length >= 4)
-        draw = !isOutside(userBox, multiply(base, ctm), areas);
+      if (typeof paint === 'number' && paints.has(paint) && !clipping && userBox && userBox.length >= 4) {
+        toDisplay ??= multiply(base, ctm);
+        draw = !isOutside(userBox, toDisplay, areas);
+      }
+    } else if (
+      largeBilevel &&
+      operands &&
+      (operator === OPS.paintImageXObject || operator === OPS.paintImageMaskXObject)
+    ) {
+      const image = largeBilevelImage(page, operator === OPS.paintImageMaskXObject, operands, maxPixels);
+      if (image) {
+        sampled.push({ image, toDisplay: multiply(base, ctm) });
+        draw = false;
+      }
     }
     previousOperator = operator ?? -1;
     lastIndex = index;
@@ -215,8 +281,6 @@ const outsideFilter = (
     return draw;
   };
 };
-
-type OperatorList = Awaited<ReturnType<PdfPage['getOperatorList']>>;
 
 /**
  * Renders `box` (display points) of the page at `dpi`, scaled down to stay within `maxPixels`. `areas` are the
@@ -238,14 +302,17 @@ export const renderRegion = async (
   const pw = Math.max(1, Math.round(w * scale));
   const ph = Math.max(1, Math.round(h * scale));
   await checkRenderable(page, budget, areas);
-  // The filter reads the operator list pdf.js is drawing (that of the render task, not getOperatorList's).
+  // The filter reads the operator list pdf.js is drawing (that of the render task).
   let task: ReturnType<PdfPage['render']> | null = null;
   const executing = (): OperatorList | undefined =>
     (task as unknown as { _internalRenderTask?: { operatorList?: OperatorList } } | null)?._internalRenderTask
       ?.operatorList;
+  const pdfjs = await loadPdfJs();
+  const sampled: SampledImage[] = [];
+  const largeBilevel = paintsLargeImage(await drawingOperatorList(page), pdfjs, maxPixels);
   const operationsFilter = process.env.NO_RENDER_FILTER
     ? null
-    : outsideFilter(executing, await loadPdfJs(), page, areas);
+    : renderFilter(executing, pdfjs, page, areas, largeBilevel, maxPixels, sampled);
   const canvas = createCanvas(pw, ph);
   const context = canvas.getContext('2d');
   context.fillStyle = '#ffffff';
@@ -287,6 +354,7 @@ export const renderRegion = async (
       clearInterval(watchdog);
     }
     if (stopped) throw stopped;
+    for (const { image, toDisplay } of sampled) drawBilevelImage(canvas, box, scale, image, toDisplay);
   } catch (error) {
     if (error instanceof ExtractionError) throw error;
     throw new ExtractionError(

@@ -2,7 +2,14 @@
  * Long straight lines (rulings) of a page, from its operator list: title-block borders, table grids.
  * Only axis-aligned segments longer than a minimum length are kept, in display coordinates.
  */
-import type { PageGeometry, PdfJs, PdfPage } from './pdf.ts';
+import {
+  drawingOperatorList,
+  type OperatorList,
+  type PageGeometry,
+  type PdfJs,
+  type PdfPage,
+  pathDataOf,
+} from './pdf.ts';
 
 export interface Ruling {
   /** 'h' horizontal (y fixed), 'v' vertical (x fixed). */
@@ -28,8 +35,6 @@ const apply = (m: Matrix, x: number, y: number): [number, number] => [
   m[0] * x + m[2] * y + m[4],
   m[1] * x + m[3] * y + m[5],
 ];
-
-type OperatorList = Awaited<ReturnType<PdfPage['getOperatorList']>>;
 
 /**
  * Calls `visit` for every path of an operator list with its operator index, its drawing data (pdf.js path
@@ -66,7 +71,7 @@ export const forEachPath = (
       if (matrix) ctm = multiply(ctm, matrix);
     } else if (op === OPS.paintFormXObjectEnd) ctm = stack.pop() ?? [1, 0, 0, 1, 0, 0];
     else if (op === OPS.constructPath && args) {
-      const data = (args[1] as unknown[] | undefined)?.[0];
+      const data = pathDataOf(list, index);
       if (!data || typeof (data as ArrayLike<number>).length !== 'number') continue;
       const userBox = (args[2] as ArrayLike<number> | null | undefined) ?? null;
       visit(index, data as ArrayLike<number>, userBox, multiply(base, ctm));
@@ -84,7 +89,7 @@ export const readRulings = async (
   /** Joins collinear pieces row by row (see mergeRulings). */
   rowsFirst = false,
 ): Promise<Ruling[]> => {
-  const list = await page.getOperatorList({ intent: 'display' });
+  const list = await drawingOperatorList(page);
   if (list.fnArray.length > maxOps) return [];
   const out: Ruling[] = [];
   forEachPath(list, pdfjs, geometry, (_index, path, _userBox, toDisplay) => {

@@ -5,6 +5,8 @@
  *   is not a sheet number, which names one sheet;
  * - the discipline prefixes the set uses: of two readings of one number (`R-1`, `PR-1`), the one with a prefix
  *   other sheets carry;
+ * - numbers without letters (`87,168`, a standard plan's file number) only in a set that does not number most
+ *   of its sheets with lettered numbers;
  * - the numbering of neighbouring sheets: a sheet without a convincing number between two sheets numbered in
  *   an unbroken run (`A3` on page 3, `A6` on page 6) takes its place in the run (`A4`, `A5`).
  */
@@ -119,17 +121,26 @@ export const chooseSheetNumbers = (pages: readonly NumberingPage[]): NumberChoic
     }
     return score;
   };
+  // A set that numbers most of its sheets with lettered numbers uses numbers without letters for something
+  // else (a file or register number printed beside the sheet number).
+  const letteredSheets = pages.filter((page) =>
+    page.candidates.some((candidate) => candidate.prefix !== '' && isConvincing(candidate)),
+  ).length;
+  const numbersWithoutLetters = letteredSheets < Math.max(2, pages.length / 2);
   const choices: NumberChoice[] = pages.map((page) => {
     let best = -1;
     let bestScore = Number.NEGATIVE_INFINITY;
     page.candidates.forEach((candidate, index) => {
+      if (candidate.prefix === '' && !numbersWithoutLetters) return;
       const score = setScore(candidate, page);
       if (score > bestScore) {
         best = index;
         bestScore = score;
       }
     });
-    if (best < 0) return { kind: 'none' };
+    // A reading with nothing in its favour (away from where numbers are printed, small, unlabelled, not alone on
+    // its line: a spot elevation in the drawing read with its leader as `L868`) is no sheet number.
+    if (best < 0 || bestScore <= 0) return { kind: 'none' };
     const chosen = page.candidates[best];
     // A fixed field is never this sheet's number, however it scores.
     if (chosen && isFixedField(chosen, page)) return { kind: 'none' };
@@ -163,4 +174,21 @@ const inferFromRuns = (pages: readonly NumberingPage[], choices: NumberChoice[])
     const value = first.value + (page.pageNumber - firstPage.pageNumber);
     return { kind: 'inferred', printed: formatInRun(first, value), prefix: first.prefix };
   });
+};
+
+/** A number without letters grouped in thousands (`87,168`, `87.168`). */
+const GROUPED_NUMBER_RE = /^\d{1,3}(?:[,.]\d{3})+$/;
+
+/**
+ * A set prints its numbers grouped in thousands with one separator, and OCR reads a comma as a period now and
+ * then (`96.607`): when two or more of the set's grouped numbers read one separator and fewer read the other,
+ * those take the separator of the rest.
+ */
+export const withSetSeparator = (numbers: ReadonlyArray<string | null>): Array<string | null> => {
+  const grouped = numbers.filter((n): n is string => n !== null && GROUPED_NUMBER_RE.test(n));
+  const commas = grouped.filter((n) => n.includes(',')).length;
+  const periods = grouped.length - commas;
+  const separator = commas >= 2 && periods < commas ? ',' : periods >= 2 && commas < periods ? '.' : null;
+  if (!separator) return [...numbers];
+  return numbers.map((n) => (n !== null && GROUPED_NUMBER_RE.test(n) ? n.replace(/[,.]/g, separator) : n));
 };

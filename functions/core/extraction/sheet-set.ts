@@ -16,10 +16,10 @@ import type { Sheet } from './model.ts';
 import { resolveReferenceTargets } from './reference-targets.ts';
 import { drawingTypeOf } from './regions.ts';
 import { disciplineOf, normalizeSheetNumber, parseSheetNumber } from './sheet-number.ts';
-import { chooseSheetNumbers } from './sheet-numbering.ts';
+import { chooseSheetNumbers, withSetSeparator } from './sheet-numbering.ts';
 import { rankTitleCandidates, type TitleCandidate } from './sheet-title.ts';
 import type { SheetPageResult } from './sheets.ts';
-import { boilerplateCleaner, foldLine } from './title-boilerplate.ts';
+import { boilerplateCleaner, foldLine, onEverySheet } from './title-boilerplate.ts';
 import { disciplineFromTitle } from './title-discipline.ts';
 
 const PAGE_SIZES: ReadonlyArray<[string, number, number]> = [
@@ -66,7 +66,9 @@ export const assembleSheets = (
     return { p, choice, candidate, titleLines: p.sheet.titleLines[index] ?? [] };
   });
   // Title-block lines repeated across the set are boilerplate (project name, client, firm).
-  const withoutBoilerplate = boilerplateCleaner(chosen.map((entry) => entry.titleLines.map((l) => l.text)));
+  const linesPerSheet = chosen.map((entry) => entry.titleLines.map((l) => l.text));
+  const withoutBoilerplate = boilerplateCleaner(linesPerSheet);
+  const setWide = onEverySheet(linesPerSheet);
   const numberOf = (entry: (typeof chosen)[number]): { printed: string; prefix: string } | null => {
     if (entry.choice.kind === 'inferred') return entry.choice;
     return entry.choice.kind === 'candidate' ? entry.candidate : null;
@@ -78,7 +80,7 @@ export const assembleSheets = (
       entry.candidate ??
       (entry.titleLines.length ? { box: boxOf(entry.titleLines.map((l) => l.box)), size: 0 } : null);
     const titles: TitleCandidate[] = anchor
-      ? rankTitleCandidates(entry.titleLines, anchor, withoutBoilerplate)
+      ? rankTitleCandidates(entry.titleLines, anchor, withoutBoilerplate, setWide)
       : [];
     const title = titles[0] ?? null;
     return { title, text: title ? title.text.replace(/\s+/g, ' ').trim() : null };
@@ -91,13 +93,14 @@ export const assembleSheets = (
     ),
     chosen.map((entry) => entry.titleLines.some((line) => line.ocrConfidence !== undefined)),
   );
+  const printedNumbers = withSetSeparator(chosen.map((entry) => numberOf(entry)?.printed ?? null));
   const sheets = chosen.map((entry, i): Sheet => {
     const { p, choice, candidate } = entry;
     const s = p.sheet;
     const number = numberOf(entry);
     const read = choice.kind === 'candidate' ? candidate : null;
     const title = readings[i]?.title ?? null;
-    const sheetNumber = number?.printed ?? null;
+    const sheetNumber = printedNumbers[i] ?? null;
     const sheetTitle = sheetTitles[i] ?? null;
     const regions = s.regions.map((r, i) => {
       // The drawing area of a sheet without titled views is the view the sheet title names.

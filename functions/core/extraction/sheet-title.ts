@@ -107,8 +107,16 @@ export const titleTextOf = (text: string, ocrConfidence?: number): string | null
   if (/^\d/.test(t) && letters(t) < 6) return null;
   if (NUMBERED_FIELD_RE.test(t) || MISREAD_FIELD_LABEL_RE.test(t) || FILE_FIELD_RE.test(t)) return null;
   if (isFragmentary(t)) return null;
+  if (SENTENCE_END_RE.test(t)) return null;
   return t;
 };
+
+/**
+ * A full stop after a lower-case word of five letters or more (`... a Registered Professional Engineer. San
+ * Francisco`): a sentence of a note or disclaimer printed near the title block. Titles are headings, and the
+ * short words abbreviated in mixed-case titles (`Bldg.`, `Typ.`, `Elec.`) are under five letters.
+ */
+const SENTENCE_END_RE = /[A-Za-z][a-z]{4,}\.(?:\s|$)/;
 
 /**
  * Text whose words are broken into single letters (`HYD P OJECT N . 10701`, a scanner's text layer with letters
@@ -307,10 +315,15 @@ const joinRowPieces = (lines: readonly TitleLine[]): TitleLine[] => {
  * the rest of the set shows is not a title (null drops the line) before joining. `number` is where the title
  * is read next to (for a sheet without a number, the lines' own box: nearness then counts for none).
  */
+/** What a title made only of lines the whole set prints loses (about a size step and a third of the reach). */
+const SET_WIDE_LINE_PENALTY = 2;
+
 export const rankTitleCandidates = (
   lines: readonly TitleLine[],
   number: Pick<NumberCandidate, 'box' | 'size'>,
   withoutBoilerplate: (text: string) => string | null = (text) => text,
+  /** Lines the whole set prints (see onEverySheet): a title of those alone ranks below the sheet's own lines. */
+  onEverySheet: (text: string) => boolean = () => false,
 ): TitleCandidate[] => {
   const nb = number.box;
   const usable = withoutRereadings(lines).flatMap((l) => {
@@ -356,6 +369,7 @@ export const rankTitleCandidates = (
       if (meanConfidence !== null && meanConfidence < RELIABLE_OCR_CONFIDENCE)
         score -= Math.min(UNRELIABLE_OCR_PENALTY, (RELIABLE_OCR_CONFIDENCE - meanConfidence) / 10);
       if (letters(text) < MIN_TITLE_LETTERS && !DRAWING_WORD_RE.test(text)) score -= 1.5;
+      if (g.every((l) => onEverySheet(l.text))) score -= SET_WIDE_LINE_PENALTY;
       return { text, lines: g.map((l) => l.text), box, size, score };
     })
     .sort((a, b) => b.score - a.score)

@@ -16,7 +16,13 @@ import {
   type Word,
 } from './geometry.ts';
 import { buildLines } from './layout.ts';
-import { findNumberCandidates, GOOD_NUMBER_SCORE } from './number-candidates.ts';
+import {
+  findNumberCandidates,
+  GOOD_NUMBER_SCORE,
+  NUMBER_LABEL_RE,
+  NUMERIC_ID_LABEL_RE,
+  readsAsNumber,
+} from './number-candidates.ts';
 import {
   keepRender,
   type OcrRequest,
@@ -32,13 +38,23 @@ import type { Ruling } from './rulings.ts';
 import { DRAWING_WORD_RE } from './sheet-title.ts';
 import { findTitleBlock } from './title-block.ts';
 
-/** Adds OCR words that do not duplicate text-layer words. */
+/**
+ * Adds OCR words that do not duplicate text-layer words, nor an OCR word of the same text read in another
+ * direction in the same place (a turned pass reads upright lettering too: a second reading of it).
+ */
 export const mergeOcrWords = (base: Word[], ocr: readonly Word[]): Word[] => {
   const out = [...base];
   for (const w of ocr) {
     const area = (w.x1 - w.x0) * (w.y1 - w.y0);
     if (base.some((b) => b.source === 'textLayer' && intersection(b, w) > 0.3 * area)) continue;
-    out.push(w);
+    const readOtherwise = base.some(
+      (b) =>
+        b.source === 'ocr' &&
+        b.dir !== w.dir &&
+        b.text === w.text &&
+        intersection(b, w) > 0.5 * Math.min(area, (b.x1 - b.x0) * (b.y1 - b.y0)),
+    );
+    if (!readOtherwise) out.push(w);
   }
   return out;
 };
@@ -205,7 +221,59 @@ export const ocrTitleBlock = async (
       if (good()) break;
     }
   }
+  // A scan has no ruled cells to read one by one: the field under a number label read without its value is.
+  const fields = good() ? [] : unreadNumberFields(merged);
+  if (fields.length && Date.now() < deadline) {
+    // Read at twice the resolution (field values are small lettering); only what reads as a number is kept (the
+    // labels were read already, and misread again here they would pass for title lines).
+    const fieldPass = await ocrSmallCells(
+      { ...request, dpi: 2 * titleBlockDpi(request), renders: [] },
+      fields,
+    );
+    add({
+      ...fieldPass,
+      words: fieldPass.words.filter(
+        (w) => readsAsNumber(w.text) && (w.confidence ?? 0) >= TRUSTED_FIELD_CONFIDENCE,
+      ),
+    });
+  }
   return { words: merged, seconds, confidences };
+};
+
+/** A field read without cell borders to set it apart is kept only when read this confidently. */
+const TRUSTED_FIELD_CONFIDENCE = 60;
+
+/** Most fields under number labels read on one sheet. */
+const MAX_LABEL_FIELDS = 3;
+
+/**
+ * The fields under OCR-read number labels (`FILE NO.`, `DRAWING NO.`) that hold no sheet-number candidate:
+ * from the label's top to three label heights under it, widened to the right, where a cell prints its value.
+ */
+export const unreadNumberFields = (words: readonly Word[]): Box[] => {
+  const upright = words.filter((w) => w.dir === 0);
+  const lines = buildLines(upright, { gapFactor: 1.5 });
+  const values = new Set(
+    findNumberCandidates(upright, lines, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY).map(
+      (c) => c.box,
+    ),
+  );
+  const fields: Box[] = [];
+  for (const label of lines) {
+    const text = label.text.trim();
+    if (label.words.some((w) => w.source !== 'ocr')) continue;
+    if (!NUMBER_LABEL_RE.test(text) && !NUMERIC_ID_LABEL_RE.test(text)) continue;
+    const height = label.y1 - label.y0;
+    const field = {
+      x0: label.x0 - 2 * height,
+      y0: label.y0,
+      x1: label.x1 + 6 * height,
+      y1: label.y1 + 3 * height,
+    };
+    if ([...values].some((box) => centerInside(field, box))) continue;
+    fields.push(field);
+  }
+  return fields.slice(0, MAX_LABEL_FIELDS);
 };
 
 /** Whether an upright line read in the area names a kind of drawing (`PLAN`, `DETAILS`, ...). */

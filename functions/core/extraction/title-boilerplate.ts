@@ -86,6 +86,27 @@ const cutWords = (text: string, key: string): string | null => {
 };
 
 /**
+ * Whether a line is read on every sheet of a set (three or more; folded, or with an OCR slip): a line naming a
+ * kind of drawing that every sheet carries (`STANDARD PLAN`) names the set's kind. It is not dropped (a set of
+ * plan-and-profile sheets prints `PLAN AND PROFILE` under every street name), but alone it is a weak title.
+ */
+export const onEverySheet = (
+  linesPerSheet: ReadonlyArray<readonly string[]>,
+): ((text: string) => boolean) => {
+  const folded = linesPerSheet.map((lines) => lines.map(foldLine).filter(Boolean));
+  return (text) => {
+    const key = foldLine(text);
+    return (
+      folded.length >= 3 &&
+      key.length > 0 &&
+      folded.every((lines) =>
+        lines.some((line) => line === key || (key.length >= MIN_PART_LENGTH && nearlyEqual(line, key))),
+      )
+    );
+  };
+};
+
+/**
  * A cleaner for the title lines of a set, from the lines of each sheet: it returns the line without the set's
  * repeated text, or null when nothing of the line is a title.
  */

@@ -80,4 +80,50 @@ describe('set-level sheet numbers', () => {
     ];
     expect(printedOf(pages)).toEqual(['PR-5', 'PR-1']);
   });
+
+  it('takes a number without letters only in a set that does not number its sheets with letters', () => {
+    // Prepare: a file number (`117,496`, labelled, never convincing) beside a misread lettered number.
+    const fileNumber = (text: string): NumberCandidate => ({
+      printed: text,
+      prefix: '',
+      normalized: text,
+      box: { x0: 1100, y0: 700, x1: 1140, y1: 710 },
+      size: 10,
+      score: 4.9,
+      source: 'ocr',
+      confidence: 95,
+    });
+    const lettered = [
+      page(1, candidate('CR-12', 1150, 740, 8)),
+      page(2, candidate('CR-14', 1150, 740, 3, 50), fileNumber('117,496')),
+      page(3, candidate('CR-15', 1150, 740, 8)),
+    ];
+    const standardPlans = [
+      page(1, fileNumber('87,168')),
+      page(2, fileNumber('87,171')),
+      page(3, candidate('STR-7687', 1150, 740, 8)),
+    ];
+
+    // Act
+    const inLetteredSet = printedOf(lettered);
+    const inStandardPlans = printedOf(standardPlans);
+
+    // Assess
+    expect(inLetteredSet).toEqual(['CR-12', 'CR-14', 'CR-15']);
+    expect(inStandardPlans).toEqual(['87,168', '87,171', 'STR-7687']);
+  });
+
+  it('takes no reading with nothing in its favour as a sheet number', () => {
+    // Prepare: a spot elevation read with its leader (`L868`) is the only candidate of its sheet.
+    const pages = [
+      page(1, candidate('L868', 700, 600, -0.12, 55)),
+      page(2, candidate('C-1', 1150, 740, 0.5)),
+    ];
+
+    // Act
+    const printed = printedOf(pages);
+
+    // Assess
+    expect(printed).toEqual([null, 'C-1']);
+  });
 });
