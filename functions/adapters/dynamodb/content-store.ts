@@ -55,12 +55,11 @@ export class DynamoContentStore implements ContentStore, RegionNormalizationStor
     content: FileContent,
     finalSections?: () => Promise<SpecSectionRecord[]>,
   ): Promise<void> {
-    const sectionItem = (section: SpecSectionRecord) => specSectionItem(projectId, fileId, section);
     const puts = pageRowItems(projectId, fileId, content);
     // Rows a previous attempt wrote but this one does not (the engine changed its mind) are removed.
     const wanted = new Set([
       ...puts.map((item) => item.sk as string),
-      ...content.sections.map((section) => sectionItem(section).sk as string),
+      ...content.sections.map((section) => keys.specSection(projectId, fileId, section.sectionIndex).sk),
     ]);
     const stale = (
       await Promise.all(
@@ -85,7 +84,7 @@ export class DynamoContentStore implements ContentStore, RegionNormalizationStor
     await batchWriteAll(
       this.client,
       this.tableName,
-      sections.map((section) => ({ PutRequest: { Item: sectionItem(section) } })),
+      sections.map((section) => ({ PutRequest: { Item: specSectionItem(projectId, fileId, section) } })),
     );
     // The document row last: once it says ready, everything it points to is in place. Its
     // summary and the project's counters change together.

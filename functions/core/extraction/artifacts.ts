@@ -73,9 +73,9 @@ export const renderRegionCrops = async (
 ): Promise<(Uint8Array | null)[]> => {
   if (crops.length === 0) return [];
   const resolved = resolveLimits(limits);
-  const { doc, pageCount } = await openPdf(bytes, resolved);
+  const { doc } = await openPdf(bytes, resolved);
   try {
-    return await cropsOfOpenDocument(doc, pageCount, crops, dpi, resolved);
+    return await cropsOfOpenDocument(doc, crops, dpi, resolved);
   } finally {
     await doc.destroy();
   }
@@ -96,11 +96,11 @@ const renderWholePage = async (page: PdfPage, dpi: number, maxCanvasPixels: numb
 /** `renderRegionCrops` on a document already open (a page extractor renders its pages' crops with it). */
 export const cropsOfOpenDocument = async (
   doc: PdfDocument,
-  pageCount: number,
   crops: readonly { pageNumber: number; box: DisplayBox }[],
   dpi: number,
   resolved: ExtractionLimits,
 ): Promise<(Uint8Array | null)[]> => {
+  const pageCount = doc.numPages;
   const results: (Uint8Array | null)[] = crops.map(() => null);
   const byPage = new Map<number, number[]>();
   crops.forEach((crop, index) => {

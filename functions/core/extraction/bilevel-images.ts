@@ -36,7 +36,7 @@ export const readImageDictionary = (text: string): ImageDictionary => {
 };
 
 /** Image XObject dictionaries of a file, found by a lexical scan (good enough for a resource guard). */
-export const imageDictionaries = (bytes: Uint8Array): ImageDictionary[] => {
+const imageDictionaries = (bytes: Uint8Array): ImageDictionary[] => {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const found: ImageDictionary[] = [];
   let position = 0;

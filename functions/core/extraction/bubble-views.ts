@@ -154,47 +154,51 @@ export const viewFromStrip = (
   words: readonly Word[],
   number: string | null,
 ): RegionDraft | null => {
-  const row = titleRowOf(bubble, words);
-  if (!row || meanConfidence(row) < MIN_TITLE_CONFIDENCE) return null;
+  const titleLine = titleRowOf(bubble, words);
+  if (!titleLine || meanConfidence(titleLine) < MIN_TITLE_CONFIDENCE) return null;
   const lines = [
-    row,
+    titleLine,
     ...buildLines(
-      words.filter((w) => !row.words.includes(w)),
+      words.filter((w) => !titleLine.words.includes(w)),
       { gapFactor: 3 },
     ),
   ].filter((l) => l.dir === 0);
-  const beside = [row];
-  for (const titleLine of beside) {
-    const scaleOnLine = SCALE_TEXT_RE.exec(titleLine.text);
-    const titleText = titleTextOf(scaleOnLine ? titleLine.text.slice(0, scaleOnLine.index) : titleLine.text);
-    // A title starts with a letter or digit (`(W/18" SPACING)` is a note's continuation beside a symbol).
-    if (!titleText || !/^[A-Z0-9]/i.test(titleText) || !isTitleLettering(titleText)) continue;
-    // The scale under the title, or over it (`N.T.S.` printed above a title that sits on its panel's border).
-    const nearTitle = (l: Line): boolean =>
-      l !== titleLine &&
-      l.x0 < titleLine.x1 &&
-      l.x1 > titleLine.x0 &&
-      ((l.y0 >= titleLine.y1 - 0.2 * titleLine.size && l.y0 - titleLine.y1 < 1.5 * titleLine.size) ||
-        (l.y1 <= titleLine.y0 + 0.2 * titleLine.size && titleLine.y0 - l.y1 < 1.5 * titleLine.size));
-    const scaleLine =
-      scaleOnLine === null ? lines.find((l) => nearTitle(l) && SCALE_TEXT_RE.test(l.text)) : titleLine;
-    const scaleText = scaleLine ? (SCALE_TEXT_RE.exec(scaleLine.text)?.[0].trim() ?? null) : null;
-    const title = titleText.replace(/[\s:]+$/, '');
-    const titleBox = boxOf([bubble.box, titleLine, ...(scaleLine ? [scaleLine] : [])]);
-    return {
-      regionType: 'view',
-      label: number ? `${number} ${title}` : title,
-      drawingType: drawingTypeOf(title),
-      box: titleBox,
-      titleBox,
-      lines: scaleLine && scaleLine !== titleLine ? [titleLine, scaleLine] : [titleLine],
-      viewNumber: number,
-      viewTitle: title,
-      scaleText,
-    };
-  }
-  return null;
+  const scaleOnLine = SCALE_TEXT_RE.exec(titleLine.text);
+  const titleText = titleTextOf(scaleOnLine ? titleLine.text.slice(0, scaleOnLine.index) : titleLine.text);
+  // A title starts with a letter or digit (`(W/18" SPACING)` is a note's continuation beside a symbol).
+  if (!titleText || !/^[A-Z0-9]/i.test(titleText) || !isTitleLettering(titleText)) return null;
+  // The scale under the title, or over it (`N.T.S.` printed above a title that sits on its panel's border).
+  const nearTitle = (l: Line): boolean =>
+    l !== titleLine &&
+    l.x0 < titleLine.x1 &&
+    l.x1 > titleLine.x0 &&
+    ((l.y0 >= titleLine.y1 - 0.2 * titleLine.size && l.y0 - titleLine.y1 < 1.5 * titleLine.size) ||
+      (l.y1 <= titleLine.y0 + 0.2 * titleLine.size && titleLine.y0 - l.y1 < 1.5 * titleLine.size));
+  const scaleLine =
+    scaleOnLine === null ? lines.find((l) => nearTitle(l) && SCALE_TEXT_RE.test(l.text)) : titleLine;
+  const scaleText = scaleLine ? (SCALE_TEXT_RE.exec(scaleLine.text)?.[0].trim() ?? null) : null;
+  const title = titleText.replace(/[\s:]+$/, '');
+  const titleBox = boxOf([bubble.box, titleLine, ...(scaleLine ? [scaleLine] : [])]);
+  const view: RegionDraft = {
+    regionType: 'view',
+    label: title,
+    drawingType: drawingTypeOf(title),
+    box: titleBox,
+    titleBox,
+    lines: scaleLine && scaleLine !== titleLine ? [titleLine, scaleLine] : [titleLine],
+    viewNumber: null,
+    viewTitle: title,
+    scaleText,
+  };
+  return number ? withViewNumber(view, number) : view;
 };
+
+/** A view with the number read in its bubble: `5 ROOF EDGE`. */
+const withViewNumber = (view: RegionDraft, number: string): RegionDraft => ({
+  ...view,
+  viewNumber: number,
+  label: `${number} ${view.viewTitle ?? ''}`.trim(),
+});
 
 /** Reads one area of a kept render: `masks` painted white first (rulings, the bubble). */
 const readArea = async (
@@ -318,9 +322,7 @@ const readStrips = async (
     const number = numberInside(
       await readArea(request, bubble.box, dpi, [], [], 0.3 * bubble.diameter, bubble),
     );
-    views.push(
-      number ? { ...view, viewNumber: number, label: `${number} ${view.viewTitle ?? ''}`.trim() } : view,
-    );
+    views.push(number ? withViewNumber(view, number) : view);
   }
   return views;
 };

@@ -126,7 +126,7 @@ export const openPageExtractor = async (
       return pages;
     },
     regionCrops(crops, dpi = 110) {
-      return cropsOfOpenDocument(doc, pageCount, crops, dpi, limits);
+      return cropsOfOpenDocument(doc, crops, dpi, limits);
     },
     async close() {
       if (warm) {

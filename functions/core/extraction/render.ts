@@ -51,8 +51,12 @@ const DEFAULT_BUDGET: RenderBudget = {
  * title block of a sheet of 1.5 million operators is a few thousand of them). The operator list is cached by
  * pdf.js.
  */
-const checkRenderable = async (page: PdfPage, budget: RenderBudget, areas: readonly Box[]): Promise<void> => {
-  const list = await drawingOperatorList(page);
+const checkRenderable = async (
+  page: PdfPage,
+  list: OperatorList,
+  budget: RenderBudget,
+  areas: readonly Box[],
+): Promise<void> => {
   const pdfjs = await loadPdfJs();
   const patterns = patternPaints(list, pdfjs, page, areas);
   const operators =
@@ -301,7 +305,9 @@ export const renderRegion = async (
   if (w * h * scale * scale > maxPixels) scale = Math.sqrt(maxPixels / (w * h));
   const pw = Math.max(1, Math.round(w * scale));
   const ph = Math.max(1, Math.round(h * scale));
-  await checkRenderable(page, budget, areas);
+  // One walk of the page for the list (each call renders it through a filter that draws nothing).
+  const list = await drawingOperatorList(page);
+  await checkRenderable(page, list, budget, areas);
   // The filter reads the operator list pdf.js is drawing (that of the render task).
   let task: ReturnType<PdfPage['render']> | null = null;
   const executing = (): OperatorList | undefined =>
@@ -309,7 +315,7 @@ export const renderRegion = async (
       ?.operatorList;
   const pdfjs = await loadPdfJs();
   const sampled: SampledImage[] = [];
-  const largeBilevel = paintsLargeImage(await drawingOperatorList(page), pdfjs, maxPixels);
+  const largeBilevel = paintsLargeImage(list, pdfjs, maxPixels);
   const operationsFilter = process.env.NO_RENDER_FILTER
     ? null
     : renderFilter(executing, pdfjs, page, areas, largeBilevel, maxPixels, sampled);

@@ -3,9 +3,8 @@
  * same file): the file's checks, its parsing and the fonts its pages share are paid once per thread, not
  * once per batch. Only one is kept; it is freed after a minute unused or when another file is opened.
  */
-import { createHash } from 'node:crypto';
 import type { ExtractionLimits } from './limits.ts';
-import { type OpenedPdf, openPdf } from './pdf.ts';
+import { contentDigest, type OpenedPdf, openPdf } from './pdf.ts';
 
 interface KeptDocument {
   key: string;
@@ -24,10 +23,6 @@ export interface WarmDocument {
 const IDLE_MS = 60_000;
 let kept: KeptDocument | null = null;
 
-/** The same bytes under the same limits are the same document (the digest is about 20 ms for 10 MB). */
-const documentKey = (bytes: Uint8Array, limits: ExtractionLimits): string =>
-  `${createHash('sha256').update(bytes).digest('hex')} ${JSON.stringify(limits)}`;
-
 const free = async (document: KeptDocument): Promise<void> => {
   clearTimeout(document.idleTimer);
   if (kept === document) kept = null;
@@ -39,7 +34,9 @@ export const openWarmDocument = async (
   bytes: Uint8Array,
   limits: ExtractionLimits,
 ): Promise<WarmDocument> => {
-  const key = documentKey(bytes, limits);
+  // The same bytes under the same limits are the same document; the digest also keys the byte checks.
+  const digest = contentDigest(bytes);
+  const key = `${digest} ${JSON.stringify(limits)}`;
   if (kept?.key === key) {
     const document = kept;
     clearTimeout(document.idleTimer);
@@ -47,7 +44,7 @@ export const openWarmDocument = async (
     return { opened: document.opened, release: () => releaseKept(document) };
   }
   if (kept && kept.users === 0) await free(kept);
-  const opened = await openPdf(bytes, limits);
+  const opened = await openPdf(bytes, limits, { digest });
   if (kept) return { opened, release: () => opened.doc.destroy() };
   const document: KeptDocument = { key, opened, users: 1 };
   kept = document;

@@ -5,6 +5,7 @@
 import { deflateSync } from 'node:zlib';
 import { createCanvas } from '@napi-rs/canvas';
 import { degrees, PDFDocument, type PDFFont, type PDFPage, StandardFonts } from 'pdf-lib';
+import type { Word } from '../../../functions/core/extraction/geometry.ts';
 import type { Region, Sheet } from '../../../functions/core/extraction/model.ts';
 
 export interface TextSpec {
@@ -262,3 +263,33 @@ export const sheetFixture = (regions: Region[], overrides: Partial<Sheet> = {}):
   regions,
   ...overrides,
 });
+
+/** A text-layer word at display position (x0, y0), its width 0.6 of its size per character. */
+export const wordAt = (
+  text: string,
+  x0: number,
+  y0: number,
+  size: number,
+  extra: Partial<Word> = {},
+): Word => ({
+  text,
+  x0,
+  y0,
+  x1: x0 + text.length * size * 0.6,
+  y1: y0 + size,
+  size,
+  dir: 0,
+  font: 'f',
+  source: 'textLayer',
+  confidence: null,
+  ...extra,
+});
+
+/** The same word read by OCR, with 95 % confidence. */
+export const ocrWordAt = (
+  text: string,
+  x0: number,
+  y0: number,
+  size: number,
+  extra: Partial<Word> = {},
+): Word => wordAt(text, x0, y0, size, { font: 'ocr', source: 'ocr', confidence: 95, ...extra });

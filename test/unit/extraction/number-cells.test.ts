@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Word } from '../../../functions/core/extraction/geometry.ts';
 import { buildLines } from '../../../functions/core/extraction/layout.ts';
 import { findNumberCandidates } from '../../../functions/core/extraction/number-candidates.ts';
 import { cellAt } from '../../../functions/core/extraction/ocr-cells.ts';
 import type { Ruling } from '../../../functions/core/extraction/rulings.ts';
 import { parseSheetNumber } from '../../../functions/core/extraction/sheet-number.ts';
 import { numberCellsOf } from '../../../functions/core/extraction/title-block-ocr.ts';
+import { wordAt as word } from './fixtures.ts';
 
 const h = (at: number, from: number, to: number): Ruling => ({ axis: 'h', at, from, to });
 const v = (at: number, from: number, to: number): Ruling => ({ axis: 'v', at, from, to });
@@ -19,20 +19,6 @@ const column: Ruling[] = [
   v(2265, 1388, 1528),
   v(2375, 1388, 1528),
 ];
-
-const word = (text: string, x0: number, y0: number, size: number, extra: Partial<Word> = {}): Word => ({
-  text,
-  x0,
-  y0,
-  x1: x0 + text.length * size * 0.6,
-  y1: y0 + size,
-  size,
-  dir: 0,
-  font: 'f',
-  source: 'textLayer',
-  confidence: null,
-  ...extra,
-});
 
 describe('ruled cells for the sheet-number OCR pass', () => {
   it('finds the cell around a point from its four borders', () => {

@@ -10,23 +10,10 @@ import { withSetSeparator } from '../../../functions/core/extraction/sheet-numbe
 import { rankTitleCandidates, titleTextOf } from '../../../functions/core/extraction/sheet-title.ts';
 import { mergeOcrWords, unreadNumberFields } from '../../../functions/core/extraction/title-block-ocr.ts';
 import { onEverySheet } from '../../../functions/core/extraction/title-boilerplate.ts';
+import { ocrWordAt as ocrWord } from './fixtures.ts';
 
 const W = 2448;
 const H = 1584;
-
-const ocrWord = (text: string, x0: number, y0: number, size: number, extra: Partial<Word> = {}): Word => ({
-  text,
-  x0,
-  y0,
-  x1: x0 + text.length * size * 0.6,
-  y1: y0 + size,
-  size,
-  dir: 0,
-  font: 'ocr',
-  source: 'ocr',
-  confidence: 95,
-  ...extra,
-});
 
 /** The right-hand column of a standard plan's title block: an old file number over the file number. */
 const fileNumberColumn = (oldValue: string, value: string): Word[] => [
