@@ -7,7 +7,7 @@ import { SHARE_ENV, Worker } from 'node:worker_threads';
  * tasks ~40 % slower; tsx only where Node cannot strip types.
  */
 const TASK_WORKER_EXEC_ARGV = (process.features as { typescript?: unknown }).typescript
-  ? []
+  ? (process.env.TASK_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [])
   : ['--import', 'tsx'];
 
 interface Pending {

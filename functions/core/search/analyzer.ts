@@ -141,7 +141,9 @@ function stemWord(word: string): string {
   const known = knownStems.get(word);
   if (known !== undefined) return known;
   const stem =
-    !/^[a-z]{3,}$/.test(word) || lexicon?.abbreviations.has(word) ? word : stemmer(IRREGULAR.get(word) ?? word);
+    !/^[a-z]{3,}$/.test(word) || lexicon?.abbreviations.has(word)
+      ? word
+      : stemmer(IRREGULAR.get(word) ?? word);
   // While the lexicon is being built (its phrases are stemmed), abbreviations are not known yet.
   if (!lexicon) return stem;
   if (knownStems.size >= STEMS_KEPT) knownStems.clear();
