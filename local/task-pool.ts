@@ -6,9 +6,13 @@ import { SHARE_ENV, Worker } from 'node:worker_threads';
  * `erasableSyntaxOnly` in tsconfig), not through tsx, whose transforms and source maps made the extraction
  * tasks ~40 % slower; tsx only where Node cannot strip types.
  */
-const TASK_WORKER_EXEC_ARGV = (process.features as { typescript?: unknown }).typescript
-  ? (process.env.TASK_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [])
-  : ['--import', 'tsx'];
+const TASK_WORKER_EXEC_ARGV = [
+  ...((process.features as { typescript?: unknown }).typescript ? [] : ['--import', 'tsx']),
+  // `LOCAL_TASK_PROFILE=dir`: each task thread writes a V8 CPU profile there when it ends.
+  ...(process.env.LOCAL_TASK_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.LOCAL_TASK_PROFILE}`]
+    : []),
+];
 
 interface Pending {
   resolve: (value: unknown) => void;
