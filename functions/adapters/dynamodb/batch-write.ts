@@ -1,4 +1,7 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import pLimit from 'p-limit';
+
+const CHUNKS_IN_FLIGHT = 8;
 
 type WriteRequests = NonNullable<ConstructorParameters<typeof BatchWriteCommand>[0]['RequestItems']>[string];
 
@@ -25,6 +28,21 @@ export async function batchWriteAll(
       }
     }
   };
-  for (let start = 0; start < chunks.length; start += 4)
-    await Promise.all(chunks.slice(start, start + 4).map(writeChunk));
+  // A steady pipeline of chunks, not groups that wait for their slowest: a spec book's thousand facet
+  // rows (3.7 MB) went to DynamoDB Local in 543-816 ms with 8 in flight, 853-1011 ms with 4.
+  // After a failure no further chunk starts (those waiting are dropped), and the call returns once
+  // the chunks in flight have settled: no write is left running behind the error it throws.
+  const limit = pLimit({ concurrency: CHUNKS_IN_FLIGHT, rejectOnClear: true });
+  let failure: { error: unknown } | undefined;
+  await Promise.allSettled(
+    chunks.map((chunk) =>
+      limit(() =>
+        writeChunk(chunk).catch((error: unknown) => {
+          failure ??= { error };
+          limit.clearQueue();
+        }),
+      ),
+    ),
+  );
+  if (failure) throw failure.error;
 }
