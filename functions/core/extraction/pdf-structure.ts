@@ -105,16 +105,19 @@ export const buildSectionPdf = async (
 ): Promise<Uint8Array> => copyRange(await loadStructure(bytes), { from: pageStart, to: pageEnd });
 
 /**
- * One PDF per range, the source parsed once (a spec book has about a hundred sections); null for a range
- * that cannot be copied.
+ * One PDF per range, the source parsed once (a spec book has about a hundred sections), each handed over
+ * as soon as it is cut, so that the caller stores it while the next one is cut; null for a range that
+ * cannot be copied. Throws (on the first read) the ExtractionError of a source that cannot be loaded.
  */
-export const buildSectionPdfs = async (
+export async function* buildSectionPdfs(
   bytes: Uint8Array,
   ranges: readonly PageRange[],
-): Promise<(Uint8Array | null)[]> => {
-  if (ranges.length === 0) return [];
+): AsyncGenerator<Uint8Array | null> {
+  if (ranges.length === 0) return;
   const source = await loadStructure(bytes);
-  const pdfs: (Uint8Array | null)[] = [];
-  for (const range of ranges) pdfs.push(await copyRange(source, range).catch(() => null));
-  return pdfs;
-};
+  for (const range of ranges) {
+    yield await copyRange(source, range).catch(() => null);
+    // A cut is CPU work without a pause: the stores of the PDFs already cut go out in between.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}

@@ -132,33 +132,41 @@ export async function assembleFile(
   return { status: 'ready', successfulPages };
 }
 
-/** Cuts one PDF per section from the source (read once) and stores each; a section that fails has none. */
+/**
+ * Cuts one PDF per section from the source (read once) and stores each as soon as it is cut (the next
+ * one is cut meanwhile); a section whose PDF cannot be cut has none, and none has one when the source
+ * cannot be loaded. A failed store fails the call (the task is retried) once the other stores settled.
+ */
 async function storeSectionPdfs<S extends { pageStart: number; pageEnd: number }>(
   deps: PipelineDeps,
   ctx: FileContext,
   bytes: Uint8Array,
   sections: S[],
 ): Promise<{ section: S; pdfKey: string | null }[]> {
-  const pdfs = await deps.extractor
-    .sectionPdfs(
-      bytes,
-      sections.map((section) => ({ from: section.pageStart, to: section.pageEnd })),
-    )
-    .catch((error: Error) => {
-      deps.log.error('Section PDFs not cut', { error: error.message, sections: sections.length });
-      return [] as (Uint8Array | null)[];
-    });
   const limit = pLimit(PUTS_IN_FLIGHT);
-  const stored = await Promise.all(
-    sections.map((section, index) => {
-      const pdf = pdfs[index];
-      if (!pdf) return { section, pdfKey: null };
-      const pdfKey = objectKeys.sectionPdf(ctx, contentIds.section(ctx.fileId, index));
-      return limit(async () => {
-        await deps.artifacts.putBytes(pdfKey, pdf, 'application/pdf');
-        return { section, pdfKey };
-      });
-    }),
-  );
-  return stored;
+  const stores: Promise<string | null>[] = [];
+  try {
+    const ranges = sections.map((section) => ({ from: section.pageStart, to: section.pageEnd }));
+    for await (const pdf of deps.extractor.sectionPdfs(bytes, ranges)) {
+      const pdfKey = objectKeys.sectionPdf(ctx, contentIds.section(ctx.fileId, stores.length));
+      const stored = pdf
+        ? limit(async () => {
+            await deps.artifacts.putBytes(pdfKey, pdf, 'application/pdf');
+            return pdfKey;
+          })
+        : Promise.resolve(null);
+      // Handled now, thrown below: a store that fails while later sections are cut is not unhandled.
+      stored.catch(() => undefined);
+      stores.push(stored);
+    }
+  } catch (error) {
+    deps.log.error('Section PDFs not cut', { error: (error as Error).message, sections: sections.length });
+  }
+  const keys = await Promise.allSettled(stores);
+  const failed = keys.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+  return sections.map((section, index) => {
+    const outcome = keys[index];
+    return { section, pdfKey: outcome?.status === 'fulfilled' ? outcome.value : null };
+  });
 }

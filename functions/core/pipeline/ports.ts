@@ -142,8 +142,11 @@ export interface Extractor {
   ): ExtractionResult;
   /** PNG crops of regions, in order (null where a region cannot be rendered). */
   regionCrops(bytes: Uint8Array, regions: { pageNumber: number; box: Box }[]): Promise<(Uint8Array | null)[]>;
-  /** One PDF per page range (null where a range cannot be cut), reading the source once. */
-  sectionPdfs(bytes: Uint8Array, ranges: { from: number; to: number }[]): Promise<(Uint8Array | null)[]>;
+  /**
+   * One PDF per page range, in order, each as soon as it is cut (null where a range cannot be cut),
+   * reading the source once; fails on the first read when the source cannot be loaded.
+   */
+  sectionPdfs(bytes: Uint8Array, ranges: { from: number; to: number }[]): AsyncIterable<Uint8Array | null>;
 }
 
 /** Structured logging (the Powertools logger on AWS and locally). */
