@@ -8,6 +8,7 @@ import { CONSUMERS } from '../functions/shared/consumers.ts';
 import { EXPIRE_JOBS_SCHEDULE } from '../functions/shared/event-rules.ts';
 import { RESOURCES, type ResourceDefinition, resourcesOfKind } from '../functions/shared/resources.ts';
 import { startApiServer } from './api-server.ts';
+import { enableCompileCache } from './compile-cache.ts';
 import { ensureTable, startDynamo } from './emulators/dynamodb.ts';
 import { startS3 } from './emulators/s3.ts';
 import { startSqs } from './emulators/sqs.ts';
@@ -59,6 +60,8 @@ const LOCAL_TABLE = localName(RESOURCES.table);
  * and serves the real handlers over HTTP. Call before any handler module is imported.
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  // The handlers that run in this thread (most of them) are imported on first use, after this.
+  enableCompileCache();
   // The local embedder's word vectors, converted once per install before any worker needs them.
   buildWordVectorCache();
   const [dynamo, s3, sqs] = await Promise.all([

@@ -1,7 +1,9 @@
 import { parentPort } from 'node:worker_threads';
+import { enableCompileCache } from './compile-cache.ts';
 import { installStreamingShim } from './streaming-shim.ts';
 
 /** Runs Lambda handlers for the local task pool, one invocation at a time. */
+enableCompileCache();
 installStreamingShim();
 const { invokeHandler } = await import('./lambda.ts');
 
