@@ -2,7 +2,7 @@
  * The PDF's structure without rendering (pdf-lib): what the pipeline checks before extraction (page count,
  * drawing-sized pages, encryption) and the section PDFs cut from the source. The one place pdf-lib loads a file.
  */
-import { PDFDict, PDFDocument, PDFName, PDFStream } from 'pdf-lib';
+import { ParseSpeeds, PDFDict, PDFDocument, PDFName, PDFStream } from 'pdf-lib';
 import { ExtractionError } from './errors.ts';
 
 export type PdfInspection =
@@ -56,7 +56,13 @@ const hasFont = (resources: PDFDict | undefined, depth: number, seen = new Set<P
 /** Loads the structure, or throws the ExtractionError that says why it cannot be. */
 const loadStructure = async (bytes: Uint8Array): Promise<PDFDocument> => {
   try {
-    return await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: false });
+    // Parsed without a pause (by default pdf-lib waits for a timer every 100 objects): about 90 ms less
+    // of a 10 MB book's load, on the path of every job (inspection) and of its assembly.
+    return await PDFDocument.load(bytes, {
+      updateMetadata: false,
+      throwOnInvalidObject: false,
+      parseSpeed: ParseSpeeds.Fastest,
+    });
   } catch (error) {
     if (isEncryptionError(error))
       throw new ExtractionError('pdf_encrypted', 'The PDF is encrypted.', { cause: error });
