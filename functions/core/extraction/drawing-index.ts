@@ -129,8 +129,8 @@ export const readDrawingIndex = (words: readonly Word[], titleBlock: Box | null)
 };
 
 /** Whether two folded words are the same word read with at most one slip (for words of four letters or more). */
-const sameWord = (a: string, b: string): boolean =>
-  a === b || (Math.min(a.length, b.length) >= 4 && editDistance(a, b, 1) <= 1);
+const sameWord = (first: string, second: string): boolean =>
+  first === second || (Math.min(first.length, second.length) >= 4 && editDistance(first, second, 1) <= 1);
 
 /** Short connecting words, which titles and indexes print or leave out as they like (`&` for `AND`). */
 const CONNECTING_WORDS = new Set(['AND', 'OF', 'TO', 'AT', 'THE', 'ON', 'IN', 'FOR', 'ST', 'AVE']);
@@ -160,14 +160,16 @@ export const reconcileTitle = (
       continue;
     }
     const at = foldedIndex.findIndex(
-      (candidate, i) => !used.has(i) && candidate && sameWord(folded, candidate),
+      (candidate, index) => !used.has(index) && candidate && sameWord(folded, candidate),
     );
     if (at < 0) return reading;
     used.add(at);
     const indexWord = foldedIndex[at] ?? folded;
     spelled.push(indexWord !== folded && knownWord(indexWord) && !knownWord(folded) ? indexWord : word);
   }
-  const missing = foldedIndex.filter((word, i) => word && !used.has(i) && !CONNECTING_WORDS.has(word));
+  const missing = foldedIndex.filter(
+    (word, index) => word && !used.has(index) && !CONNECTING_WORDS.has(word),
+  );
   return missing.length > 0 ? indexTitle : spelled.join(' ');
 };
 
