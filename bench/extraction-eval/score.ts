@@ -70,29 +70,33 @@ export const matchSections = (
   labels: readonly SectionLabel[],
   predicted: readonly SpecSection[],
 ): SectionScore => {
-  const candidates: Array<{ li: number; pi: number; distance: number }> = [];
+  const candidates: Array<{
+    li: number;
+    pi: number;
+    label: SectionLabel;
+    section: SpecSection;
+    distance: number;
+  }> = [];
   labels.forEach((l, li) => {
     predicted.forEach((p, pi) => {
       if (p.sectionNumber === l.sectionNumber)
-        candidates.push({ li, pi, distance: Math.abs(p.pageStart - l.pageStart) });
+        candidates.push({ li, pi, label: l, section: p, distance: Math.abs(p.pageStart - l.pageStart) });
     });
   });
   candidates.sort((a, b) => a.distance - b.distance);
   const usedL = new Set<number>();
   const usedP = new Set<number>();
-  const pairs: Array<[number, number]> = [];
+  const pairs: Array<[number, SectionLabel, SpecSection]> = [];
   for (const c of candidates) {
     if (usedL.has(c.li) || usedP.has(c.pi)) continue;
     usedL.add(c.li);
     usedP.add(c.pi);
-    pairs.push([c.li, c.pi]);
+    pairs.push([c.li, c.label, c.section]);
   }
   const details: string[] = [];
   let exactRange = 0;
   let titleAgree = 0;
-  for (const [li, pi] of pairs.sort((a, b) => a[0] - b[0])) {
-    const l = labels[li]!;
-    const p = predicted[pi]!;
+  for (const [, l, p] of pairs.sort((a, b) => a[0] - b[0])) {
     const exact = l.pageStart === p.pageStart && l.pageEnd === p.pageEnd;
     const title = foldTitle(l.sectionTitle) === foldTitle(p.sectionTitle);
     if (exact) exactRange++;
@@ -284,7 +288,7 @@ export const matchViews = (
     const wanted = (label.views ?? []).filter((v) => v.number !== null && v.bbox?.length === 4);
     const pairs: Array<{ v: ViewLabel; p: (typeof predicted)[number]; gap: number }> = [];
     for (const v of wanted) {
-      const [x0 = 0, y0 = 0, x1 = 0, y1 = 0] = v.bbox!;
+      const [x0 = 0, y0 = 0, x1 = 0, y1 = 0] = v.bbox ?? [];
       for (const p of predicted) {
         const gap = boxGap({ x0, y0, x1, y1 }, p.box);
         if (gap <= 20) pairs.push({ v, p, gap });

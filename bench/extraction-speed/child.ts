@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { extractDocument } from '../../functions/core/extraction/index.ts';
 
 const [file, from, to, ocr, workers] = process.argv.slice(2);
-const bytes = new Uint8Array(readFileSync(file!));
+if (!file) throw new Error('usage: child.ts <file.pdf> <from> <to> <ocr|no-ocr> <workers>');
+const bytes = new Uint8Array(readFileSync(file));
 const started = performance.now();
 const cpuStarted = process.cpuUsage();
 const result = await extractDocument(bytes, {

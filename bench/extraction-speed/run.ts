@@ -15,6 +15,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { median } from '../../functions/core/extraction/geometry.ts';
 import { ensurePoppler } from '../poppler.ts';
 
 const args = process.argv.slice(2);
@@ -31,11 +32,6 @@ if (!existsSync(corpus)) {
 const workers = flag('--workers', '2');
 const repeat = Math.max(1, Number(flag('--repeat', '3')));
 const only = flag('--only', 'all');
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const ocrSheets = Number(flag('--ocr-sheets', '3'));
 const child = path.join(import.meta.dirname, 'child.ts');
 
@@ -67,7 +63,7 @@ const runEngine = (file: string, from: number, to: number, ocr: boolean, w: stri
     },
   );
   if (r.status !== 0) throw new Error(`engine child failed: ${r.stderr}`);
-  return JSON.parse(r.stdout.trim().split('\n').pop()!) as ChildResult;
+  return JSON.parse(r.stdout.trim().split('\n').pop() ?? '') as ChildResult;
 };
 
 /** pdftotext -bbox-layout over the range, split over `procs` processes. */

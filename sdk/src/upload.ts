@@ -70,7 +70,8 @@ async function runBounded(tasks: (() => Promise<void>)[], limit: number): Promis
   const errors: unknown[] = [];
   const worker = async () => {
     while (next < tasks.length && errors.length === 0) {
-      const task = tasks[next++]!;
+      const task = tasks[next++];
+      if (!task) break;
       try {
         await task();
       } catch (error) {
@@ -87,6 +88,13 @@ interface Planned {
   document: RegisteredDocument;
   instruction: UploadInstruction;
 }
+
+/** The multipart session of a planned file (its parts were sent only after this was checked). */
+const multipartUploadIdOf = ({ source, instruction }: Planned): string => {
+  if (!instruction.multipartUploadId)
+    throw new PsaUploadError(source.fileName, 'no multipart upload was issued');
+  return instruction.multipartUploadId;
+};
 
 /**
  * Uploads files to a job: registers them (100 a request; registering again after an interruption
@@ -264,7 +272,7 @@ export async function uploadSources(
         .filter((item) => item.instruction.uploadMode === 'multipart')
         .map((item) => ({
           documentId: item.document.documentId,
-          multipartUploadId: item.instruction.multipartUploadId!,
+          multipartUploadId: multipartUploadIdOf(item),
           uploadToken: item.instruction.uploadToken,
           parts: Object.entries(state.documents[item.document.documentId]?.parts ?? {})
             .map(([partNumber, etag]) => ({ partNumber: Number(partNumber), etag }))

@@ -40,6 +40,7 @@ function psa(args: string[], env: Record<string, string>, input?: string): Promi
 
 describe('the psa CLI, run as a binary against the local stack', () => {
   let org: TestOrg;
+  let configDir: string;
   let env: Record<string, string>;
   let projectId: string;
   let jobId: string;
@@ -47,8 +48,9 @@ describe('the psa CLI, run as a binary against the local stack', () => {
 
   beforeAll(async () => {
     org = await createOrg(100_000);
+    configDir = join(mkdtempSync(join(tmpdir(), 'psa-cli-')), 'config');
     env = {
-      PSA_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'psa-cli-')), 'config'),
+      PSA_CONFIG_DIR: configDir,
       PSA_API_URL: inject('apiUrl'),
     };
   });
@@ -66,7 +68,7 @@ describe('the psa CLI, run as a binary against the local stack', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('refused');
     expect(login.code).toBe(0);
-    const config = join(env.PSA_CONFIG_DIR!, 'config.json');
+    const config = join(configDir, 'config.json');
     expect(statSync(config).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(config, 'utf8'))).toEqual({ apiUrl: env.PSA_API_URL, apiKey: org.apiKey });
     expect(login.stdout + login.stderr + refused.stdout + refused.stderr).not.toContain('psk_');

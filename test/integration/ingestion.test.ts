@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { projectStore } from '../../functions/shared/container.ts';
+import { defined } from '../defined.ts';
 import { drawingSheetPdf, largePdf, sha256Hex, specificationPdf } from '../fixtures/pdfs.ts';
 import {
   type ApiReply,
@@ -26,6 +27,14 @@ interface Upload {
     uploadUrl: string;
     uploadHeaders: Record<string, string>;
   }[];
+}
+
+/** Where a direct upload PUTs its bytes (a multipart upload has no such URL: the test fails naming it). */
+function directTarget(upload: Upload) {
+  return {
+    url: defined(upload.uploadUrl, `an upload URL for ${upload.documentId}`),
+    headers: defined(upload.uploadHeaders, `upload headers for ${upload.documentId}`),
+  };
 }
 
 async function put(url: string, headers: Record<string, string>, body: Uint8Array) {
@@ -89,7 +98,7 @@ describe('ingestion end to end', () => {
     jobId: string;
     created: ApiReply;
     registered: ApiReply;
-    uploads: Record<string, Upload>;
+    uploads: Record<'spec' | 'sheet' | 'big' | 'tampered' | 'bad' | 'late', Upload>;
     refusals: Record<
       'wrongType' | 'wrongDigestHeader' | 'noHeaders' | 'wrongBytes',
       { status: number; text: string }
@@ -127,32 +136,40 @@ describe('ingestion end to end', () => {
       key,
       body: { files: declaredFiles(files) },
     });
-    const [spec, sheet, big, tampered, bad, late] = flow.registered.body.uploads as Upload[];
-    flow.uploads = { spec: spec!, sheet: sheet!, big: big!, tampered: tampered!, bad: bad!, late: late! };
+    const registered = flow.registered.body.uploads as Upload[];
+    const uploadOf = (index: number) => defined(registered[index], `upload ${index + 1} of the registration`);
+    flow.uploads = {
+      spec: uploadOf(0),
+      sheet: uploadOf(1),
+      big: uploadOf(2),
+      tampered: uploadOf(3),
+      bad: uploadOf(4),
+      late: uploadOf(5),
+    };
     const { uploads } = flow;
+    const spec = directTarget(uploads.spec);
+    const bad = directTarget(uploads.bad);
 
     flow.refusals = {
-      wrongType: await put(
-        uploads.spec!.uploadUrl!,
-        { ...uploads.spec!.uploadHeaders, 'content-type': 'text/plain' },
-        files.spec,
-      ),
+      wrongType: await put(spec.url, { ...spec.headers, 'content-type': 'text/plain' }, files.spec),
       wrongDigestHeader: await put(
-        uploads.spec!.uploadUrl!,
-        { ...uploads.spec!.uploadHeaders, 'x-amz-checksum-sha256': Buffer.alloc(32).toString('base64') },
+        spec.url,
+        { ...spec.headers, 'x-amz-checksum-sha256': Buffer.alloc(32).toString('base64') },
         files.spec,
       ),
-      noHeaders: await put(uploads.spec!.uploadUrl!, {}, files.spec),
-      wrongBytes: await put(uploads.bad!.uploadUrl!, uploads.bad!.uploadHeaders!, files.bad),
+      noHeaders: await put(spec.url, {}, files.spec),
+      wrongBytes: await put(bad.url, bad.headers, files.bad),
     };
 
     flow.directPuts = [];
     for (const name of ['spec', 'sheet'] as const) {
-      const upload = uploads[name]!;
-      flow.directPuts.push((await put(upload.uploadUrl!, upload.uploadHeaders!, files[name]!)).status);
+      const { url, headers } = directTarget(uploads[name]);
+      flow.directPuts.push(
+        (await put(url, headers, defined(files[name], `the bytes of ${name}.pdf`))).status,
+      );
     }
-    const bigParts = await putParts(uploads.big!, files.big);
-    const tamperedParts = await putParts(uploads.tampered!, files.tampered, 2);
+    const bigParts = await putParts(uploads.big, files.big);
+    const tamperedParts = await putParts(uploads.tampered, files.tampered, 2);
     flow.partPuts = [...bigParts, ...tamperedParts].map((part) => part.status);
     const multipart = (upload: Upload, parts: { partNumber: number; etag: string }[]) => ({
       documentId: upload.documentId,
@@ -161,11 +178,11 @@ describe('ingestion end to end', () => {
       parts: parts.map(({ partNumber, etag }) => ({ partNumber, etag })),
     });
     const body = {
-      directUploads: ['spec', 'sheet', 'bad', 'late'].map((name) => ({
-        documentId: uploads[name]!.documentId,
-        uploadToken: uploads[name]!.uploadToken,
+      directUploads: (['spec', 'sheet', 'bad', 'late'] as const).map((name) => ({
+        documentId: uploads[name].documentId,
+        uploadToken: uploads[name].uploadToken,
       })),
-      multipartUploads: [multipart(uploads.big!, bigParts), multipart(uploads.tampered!, tamperedParts)],
+      multipartUploads: [multipart(uploads.big, bigParts), multipart(uploads.tampered, tamperedParts)],
     };
     flow.done = await api(`/api/open/v1/jobs/${flow.jobId}/uploads/complete`, { method: 'POST', key, body });
     flow.again = await api(`/api/open/v1/jobs/${flow.jobId}/uploads/complete`, { method: 'POST', key, body });
@@ -178,13 +195,14 @@ describe('ingestion end to end', () => {
       body: { files: [declaredFiles(files)[5]] },
     });
     const fresh = flow.reRegistered.body.uploads[0] as Upload;
-    flow.recoveryPut = (await put(fresh.uploadUrl!, fresh.uploadHeaders!, files.late)).status;
+    const freshTarget = directTarget(fresh);
+    flow.recoveryPut = (await put(freshTarget.url, freshTarget.headers, files.late)).status;
     flow.recovered = await api(`/api/open/v1/jobs/${flow.jobId}/uploads/complete`, {
       method: 'POST',
       key,
       body: {
         directUploads: [{ documentId: fresh.documentId, uploadToken: fresh.uploadToken }],
-        cancelledUploads: [{ documentId: uploads.bad!.documentId, uploadToken: uploads.bad!.uploadToken }],
+        cancelledUploads: [{ documentId: uploads.bad.documentId, uploadToken: uploads.bad.uploadToken }],
       },
     });
     flow.completed = await waitForJob(key, flow.jobId);
@@ -255,18 +273,18 @@ describe('ingestion end to end', () => {
     const outcome = Object.fromEntries(
       done.body.files.map((file: { documentId: string }) => [file.documentId, file]),
     );
-    expect(outcome[uploads.spec!.documentId]).toMatchObject({ uploadStatus: 'uploaded' });
-    expect(outcome[uploads.big!.documentId]).toMatchObject({ uploadStatus: 'uploaded' });
-    expect(outcome[uploads.bad!.documentId]).toMatchObject({
+    expect(outcome[uploads.spec.documentId]).toMatchObject({ uploadStatus: 'uploaded' });
+    expect(outcome[uploads.big.documentId]).toMatchObject({ uploadStatus: 'uploaded' });
+    expect(outcome[uploads.bad.documentId]).toMatchObject({
       uploadStatus: 'pending',
       status: 'processing',
       error: { code: 'upload_missing' },
     });
-    expect(outcome[uploads.late!.documentId]).toMatchObject({
+    expect(outcome[uploads.late.documentId]).toMatchObject({
       uploadStatus: 'pending',
       error: { code: 'upload_missing' },
     });
-    expect(outcome[uploads.late!.documentId].error.message).toContain('complete again');
+    expect(outcome[uploads.late.documentId].error.message).toContain('complete again');
     // Nothing starts while a file is pending; completing again changes nothing.
     expect(done.body.job.status).toBe('uploading');
     expect(again.status).toBe(200);
@@ -277,20 +295,20 @@ describe('ingestion end to end', () => {
     const { reRegistered, recovered, uploads } = flow;
     expect(reRegistered.status).toBe(200);
     expect(reRegistered.body.documents[0]).toMatchObject({
-      documentId: uploads.late!.documentId,
+      documentId: uploads.late.documentId,
       uploadRequired: true,
     });
-    expect(reRegistered.body.uploads[0].uploadToken).not.toBe(uploads.late!.uploadToken);
+    expect(reRegistered.body.uploads[0].uploadToken).not.toBe(uploads.late.uploadToken);
     expect(flow.recoveryPut).toBe(200);
     expect(recovered.status).toBe(200);
     expect(recovered.body.files).toEqual([
       expect.objectContaining({
-        documentId: uploads.late!.documentId,
+        documentId: uploads.late.documentId,
         uploadStatus: 'uploaded',
         error: null,
       }),
       expect.objectContaining({
-        documentId: uploads.bad!.documentId,
+        documentId: uploads.bad.documentId,
         status: 'cancelled',
         error: expect.objectContaining({ code: 'upload_cancelled' }),
       }),
@@ -397,7 +415,8 @@ describe('extracted content listings and artifacts', () => {
     const direct = [];
     for (const [index, bytes] of Object.values(pdfs).entries()) {
       const upload = registered.body.uploads[index] as Upload;
-      expect((await put(upload.uploadUrl!, upload.uploadHeaders!, bytes)).status).toBe(200);
+      const { url, headers } = directTarget(upload);
+      expect((await put(url, headers, bytes)).status).toBe(200);
       direct.push({ documentId: upload.documentId, uploadToken: upload.uploadToken });
     }
     await api(`/api/open/v1/jobs/${jobId}/uploads/complete`, {

@@ -11,7 +11,9 @@ import { signedIn, signIn, signOut } from './session.ts';
 import { sheetView } from './sheet.ts';
 import './style.css';
 
-const app = document.querySelector<HTMLDivElement>('#app')!;
+const mountPoint = document.querySelector<HTMLDivElement>('#app');
+if (!mountPoint) throw new Error('index.html has no #app element');
+const app: HTMLDivElement = mountPoint;
 const ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 /** The route in the hash: #/p/<project>[/sheet/<sheet>[/<region>] | /spec/<spec>]. Ids are checked. */

@@ -145,20 +145,21 @@ export function sheetView(
         swatch(colorOf(region.regionType)),
         h('strong', {}, typeLabel(region.regionType)),
         ` ${region.label}`,
-        ...references
-          .map((reference) => ({ reference, target: links.sheetFor(reference.sheet) }))
-          .filter((entry) => entry.target)
-          .map(({ reference, target }) =>
+        ...references.flatMap((reference) => {
+          const target = links.sheetFor(reference.sheet);
+          if (!target) return [];
+          return [
             h(
               'button',
               {
                 class: 'link',
                 'data-testid': 'reference-link',
-                onclick: () => links.open(target!.sheetId, reference.target?.regionId ?? null),
+                onclick: () => links.open(target.sheetId, reference.target?.regionId ?? null),
               },
               `→ ${reference.text}`,
             ),
-          ),
+          ];
+        }),
       ),
     );
   }

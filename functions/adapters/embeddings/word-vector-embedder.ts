@@ -57,14 +57,15 @@ export function buildWordVectorCache(): string {
   words.forEach((word, row) => {
     const vector = source.vectors[word] ?? [];
     let norm = 0;
-    for (let d = 0; d < dimension; d++) norm += (vector[d] ?? 0) ** 2;
+    for (let component = 0; component < dimension; component++) norm += (vector[component] ?? 0) ** 2;
     norm = Math.sqrt(norm) || 1;
     let max = 0;
-    for (let d = 0; d < dimension; d++) max = Math.max(max, Math.abs((vector[d] ?? 0) / norm));
+    for (let component = 0; component < dimension; component++)
+      max = Math.max(max, Math.abs((vector[component] ?? 0) / norm));
     const scale = max / 127 || 1;
     scales[row] = scale;
-    for (let d = 0; d < dimension; d++)
-      vectors[row * dimension + d] = Math.round((vector[d] ?? 0) / norm / scale);
+    for (let component = 0; component < dimension; component++)
+      vectors[row * dimension + component] = Math.round((vector[component] ?? 0) / norm / scale);
   });
   const wordBytes = Buffer.from(words.join('\n'), 'utf8');
   const header = Buffer.alloc(12);
@@ -125,15 +126,17 @@ export class WordVectorEmbedder implements Embedder {
         const row = index.get(word);
         if (row === undefined) continue;
         const weight = (weights[row] as number) * (scales[row] as number);
-        for (let d = 0; d < dimension; d++)
-          sum[d] = (sum[d] as number) + weight * (vectors[row * dimension + d] as number);
+        for (let component = 0; component < dimension; component++)
+          sum[component] =
+            (sum[component] as number) + weight * (vectors[row * dimension + component] as number);
         used++;
       }
       let norm = 0;
-      for (let d = 0; d < dimension; d++) norm += (sum[d] as number) ** 2;
+      for (let component = 0; component < dimension; component++) norm += (sum[component] as number) ** 2;
       norm = Math.sqrt(norm);
       // A text without a known word gets a fixed unit vector (cosine search needs a non-zero one).
-      if (used === 0 || norm === 0) return Array.from({ length: dimension }, (_, d) => (d === 0 ? 1 : 0));
+      if (used === 0 || norm === 0)
+        return Array.from({ length: dimension }, (_, component) => (component === 0 ? 1 : 0));
       return Array.from(sum, (value) => value / norm);
     });
   }

@@ -16,8 +16,8 @@ const cropPng = async (
   dpi: number,
   maxCanvasPixels: number,
 ): Promise<Uint8Array> => {
-  const g = pageGeometry(page);
-  const clamped = clampBox(fromDisplayBox(box), g.width, g.height);
+  const geometry = pageGeometry(page);
+  const clamped = clampBox(fromDisplayBox(box), geometry.width, geometry.height);
   if (clamped.x1 - clamped.x0 < 1 || clamped.y1 - clamped.y0 < 1) {
     throw new ExtractionError('invalid_page_range', 'The crop box lies outside the page.');
   }
@@ -83,14 +83,14 @@ export const renderRegionCrops = async (
 
 /** The whole page rendered at `dpi` within the pixel budget, with the page's geometry. */
 const renderWholePage = async (page: PdfPage, dpi: number, maxCanvasPixels: number) => {
-  const g = pageGeometry(page);
+  const geometry = pageGeometry(page);
   const rendered = await renderRegion(
     page,
-    { x0: 0, y0: 0, x1: g.width, y1: g.height },
+    { x0: 0, y0: 0, x1: geometry.width, y1: geometry.height },
     dpi,
     maxCanvasPixels,
   );
-  return { g, rendered };
+  return { geometry, rendered };
 };
 
 /** `renderRegionCrops` on a document already open (a page extractor renders its pages' crops with it). */
@@ -111,14 +111,14 @@ export const cropsOfOpenDocument = async (
   for (const [pageNumber, indices] of byPage) {
     const page = await doc.getPage(pageNumber);
     try {
-      const { g, rendered } = await renderWholePage(page, dpi, resolved.maxCanvasPixels);
-      const s = rendered.scale;
+      const { geometry, rendered } = await renderWholePage(page, dpi, resolved.maxCanvasPixels);
+      const scale = rendered.scale;
       for (const index of indices) {
-        const b = fromDisplayBox((crops[index] as { box: DisplayBox }).box);
-        const x0 = Math.max(0, Math.floor(Math.min(g.width, b.x0) * s));
-        const y0 = Math.max(0, Math.floor(Math.min(g.height, b.y0) * s));
-        const x1 = Math.min(rendered.canvas.width, Math.ceil(Math.max(0, b.x1) * s));
-        const y1 = Math.min(rendered.canvas.height, Math.ceil(Math.max(0, b.y1) * s));
+        const box = fromDisplayBox((crops[index] as { box: DisplayBox }).box);
+        const x0 = Math.max(0, Math.floor(Math.min(geometry.width, box.x0) * scale));
+        const y0 = Math.max(0, Math.floor(Math.min(geometry.height, box.y0) * scale));
+        const x1 = Math.min(rendered.canvas.width, Math.ceil(Math.max(0, box.x1) * scale));
+        const y1 = Math.min(rendered.canvas.height, Math.ceil(Math.max(0, box.y1) * scale));
         if (x1 - x0 < 1 || y1 - y0 < 1) continue;
         const crop = createCanvas(x1 - x0, y1 - y0);
         crop.getContext('2d').drawImage(rendered.canvas, x0, y0, x1 - x0, y1 - y0, 0, 0, x1 - x0, y1 - y0);
@@ -155,29 +155,39 @@ const drawOverlay = async (
 ): Promise<Uint8Array> => {
   const { rendered } = await renderWholePage(page, dpi, resolved.maxCanvasPixels);
   const ctx = rendered.canvas.getContext('2d');
-  const s = rendered.scale;
-  const fontPx = Math.max(11, Math.round(9 * s * 1.5));
+  const scale = rendered.scale;
+  const fontPx = Math.max(11, Math.round(9 * scale * 1.5));
   ctx.font = `bold ${fontPx}px sans-serif`;
   ctx.textBaseline = 'bottom';
-  for (const r of regions) {
-    const color = COLORS[r.regionType] ?? '#000000';
-    const b = r.displayBox;
+  for (const region of regions) {
+    const color = COLORS[region.regionType] ?? '#000000';
+    const box = region.displayBox;
     ctx.strokeStyle = color;
     ctx.lineWidth = 2;
-    ctx.strokeRect(b.left * s, b.top * s, (b.right - b.left) * s, (b.bottom - b.top) * s);
-    if (r.titleDisplayBox) {
-      const t = r.titleDisplayBox;
+    ctx.strokeRect(
+      box.left * scale,
+      box.top * scale,
+      (box.right - box.left) * scale,
+      (box.bottom - box.top) * scale,
+    );
+    if (region.titleDisplayBox) {
+      const titleBox = region.titleDisplayBox;
       ctx.setLineDash([4, 3]);
-      ctx.strokeRect(t.left * s, t.top * s, (t.right - t.left) * s, (t.bottom - t.top) * s);
+      ctx.strokeRect(
+        titleBox.left * scale,
+        titleBox.top * scale,
+        (titleBox.right - titleBox.left) * scale,
+        (titleBox.bottom - titleBox.top) * scale,
+      );
       ctx.setLineDash([]);
     }
-    const label = `${r.regionType}: ${r.label}`.slice(0, 80);
+    const label = `${region.regionType}: ${region.label}`.slice(0, 80);
     const tw = ctx.measureText(label).width;
-    const y = Math.max(fontPx + 2, b.top * s);
+    const y = Math.max(fontPx + 2, box.top * scale);
     ctx.fillStyle = 'rgba(255,255,255,0.8)';
-    ctx.fillRect(b.left * s, y - fontPx - 2, tw + 6, fontPx + 4);
+    ctx.fillRect(box.left * scale, y - fontPx - 2, tw + 6, fontPx + 4);
     ctx.fillStyle = color;
-    ctx.fillText(label, b.left * s + 3, y);
+    ctx.fillText(label, box.left * scale + 3, y);
   }
   return new Uint8Array(await rendered.canvas.encode('png'));
 };

@@ -28,42 +28,44 @@ export const assembleDocument = (
   const pages = [...pageResults].sort((a, b) => a.pageNumber - b.pageNumber);
   if (pages.length === 0) throw new Error('assembleDocument needs at least one page result');
   const sheets: Sheet[] = assembleSheets(pages);
-  const sheetPages = new Set(sheets.map((s) => s.pageNumber));
+  const sheetPages = new Set(sheets.map((sheet) => sheet.pageNumber));
   const specifications = assembleSpecSections(
-    pages.map((p) => ({
-      pageNumber: p.pageNumber,
-      height: p.height,
-      isSheet: sheetPages.has(p.pageNumber),
-      lines: p.lines,
-      spec: p.spec,
+    pages.map((page) => ({
+      pageNumber: page.pageNumber,
+      height: page.height,
+      isSheet: sheetPages.has(page.pageNumber),
+      lines: page.lines,
+      spec: page.spec,
     })),
   );
   const specPages = new Set<number>();
-  for (const s of specifications) for (let p = s.pageStart; p <= s.pageEnd; p++) specPages.add(p);
+  for (const section of specifications)
+    for (let pageNumber = section.pageStart; pageNumber <= section.pageEnd; pageNumber++)
+      specPages.add(pageNumber);
 
-  const pageInfos: PageInfo[] = pages.map((p) => {
-    const classification: PageClassification = sheetPages.has(p.pageNumber)
+  const pageInfos: PageInfo[] = pages.map((page) => {
+    const classification: PageClassification = sheetPages.has(page.pageNumber)
       ? 'plans'
-      : specPages.has(p.pageNumber)
+      : specPages.has(page.pageNumber)
         ? 'specifications'
-        : p.charCount > 0 || (p.ocr?.used && p.lines.length > 0)
+        : page.charCount > 0 || (page.ocr?.used && page.lines.length > 0)
           ? 'documents'
           : 'other';
     return {
-      pageNumber: p.pageNumber,
-      width: round1(p.width),
-      height: round1(p.height),
-      rotation: p.rotation,
-      hasTextLayer: p.hasTextLayer,
-      textCharCount: p.charCount,
-      ocr: p.ocr,
+      pageNumber: page.pageNumber,
+      width: round1(page.width),
+      height: round1(page.height),
+      rotation: page.rotation,
+      hasTextLayer: page.hasTextLayer,
+      textCharCount: page.charCount,
+      ocr: page.ocr,
       classification,
-      isBlank: p.issue === null && p.spec.isBlank && !sheetPages.has(p.pageNumber),
-      issue: p.issue,
+      isBlank: page.issue === null && page.spec.isBlank && !sheetPages.has(page.pageNumber),
+      issue: page.issue,
     };
   });
-  const issues: PageIssue[] = pages.flatMap((p) => (p.issue ? [p.issue] : []));
-  const pageNumbers = pages.map((p) => p.pageNumber);
+  const issues: PageIssue[] = pages.flatMap((page) => (page.issue ? [page.issue] : []));
+  const pageNumbers = pages.map((page) => page.pageNumber);
   return {
     schemaVersion: EXTRACTION_SCHEMA_VERSION,
     fileName: options.fileName ?? null,
@@ -77,13 +79,13 @@ export const assembleDocument = (
     issues,
     stats: {
       elapsedMs: Math.round(options.elapsedMs ?? 0),
-      ocrPages: pages.filter((p) => p.ocr?.used).length,
-      ocrSeconds: Math.round(pages.reduce((sum, p) => sum + (p.ocr?.seconds ?? 0), 0) * 10) / 10,
+      ocrPages: pages.filter((page) => page.ocr?.used).length,
+      ocrSeconds: Math.round(pages.reduce((sum, page) => sum + (page.ocr?.seconds ?? 0), 0) * 10) / 10,
     },
   };
 };
 
-const round1 = (v: number): number => Math.round(v * 10) / 10;
+const round1 = (value: number): number => Math.round(value * 10) / 10;
 
 const ADDENDUM_RE = /\bADDENDUM\s*(?:NO\.?|NUMBER|#)?\s*[0-9]+\b/i;
 
@@ -92,23 +94,23 @@ export const classifyDocument = (
   pages: readonly PageResult[],
   infos: readonly PageInfo[],
 ): Classification => {
-  const counted = infos.filter((i) => !i.isBlank);
-  const n = counted.length;
-  if (n === 0) return 'other';
-  const plans = counted.filter((i) => i.classification === 'plans').length;
-  const specs = counted.filter((i) => i.classification === 'specifications').length;
-  const docs = counted.filter((i) => i.classification === 'documents').length;
+  const counted = infos.filter((info) => !info.isBlank);
+  const countedPages = counted.length;
+  if (countedPages === 0) return 'other';
+  const plans = counted.filter((info) => info.classification === 'plans').length;
+  const specs = counted.filter((info) => info.classification === 'specifications').length;
+  const docs = counted.filter((info) => info.classification === 'documents').length;
   const firstPage = pages[0];
   const opening = (firstPage?.lines ?? [])
-    .filter((l) => l.y1 < (firstPage?.height ?? 792) * 0.4)
+    .filter((line) => line.y1 < (firstPage?.height ?? 792) * 0.4)
     .slice(0, 12)
-    .map((l) => l.text)
+    .map((line) => line.text)
     .join(' ');
-  if (ADDENDUM_RE.test(opening) && !(plans === n)) return 'addenda';
-  if (plans / n >= 0.8) return 'plans';
-  if (specs / n >= 0.6) return 'specifications';
+  if (ADDENDUM_RE.test(opening) && !(plans === countedPages)) return 'addenda';
+  if (plans / countedPages >= 0.8) return 'plans';
+  if (specs / countedPages >= 0.6) return 'specifications';
   if (plans > 0 && specs + docs > 0) return 'mixed';
   if (specs > 0 && docs > 0) return specs >= docs ? 'specifications' : 'documents';
-  if (docs / n >= 0.5) return 'documents';
+  if (docs / countedPages >= 0.5) return 'documents';
   return 'other';
 };

@@ -98,17 +98,17 @@ export const drawBilevelImage = (
   image: PackedBilevelImage,
   toDisplay: Matrix,
 ): void => {
-  const [a, b, c, d, e, f] = toDisplay;
-  const determinant = a * d - b * c;
+  const [xPerUnitX, yPerUnitX, xPerUnitY, yPerUnitY, originX, originY] = toDisplay;
+  const determinant = xPerUnitX * yPerUnitY - yPerUnitX * xPerUnitY;
   if (Math.abs(determinant) < 1e-9) return;
   // Display point -> unit square: the inverse of toDisplay.
   const toUnit: Matrix = [
-    d / determinant,
-    -b / determinant,
-    -c / determinant,
-    a / determinant,
-    (c * f - d * e) / determinant,
-    (b * e - a * f) / determinant,
+    yPerUnitY / determinant,
+    -yPerUnitX / determinant,
+    -xPerUnitY / determinant,
+    xPerUnitX / determinant,
+    (xPerUnitY * originY - yPerUnitY * originX) / determinant,
+    (yPerUnitX * originX - xPerUnitX * originY) / determinant,
   ];
   // Canvas pixel (px, py) -> image column and row: x = box.x0 + px / scale, then toUnit, then
   // column = u * width, row = (1 - v) * height.
@@ -168,14 +168,14 @@ const imageArea = (
 ): { left: number; top: number; right: number; bottom: number } | null => {
   const xs: number[] = [];
   const ys: number[] = [];
-  for (const [u, v] of [
+  for (const [unitX, unitY] of [
     [0, 0],
     [0, 1],
     [1, 0],
     [1, 1],
   ] as const) {
-    xs.push((toDisplay[0] * u + toDisplay[2] * v + toDisplay[4] - box.x0) * scale);
-    ys.push((toDisplay[1] * u + toDisplay[3] * v + toDisplay[5] - box.y0) * scale);
+    xs.push((toDisplay[0] * unitX + toDisplay[2] * unitY + toDisplay[4] - box.x0) * scale);
+    ys.push((toDisplay[1] * unitX + toDisplay[3] * unitY + toDisplay[5] - box.y0) * scale);
   }
   const left = Math.max(0, Math.floor(Math.min(...xs)));
   const top = Math.max(0, Math.floor(Math.min(...ys)));

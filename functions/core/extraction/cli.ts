@@ -32,19 +32,20 @@ const usage =
 
 const parseArgs = (argv: string[]): CliOptions => {
   const file = argv.find(
-    (a, i) => !a.startsWith('--') && !['--out', '--pages', '--workers'].includes(argv[i - 1] ?? ''),
+    (arg, index) =>
+      !arg.startsWith('--') && !['--out', '--pages', '--workers'].includes(argv[index - 1] ?? ''),
   );
   if (!file) throw new Error(usage);
   const value = (name: string): string | undefined => {
-    const i = argv.indexOf(name);
-    return i >= 0 ? argv[i + 1] : undefined;
+    const index = argv.indexOf(name);
+    return index >= 0 ? argv[index + 1] : undefined;
   };
   const pagesArg = value('--pages');
   let pages: CliOptions['pages'];
   if (pagesArg) {
-    const m = /^(\d+)(?:-(\d+))?$/.exec(pagesArg);
-    if (!m) throw new Error(`--pages must look like 3 or 3-10; got ${pagesArg}`);
-    pages = { from: Number(m[1]), to: Number(m[2] ?? m[1]) };
+    const match = /^(\d+)(?:-(\d+))?$/.exec(pagesArg);
+    if (!match) throw new Error(`--pages must look like 3 or 3-10; got ${pagesArg}`);
+    pages = { from: Number(match[1]), to: Number(match[2] ?? match[1]) };
   }
   const workersArg = value('--workers') ?? 'auto';
   return {
@@ -59,38 +60,39 @@ const parseArgs = (argv: string[]): CliOptions => {
   };
 };
 
-const safeName = (s: string): string => s.replace(/[^A-Za-z0-9._-]+/g, '_');
+const safeName = (name: string): string => name.replace(/[^A-Za-z0-9._-]+/g, '_');
 
-const printSummary = (r: ExtractionResult): void => {
+const printSummary = (result: ExtractionResult): void => {
   console.log(
-    `${r.fileName ?? 'file'}: ${r.pageCount} pages (${r.pageRange.from}-${r.pageRange.to} processed), ${r.classification}`,
+    `${result.fileName ?? 'file'}: ${result.pageCount} pages (${result.pageRange.from}-${result.pageRange.to} processed), ${result.classification}`,
   );
   const kinds = new Map<string, number>();
-  for (const p of r.pages) kinds.set(p.classification, (kinds.get(p.classification) ?? 0) + 1);
+  for (const page of result.pages) kinds.set(page.classification, (kinds.get(page.classification) ?? 0) + 1);
   console.log(
-    `  pages: ${[...kinds].map(([k, n]) => `${n} ${k}`).join(', ')}; ${r.pages.filter((p) => !p.hasTextLayer).length} without text layer; OCR on ${r.stats.ocrPages} (${r.stats.ocrSeconds} s)`,
+    `  pages: ${[...kinds].map(([kind, count]) => `${count} ${kind}`).join(', ')}; ${result.pages.filter((page) => !page.hasTextLayer).length} without text layer; OCR on ${result.stats.ocrPages} (${result.stats.ocrSeconds} s)`,
   );
-  if (r.sheets.length) {
-    console.log(`  sheets (${r.sheets.length}):`);
-    for (const s of r.sheets) {
+  if (result.sheets.length) {
+    console.log(`  sheets (${result.sheets.length}):`);
+    for (const sheet of result.sheets) {
       const counts = new Map<string, number>();
-      for (const reg of s.regions) counts.set(reg.regionType, (counts.get(reg.regionType) ?? 0) + 1);
+      for (const reg of sheet.regions) counts.set(reg.regionType, (counts.get(reg.regionType) ?? 0) + 1);
       console.log(
-        `    p${s.pageNumber} ${s.sheetNumber ?? '?'}  ${s.sheetTitle ?? '(no title)'}  [${s.discipline?.code ?? '-'} ${s.discipline?.label ?? ''}]` +
-          `  ${[...counts].map(([k, n]) => `${n} ${k}`).join(', ')}${s.textSource === 'ocr' ? '  (OCR)' : ''}`,
+        `    p${sheet.pageNumber} ${sheet.sheetNumber ?? '?'}  ${sheet.sheetTitle ?? '(no title)'}  [${sheet.discipline?.code ?? '-'} ${sheet.discipline?.label ?? ''}]` +
+          `  ${[...counts].map(([regionType, count]) => `${count} ${regionType}`).join(', ')}${sheet.textSource === 'ocr' ? '  (OCR)' : ''}`,
       );
     }
   }
-  if (r.specifications.length) {
-    console.log(`  specification sections (${r.specifications.length}):`);
-    for (const s of r.specifications) {
+  if (result.specifications.length) {
+    console.log(`  specification sections (${result.specifications.length}):`);
+    for (const section of result.specifications) {
       console.log(
-        `    ${s.sectionNumber.padEnd(12)} ${s.sectionTitle.slice(0, 60).padEnd(60)} pp. ${s.pageStart}-${s.pageEnd}  ${s.facets.length} facets`,
+        `    ${section.sectionNumber.padEnd(12)} ${section.sectionTitle.slice(0, 60).padEnd(60)} pp. ${section.pageStart}-${section.pageEnd}  ${section.facets.length} facets`,
       );
     }
   }
-  for (const issue of r.issues) console.log(`  issue p${issue.pageNumber}: ${issue.code} ${issue.message}`);
-  console.log(`  ${r.stats.elapsedMs} ms`);
+  for (const issue of result.issues)
+    console.log(`  issue p${issue.pageNumber}: ${issue.code} ${issue.message}`);
+  console.log(`  ${result.stats.elapsedMs} ms`);
 };
 
 const main = async (): Promise<void> => {
@@ -131,10 +133,10 @@ const main = async (): Promise<void> => {
   }
   if (options.sections && result.specifications.length) {
     mkdirSync(path.join(options.out, 'sections'), { recursive: true });
-    for (const s of result.specifications) {
-      const pdf = await buildSectionPdf(bytes, s.pageStart, s.pageEnd);
+    for (const section of result.specifications) {
+      const pdf = await buildSectionPdf(bytes, section.pageStart, section.pageEnd);
       writeFileSync(
-        path.join(options.out, 'sections', `${safeName(s.sectionNumber)}_p${s.pageStart}.pdf`),
+        path.join(options.out, 'sections', `${safeName(section.sectionNumber)}_p${section.pageStart}.pdf`),
         pdf,
       );
       written++;

@@ -45,8 +45,8 @@ export const createSyncDecompressionStream = (maxOutputBytes: number) =>
 
 /** Installs the synchronous stream as the global pdf.js uses (once per thread). */
 export const installSyncDecompression = (maxOutputBytes: number): void => {
-  const g = globalThis as { DecompressionStream?: unknown; __syncDecompression?: boolean };
-  if (g.__syncDecompression) return;
-  g.DecompressionStream = createSyncDecompressionStream(maxOutputBytes);
-  g.__syncDecompression = true;
+  const global = globalThis as { DecompressionStream?: unknown; __syncDecompression?: boolean };
+  if (global.__syncDecompression) return;
+  global.DecompressionStream = createSyncDecompressionStream(maxOutputBytes);
+  global.__syncDecompression = true;
 };

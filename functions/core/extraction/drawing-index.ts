@@ -53,11 +53,13 @@ const DIGIT_AS_LETTER: Readonly<Record<string, string>> = {
 const rowsOf = (words: readonly Word[]): Word[][] => {
   const rows: Array<{ center: number; size: number; words: Word[] }> = [];
   for (const word of [...words].sort((a, b) => centerY(a) - centerY(b))) {
-    const row = rows.find((r) => Math.abs(r.center - centerY(word)) < 0.4 * Math.min(r.size, word.size));
+    const row = rows.find(
+      (row) => Math.abs(row.center - centerY(word)) < 0.4 * Math.min(row.size, word.size),
+    );
     if (row) row.words.push(word);
     else rows.push({ center: centerY(word), size: word.size, words: [word] });
   }
-  return rows.map((r) => r.words.sort((a, b) => a.x0 - b.x0));
+  return rows.map((row) => row.words.sort((a, b) => a.x0 - b.x0));
 };
 
 /** A word of a title (two letters at least), not a file number or a stroke read as `|`. */
@@ -68,15 +70,15 @@ const isTitleWord = (word: Word): boolean => /[A-Za-z]{2}/.test(word.text);
  * the dash between parts of the title.
  */
 const titleOf = (words: readonly Word[]): string => {
-  const kept = words.filter((w) => w.source !== 'ocr' || (w.confidence ?? 0) >= MIN_WORD_CONFIDENCE);
+  const kept = words.filter((word) => word.source !== 'ocr' || (word.confidence ?? 0) >= MIN_WORD_CONFIDENCE);
   const first = kept.findIndex(isTitleWord);
   const last = kept.findLastIndex(isTitleWord);
   if (first < 0) return '';
   return kept
     .slice(first, last + 1)
-    .map((w, i, title) => {
-      const before = title[i - 1];
-      return before && w.x0 - before.x1 > DASH_GAP * w.size ? `- ${w.text}` : w.text;
+    .map((word, index, title) => {
+      const before = title[index - 1];
+      return before && word.x0 - before.x1 > DASH_GAP * word.size ? `- ${word.text}` : word.text;
     })
     .join(' ')
     .replace(/^[\s|_\u2010-\u2015-]+|[\s|_\u2010-\u2015-]+$/g, '');
@@ -88,7 +90,7 @@ const titleOf = (words: readonly Word[]): string => {
  * block are left out. Empty when the sheet prints no index.
  */
 export const readDrawingIndex = (words: readonly Word[], titleBlock: Box | null): DrawingIndexEntry[] => {
-  const pool = words.filter((w) => w.dir === 0 && !(titleBlock && centerInside(titleBlock, w)));
+  const pool = words.filter((word) => word.dir === 0 && !(titleBlock && centerInside(titleBlock, word)));
   const entries: Array<DrawingIndexEntry & { x: number; y: number; size: number }> = [];
   for (const row of rowsOf(pool)) {
     let current: { number: string; x: number; y: number; size: number; words: Word[] } | null = null;
@@ -127,8 +129,8 @@ export const readDrawingIndex = (words: readonly Word[], titleBlock: Box | null)
 };
 
 /** Whether two folded words are the same word read with at most one slip (for words of four letters or more). */
-const sameWord = (a: string, b: string): boolean =>
-  a === b || (Math.min(a.length, b.length) >= 4 && editDistance(a, b, 1) <= 1);
+const sameWord = (first: string, second: string): boolean =>
+  first === second || (Math.min(first.length, second.length) >= 4 && editDistance(first, second, 1) <= 1);
 
 /** Short connecting words, which titles and indexes print or leave out as they like (`&` for `AND`). */
 const CONNECTING_WORDS = new Set(['AND', 'OF', 'TO', 'AT', 'THE', 'ON', 'IN', 'FOR', 'ST', 'AVE']);
@@ -158,14 +160,16 @@ export const reconcileTitle = (
       continue;
     }
     const at = foldedIndex.findIndex(
-      (candidate, i) => !used.has(i) && candidate && sameWord(folded, candidate),
+      (candidate, index) => !used.has(index) && candidate && sameWord(folded, candidate),
     );
     if (at < 0) return reading;
     used.add(at);
     const indexWord = foldedIndex[at] ?? folded;
     spelled.push(indexWord !== folded && knownWord(indexWord) && !knownWord(folded) ? indexWord : word);
   }
-  const missing = foldedIndex.filter((word, i) => word && !used.has(i) && !CONNECTING_WORDS.has(word));
+  const missing = foldedIndex.filter(
+    (word, index) => word && !used.has(index) && !CONNECTING_WORDS.has(word),
+  );
   return missing.length > 0 ? indexTitle : spelled.join(' ');
 };
 
@@ -233,10 +237,14 @@ const partsOf = (title: string): string[] =>
     .filter(Boolean);
 
 /** Orders of n parts, the given order first. */
-const ordersOf = (n: number): number[][] => {
-  if (n <= 1) return [[0]];
-  return ordersOf(n - 1).flatMap((order) =>
-    Array.from({ length: n }, (_, at) => [...order.slice(0, n - 1 - at), n - 1, ...order.slice(n - 1 - at)]),
+const ordersOf = (parts: number): number[][] => {
+  if (parts <= 1) return [[0]];
+  return ordersOf(parts - 1).flatMap((order) =>
+    Array.from({ length: parts }, (_, at) => [
+      ...order.slice(0, parts - 1 - at),
+      parts - 1,
+      ...order.slice(parts - 1 - at),
+    ]),
   );
 };
 

@@ -34,34 +34,37 @@ export const boxOf = (items: readonly Box[]): Box => {
   let y0 = Number.POSITIVE_INFINITY;
   let x1 = Number.NEGATIVE_INFINITY;
   let y1 = Number.NEGATIVE_INFINITY;
-  for (const b of items) {
-    if (b.x0 < x0) x0 = b.x0;
-    if (b.y0 < y0) y0 = b.y0;
-    if (b.x1 > x1) x1 = b.x1;
-    if (b.y1 > y1) y1 = b.y1;
+  for (const box of items) {
+    if (box.x0 < x0) x0 = box.x0;
+    if (box.y0 < y0) y0 = box.y0;
+    if (box.x1 > x1) x1 = box.x1;
+    if (box.y1 > y1) y1 = box.y1;
   }
   return { x0, y0, x1, y1 };
 };
 
-export const width = (b: Box): number => b.x1 - b.x0;
-export const height = (b: Box): number => b.y1 - b.y0;
-export const area = (b: Box): number => Math.max(0, width(b)) * Math.max(0, height(b));
-export const centerX = (b: Box): number => (b.x0 + b.x1) / 2;
-export const centerY = (b: Box): number => (b.y0 + b.y1) / 2;
+export const width = (box: Box): number => box.x1 - box.x0;
+export const height = (box: Box): number => box.y1 - box.y0;
+export const area = (box: Box): number => Math.max(0, width(box)) * Math.max(0, height(box));
+export const centerX = (box: Box): number => (box.x0 + box.x1) / 2;
+export const centerY = (box: Box): number => (box.y0 + box.y1) / 2;
 
-export const intersection = (a: Box, b: Box): number =>
-  Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)) *
-  Math.max(0, Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0));
+export const intersection = (first: Box, second: Box): number =>
+  Math.max(0, Math.min(first.x1, second.x1) - Math.max(first.x0, second.x0)) *
+  Math.max(0, Math.min(first.y1, second.y1) - Math.max(first.y0, second.y0));
 
-export const iou = (a: Box, b: Box): number => {
-  const inter = intersection(a, b);
-  const union = area(a) + area(b) - inter;
+export const iou = (first: Box, second: Box): number => {
+  const inter = intersection(first, second);
+  const union = area(first) + area(second) - inter;
   return union > 0 ? inter / union : 0;
 };
 
 /** Distance between two boxes in points (0 when they touch or overlap). */
-export const boxGap = (a: Box, b: Box): number =>
-  Math.hypot(Math.max(0, a.x0 - b.x1, b.x0 - a.x1), Math.max(0, a.y0 - b.y1, b.y0 - a.y1));
+export const boxGap = (first: Box, second: Box): number =>
+  Math.hypot(
+    Math.max(0, first.x0 - second.x1, second.x0 - first.x1),
+    Math.max(0, first.y0 - second.y1, second.y0 - first.y1),
+  );
 
 export const contains = (outer: Box, inner: Box, slack = 0): boolean =>
   inner.x0 >= outer.x0 - slack &&
@@ -75,30 +78,35 @@ export const centerInside = (outer: Box, inner: Box): boolean => {
   return cx >= outer.x0 && cx <= outer.x1 && cy >= outer.y0 && cy <= outer.y1;
 };
 
-export const expand = (b: Box, by: number): Box => ({
-  x0: b.x0 - by,
-  y0: b.y0 - by,
-  x1: b.x1 + by,
-  y1: b.y1 + by,
+export const expand = (box: Box, by: number): Box => ({
+  x0: box.x0 - by,
+  y0: box.y0 - by,
+  x1: box.x1 + by,
+  y1: box.y1 + by,
 });
 
-export const clampBox = (b: Box, pageWidth: number, pageHeight: number): Box => ({
-  x0: Math.max(0, Math.min(pageWidth, b.x0)),
-  y0: Math.max(0, Math.min(pageHeight, b.y0)),
-  x1: Math.max(0, Math.min(pageWidth, b.x1)),
-  y1: Math.max(0, Math.min(pageHeight, b.y1)),
+export const clampBox = (box: Box, pageWidth: number, pageHeight: number): Box => ({
+  x0: Math.max(0, Math.min(pageWidth, box.x0)),
+  y0: Math.max(0, Math.min(pageHeight, box.y0)),
+  x1: Math.max(0, Math.min(pageWidth, box.x1)),
+  y1: Math.max(0, Math.min(pageHeight, box.y1)),
 });
 
-const round = (v: number): number => Math.round(v * 10) / 10;
+const round = (value: number): number => Math.round(value * 10) / 10;
 
-export const toDisplayBox = (b: Box): DisplayBox => ({
-  left: round(b.x0),
-  top: round(b.y0),
-  right: round(b.x1),
-  bottom: round(b.y1),
+export const toDisplayBox = (box: Box): DisplayBox => ({
+  left: round(box.x0),
+  top: round(box.y0),
+  right: round(box.x1),
+  bottom: round(box.y1),
 });
 
-export const fromDisplayBox = (b: DisplayBox): Box => ({ x0: b.left, y0: b.top, x1: b.right, y1: b.bottom });
+export const fromDisplayBox = (box: DisplayBox): Box => ({
+  x0: box.left,
+  y0: box.top,
+  x1: box.right,
+  y1: box.bottom,
+});
 
 export const median = (values: readonly number[]): number => {
   if (values.length === 0) return 0;

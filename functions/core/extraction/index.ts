@@ -117,11 +117,13 @@ export const openPageExtractor = async (
     async extract(wanted) {
       const range = checkRange(wanted, pageCount);
       const pages: PageResult[] = [];
-      for (let p = range.from; p <= range.to; p++) {
+      for (let pageNumber = range.from; pageNumber <= range.to; pageNumber++) {
         if (Date.now() - started > limits.fileTimeoutMs) {
           throw new ExtractionError('file_timeout', `The file took more than ${limits.fileTimeoutMs} ms.`);
         }
-        pages.push(await processPage(doc, pdfjs, p, { limits, ocr: options.ocr ?? 'auto', ocrBudget }));
+        pages.push(
+          await processPage(doc, pdfjs, pageNumber, { limits, ocr: options.ocr ?? 'auto', ocrBudget }),
+        );
       }
       return pages;
     },

@@ -6,16 +6,16 @@
  */
 import { type Box, boxOf, type Line, type TextDirection, type Word } from './geometry.ts';
 
-const toFrame = (dir: TextDirection, b: Box): Box => {
+const toFrame = (dir: TextDirection, box: Box): Box => {
   switch (dir) {
     case 0:
-      return b;
+      return box;
     case 90:
-      return { x0: b.y0, x1: b.y1, y0: -b.x1, y1: -b.x0 };
+      return { x0: box.y0, x1: box.y1, y0: -box.x1, y1: -box.x0 };
     case 270:
-      return { x0: -b.y1, x1: -b.y0, y0: b.x0, y1: b.x1 };
+      return { x0: -box.y1, x1: -box.y0, y0: box.x0, y1: box.x1 };
     case 180:
-      return { x0: -b.x1, x1: -b.x0, y0: -b.y1, y1: -b.y0 };
+      return { x0: -box.x1, x1: -box.x0, y0: -box.y1, y1: -box.y0 };
   }
 };
 
@@ -26,7 +26,7 @@ export interface LineOptions {
 
 interface FrameWord {
   word: Word;
-  f: Box;
+  frame: Box;
   vc: number;
 }
 
@@ -41,14 +41,14 @@ interface OpenLine {
 export const buildLines = (words: readonly Word[], options: LineOptions): Line[] => {
   const byDir = new Map<TextDirection, FrameWord[]>();
   for (const word of words) {
-    const f = toFrame(word.dir, word);
+    const frame = toFrame(word.dir, word);
     const list = byDir.get(word.dir) ?? [];
-    list.push({ word, f, vc: (f.y0 + f.y1) / 2 });
+    list.push({ word, frame, vc: (frame.y0 + frame.y1) / 2 });
     byDir.set(word.dir, list);
   }
   const lines: Line[] = [];
   for (const [dir, list] of byDir) {
-    list.sort((a, b) => a.f.x0 - b.f.x0);
+    list.sort((a, b) => a.frame.x0 - b.frame.x0);
     const buckets = new Map<number, OpenLine[]>();
     const all: OpenLine[] = [];
     for (const fw of list) {
@@ -65,7 +65,7 @@ export const buildLines = (words: readonly Word[], options: LineOptions): Line[]
           const dv = Math.abs(line.vc - fw.vc);
           if (dv > tol) continue;
           if (Math.abs(line.size - size) > 0.25 * Math.max(line.size, size)) continue;
-          const gap = fw.f.x0 - line.u1;
+          const gap = fw.frame.x0 - line.u1;
           if (gap > options.gapFactor * Math.max(size, line.size) || gap < -0.6 * size) continue;
           const score = dv + Math.abs(gap) * 0.01;
           if (score < bestScore) {
@@ -76,9 +76,9 @@ export const buildLines = (words: readonly Word[], options: LineOptions): Line[]
       }
       if (best) {
         best.items.push(fw);
-        best.u1 = Math.max(best.u1, fw.f.x1);
+        best.u1 = Math.max(best.u1, fw.frame.x1);
       } else {
-        const line: OpenLine = { items: [fw], vc: fw.vc, u1: fw.f.x1, size };
+        const line: OpenLine = { items: [fw], vc: fw.vc, u1: fw.frame.x1, size };
         all.push(line);
         const bucket = buckets.get(key) ?? [];
         bucket.push(line);
@@ -97,7 +97,7 @@ const finishLine = (open: OpenLine, dir: TextDirection): Line => {
   let prev: FrameWord | undefined;
   for (const fw of items) {
     const last = merged[merged.length - 1];
-    if (last && prev && fw.f.x0 - prev.f.x1 < 0.12 * fw.word.size) {
+    if (last && prev && fw.frame.x0 - prev.frame.x1 < 0.12 * fw.word.size) {
       const union = boxOf([last, fw.word]);
       merged[merged.length - 1] = { ...last, ...union, text: last.text + fw.word.text };
     } else {
@@ -106,11 +106,11 @@ const finishLine = (open: OpenLine, dir: TextDirection): Line => {
     prev = fw;
   }
   const box = boxOf(merged);
-  const sizes = merged.map((w) => w.size);
+  const sizes = merged.map((word) => word.size);
   return {
     ...box,
     words: merged,
-    text: merged.map((w) => w.text).join(' '),
+    text: merged.map((word) => word.text).join(' '),
     size: Math.max(...sizes),
     dir,
   };
@@ -129,7 +129,7 @@ export const sortReadingOrder = (lines: Line[]): Line[] =>
   });
 
 /** Text of lines in reading order, one line per row, rows joined by newlines. */
-export const linesToText = (lines: readonly Line[]): string => lines.map((l) => l.text).join('\n');
+export const linesToText = (lines: readonly Line[]): string => lines.map((line) => line.text).join('\n');
 
 /** Position of a box in a line's reading frame, for code that reasons along and across the text. */
 export const frameOf = toFrame;

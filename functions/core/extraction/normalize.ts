@@ -43,14 +43,14 @@ const parseInches = (text: string): number => {
 
 /** `1/8" = 1'-0"` → ratio 1/96; `1" = 30'-0"` → 1/360; `1:100` → 0.01; `NTS` → null ratio. */
 export const parseScale = (text: string): Scale | null => {
-  const m = SCALE_RE.exec(text);
-  if (!m) return null;
-  const printed = m[0].trim();
-  if (m[5]) return { text: printed, ratio: null };
-  if (m[4]) return { text: printed, ratio: 1 / Number(m[4]) };
-  const paper = parseInches(m[1] ?? '');
-  const feet = Number(m[2]);
-  const inches = m[3] ? parseInches(m[3]) : 0;
+  const match = SCALE_RE.exec(text);
+  if (!match) return null;
+  const printed = match[0].trim();
+  if (match[5]) return { text: printed, ratio: null };
+  if (match[4]) return { text: printed, ratio: 1 / Number(match[4]) };
+  const paper = parseInches(match[1] ?? '');
+  const feet = Number(match[2]);
+  const inches = match[3] ? parseInches(match[3]) : 0;
   const real = feet * 12 + inches;
   return { text: printed, ratio: paper > 0 && real > 0 ? paper / real : null };
 };
@@ -79,13 +79,13 @@ export const findTextReferences = (text: string): SheetReference[] => {
       });
     }
   };
-  for (const m of text.matchAll(DETAIL_ON_SHEET_RE)) add(m[0], m[1] ?? '', m[2] ?? '');
-  for (const m of text.matchAll(SLASH_REF_RE)) {
+  for (const match of text.matchAll(DETAIL_ON_SHEET_RE)) add(match[0], match[1] ?? '', match[2] ?? '');
+  for (const match of text.matchAll(SLASH_REF_RE)) {
     // Skip fractions, dates and scales (digits on both sides).
-    if (/^\d+$/.test(m[2] ?? '')) continue;
-    add(m[0], m[1] ?? '', m[2] ?? '');
+    if (/^\d+$/.test(match[2] ?? '')) continue;
+    add(match[0], match[1] ?? '', match[2] ?? '');
   }
-  for (const m of text.matchAll(SEE_SHEET_RE)) add(m[0], null, m[1] ?? '');
+  for (const match of text.matchAll(SEE_SHEET_RE)) add(match[0], null, match[1] ?? '');
   return [...refs.values()];
 };
 
@@ -128,40 +128,40 @@ export const findCalloutReferences = (
 ): SheetReference[] => {
   const out: SheetReference[] = [];
   const seen = new Set<string>();
-  const details = words.filter((w) => /^[A-Z]?\d{1,3}[A-Z]?$/.test(w.text));
-  for (const w of words) {
-    const parsed = parseSheetNumber(w.text);
+  const details = words.filter((word) => /^[A-Z]?\d{1,3}[A-Z]?$/.test(word.text));
+  for (const word of words) {
+    const parsed = parseSheetNumber(word.text);
     if (!parsed || /^[A-Z]\d$/.test(parsed.printed)) continue;
     if (knownSheets && !knownSheets.has(parsed.normalized)) continue;
     let best: Word | null = null;
     let bestDist = Number.POSITIVE_INFINITY;
-    for (const d of details) {
-      if (d === w || d.dir !== w.dir) continue;
-      const size = Math.max(w.size, d.size);
+    for (const detail of details) {
+      if (detail === word || detail.dir !== word.dir) continue;
+      const size = Math.max(word.size, detail.size);
       // Above the sheet word (upright text) within ~3 text heights, horizontally centered on it.
-      const cxW = (w.x0 + w.x1) / 2;
-      const cxD = (d.x0 + d.x1) / 2;
-      const dy = w.y0 - d.y1;
+      const cxW = (word.x0 + word.x1) / 2;
+      const cxD = (detail.x0 + detail.x1) / 2;
+      const dy = word.y0 - detail.y1;
       const dist = Math.hypot(cxW - cxD, dy);
       if (
-        w.dir === 0 &&
+        word.dir === 0 &&
         dy > -0.3 * size &&
         dy < 3 * size &&
         Math.abs(cxW - cxD) < 1.5 * size &&
         dist < bestDist
       ) {
-        best = d;
+        best = detail;
         bestDist = dist;
       }
     }
     // Elevation markers print the number beside the sheet word or under it, a little farther off.
-    best ??= markerNumberBeside(w, details);
+    best ??= markerNumberBeside(word, details);
     if (!best) continue;
     const box: Box = {
-      x0: Math.min(best.x0, w.x0),
-      y0: Math.min(best.y0, w.y0),
-      x1: Math.max(best.x1, w.x1),
-      y1: Math.max(best.y1, w.y1),
+      x0: Math.min(best.x0, word.x0),
+      y0: Math.min(best.y0, word.y0),
+      x1: Math.max(best.x1, word.x1),
+      y1: Math.max(best.y1, word.y1),
     };
     const key = `${best.text}/${parsed.normalized}@${Math.round(box.x0)},${Math.round(box.y0)}`;
     if (seen.has(key)) continue;
@@ -185,8 +185,8 @@ export const parseNumberedEntries = (lines: readonly string[]): Keynote[] => {
   for (const raw of lines) {
     const line = raw.trim();
     if (!line) continue;
-    const m = KEYNOTE_LINE_RE.exec(line);
-    if (m) out.push({ key: m[1] ?? '', text: (m[2] ?? '').trim() });
+    const match = KEYNOTE_LINE_RE.exec(line);
+    if (match) out.push({ key: match[1] ?? '', text: (match[2] ?? '').trim() });
     else {
       const previous = out[out.length - 1];
       if (previous) previous.text += ` ${line}`;
@@ -207,12 +207,12 @@ export const buildNormalizedData = (input: {
   revisions?: Revision[];
 }): NormalizedData => {
   const refs = findTextReferences(input.text);
-  const seen = new Set(refs.map((r) => `${r.detail ?? ''}/${r.sheetNormalized}`));
-  for (const c of input.callouts ?? []) {
-    const key = `${c.detail ?? ''}/${c.sheetNormalized}`;
+  const seen = new Set(refs.map((reference) => `${reference.detail ?? ''}/${reference.sheetNormalized}`));
+  for (const callout of input.callouts ?? []) {
+    const key = `${callout.detail ?? ''}/${callout.sheetNormalized}`;
     if (!seen.has(key)) {
       seen.add(key);
-      refs.push(c);
+      refs.push(callout);
     }
   }
   return {

@@ -53,15 +53,16 @@ export const findNumberCandidates = (
   pageWidth: number,
   pageHeight: number,
 ): NumberCandidate[] => {
-  const sizes = words.filter((w) => w.dir === 0).map((w) => w.size);
+  const sizes = words.filter((word) => word.dir === 0).map((word) => word.size);
   const typical = median(sizes) || 10;
   const labels = lines.filter(
-    (l) => NUMBER_LABEL_RE.test(l.text.trim()) || /\b(?:SHEET|DRAWING|DWG)\s*(?:NO|NUMBER|#)/i.test(l.text),
+    (line) =>
+      NUMBER_LABEL_RE.test(line.text.trim()) || /\b(?:SHEET|DRAWING|DWG)\s*(?:NO|NUMBER|#)/i.test(line.text),
   );
-  const numericLabels = lines.filter((l) => NUMERIC_ID_LABEL_RE.test(l.text.trim()));
-  const otherFieldLabels = lines.filter((l) => OTHER_FIELD_LABEL_RE.test(l.text.trim()));
+  const numericLabels = lines.filter((line) => NUMERIC_ID_LABEL_RE.test(line.text.trim()));
+  const otherFieldLabels = lines.filter((line) => OTHER_FIELD_LABEL_RE.test(line.text.trim()));
   const lineOf = new Map<Word, Line>();
-  for (const l of lines) for (const w of l.words) lineOf.set(w, l);
+  for (const line of lines) for (const word of line.words) lineOf.set(word, line);
   const candidates: NumberCandidate[] = [];
   const consider = (
     text: string,
@@ -100,25 +101,33 @@ export const findNumberCandidates = (
     if (numericLabel) score = Math.min(score - NUMERIC_ID_PENALTY, NUMERIC_ID_MAX_SCORE);
     candidates.push({ ...parsed, box, size, score, source, confidence: conf });
   };
-  for (const w of words) {
-    if (w.dir !== 0 && w.dir !== 90 && w.dir !== 270) continue;
-    consider(w.text.replace(/[.,;]$/, ''), w, w.size, lineOf.get(w), w.source, w.confidence, w.dir);
+  for (const word of words) {
+    if (word.dir !== 0 && word.dir !== 90 && word.dir !== 270) continue;
+    consider(
+      word.text.replace(/[.,;]$/, ''),
+      word,
+      word.size,
+      lineOf.get(word),
+      word.source,
+      word.confidence,
+      word.dir,
+    );
   }
   // `TCP: 032`-style numbers split over two words.
-  for (const l of lines) {
-    for (let i = 0; i + 1 < l.words.length; i++) {
-      const a = l.words[i];
-      const b = l.words[i + 1];
-      if (!a || !b) continue;
-      if (/^[A-Z]{2,4}:$/.test(a.text) && /^\d{2,4}$/.test(b.text)) {
+  for (const line of lines) {
+    for (let i = 0; i + 1 < line.words.length; i++) {
+      const word = line.words[i];
+      const nextWord = line.words[i + 1];
+      if (!word || !nextWord) continue;
+      if (/^[A-Z]{2,4}:$/.test(word.text) && /^\d{2,4}$/.test(nextWord.text)) {
         consider(
-          `${a.text} ${b.text}`,
-          boxOf([a, b]),
-          Math.max(a.size, b.size),
+          `${word.text} ${nextWord.text}`,
+          boxOf([word, nextWord]),
+          Math.max(word.size, nextWord.size),
           undefined,
-          a.source,
-          a.confidence,
-          a.dir,
+          word.source,
+          word.confidence,
+          word.dir,
         );
       }
     }

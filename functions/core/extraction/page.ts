@@ -46,13 +46,13 @@ const LEGAL_AREA = 612 * 1008;
 export const isLargePageSize = (width: number, height: number): boolean =>
   Math.max(width, height) > 1100 || width * height > LEGAL_AREA * 1.15;
 
-const toTextLine = (l: Line): TextLine => ({
-  text: l.text,
-  x0: l.x0,
-  y0: l.y0,
-  x1: l.x1,
-  y1: l.y1,
-  size: l.size,
+const toTextLine = (line: Line): TextLine => ({
+  text: line.text,
+  x0: line.x0,
+  y0: line.y0,
+  x1: line.x1,
+  y1: line.y1,
+  size: line.size,
 });
 
 export const processPage = async (
@@ -142,7 +142,7 @@ export const processPage = async (
         }
       }
       const lines = buildLines(
-        pageWords.filter((w) => w.dir === 0),
+        pageWords.filter((word) => word.dir === 0),
         { gapFactor: isLargePage ? 1.5 : 4.5 },
       ).map(toTextLine);
       return {
@@ -207,7 +207,7 @@ const needsOcr = (
 const isSparseText = (words: readonly Word[], geometry: PageGeometry): boolean => {
   const pageArea = (geometry.width * geometry.height) / (72 * 72);
   // Control characters (fonts without a usable encoding) are not text.
-  const printed = words.filter((w) => /[\p{L}\p{N}]/u.test(w.text)).length;
+  const printed = words.filter((word) => /[\p{L}\p{N}]/u.test(word.text)).length;
   return printed < 15 + pageArea * 0.15;
 };
 

@@ -14,10 +14,10 @@ import { DEFAULT_LIMITS, type ExtractionLimits } from './limits.ts';
 // pdf.js renders with Path2D/DOMMatrix/ImageData; they must be globals before pdf.js is imported, and must
 // come from the same @napi-rs/canvas copy that creates our canvases.
 const installCanvasGlobals = (): void => {
-  const g = globalThis as Record<string, unknown>;
-  g.Path2D ??= napiCanvas.Path2D;
-  g.DOMMatrix ??= napiCanvas.DOMMatrix;
-  g.ImageData ??= napiCanvas.ImageData;
+  const global = globalThis as Record<string, unknown>;
+  global.Path2D ??= napiCanvas.Path2D;
+  global.DOMMatrix ??= napiCanvas.DOMMatrix;
+  global.ImageData ??= napiCanvas.ImageData;
 };
 installCanvasGlobals();
 // Before pdf.js runs: its Flate streams go through this global (see decompression.ts).

@@ -23,18 +23,20 @@ export interface RegionDraft {
 }
 
 export const drawingTypeOf = (title: string): DrawingType | null => {
-  const t = title.toUpperCase();
-  if (/\bSCHEDULE\b/.test(t)) return 'schedule';
-  if (/\bDETAILS?\b|\bDET\.?\b/.test(t)) return 'detail';
-  if (/\bELEVATIONS?\b|\bELEV\.?\b/.test(t)) return 'elevation';
-  if (/\bSECTIONS?\b|\bSECT\.?\b/.test(t)) return 'section';
-  if (/\bPROFILES?\b/.test(t)) return 'profile';
-  if (/\bDIAGRAMS?\b|\bRISER\b|\bONE[- ]LINE\b/.test(t)) return 'diagram';
-  if (/\bSCHEMATICS?\b/.test(t)) return 'schematic';
-  if (/\bPERSPECTIVE|ISOMETRIC|AXON|RENDERING|3D\b/.test(t)) return 'perspective';
-  if (/\bMAP\b/.test(t)) return 'map';
+  const upper = title.toUpperCase();
+  if (/\bSCHEDULE\b/.test(upper)) return 'schedule';
+  if (/\bDETAILS?\b|\bDET\.?\b/.test(upper)) return 'detail';
+  if (/\bELEVATIONS?\b|\bELEV\.?\b/.test(upper)) return 'elevation';
+  if (/\bSECTIONS?\b|\bSECT\.?\b/.test(upper)) return 'section';
+  if (/\bPROFILES?\b/.test(upper)) return 'profile';
+  if (/\bDIAGRAMS?\b|\bRISER\b|\bONE[- ]LINE\b/.test(upper)) return 'diagram';
+  if (/\bSCHEMATICS?\b/.test(upper)) return 'schematic';
+  if (/\bPERSPECTIVE|ISOMETRIC|AXON|RENDERING|3D\b/.test(upper)) return 'perspective';
+  if (/\bMAP\b/.test(upper)) return 'map';
   if (
-    /\bPLANS?\b|\bFLOOR\b|\bROOF\b|\bLAYOUT\b|\bSITE\b|\bCEILING\b|\bRCP\b|\bFOUNDATION\b|\bFRAMING\b/.test(t)
+    /\bPLANS?\b|\bFLOOR\b|\bROOF\b|\bLAYOUT\b|\bSITE\b|\bCEILING\b|\bRCP\b|\bFOUNDATION\b|\bFRAMING\b/.test(
+      upper,
+    )
   )
     return 'plan';
   return null;
@@ -44,12 +46,12 @@ export const drawingTypeOf = (title: string): DrawingType | null => {
 export const rowsOf = (lines: readonly Line[]): Line[][] => {
   const sorted = [...lines].sort((a, b) => centerY(a) - centerY(b));
   const rows: Line[][] = [];
-  for (const l of sorted) {
+  for (const line of sorted) {
     const row = rows[rows.length - 1];
     const first = row?.[0];
-    if (row && first && Math.abs(centerY(first) - centerY(l)) < 0.5 * Math.min(first.size, l.size))
-      row.push(l);
-    else rows.push([l]);
+    if (row && first && Math.abs(centerY(first) - centerY(line)) < 0.5 * Math.min(first.size, line.size))
+      row.push(line);
+    else rows.push([line]);
   }
   for (const row of rows) row.sort((a, b) => a.x0 - b.x0);
   return rows;

@@ -47,48 +47,48 @@ const HEADING_KINDS: readonly HeadingKind[] = [
   { type: 'notes', re: /\bNOTES?\s*:?$/i },
 ];
 
-const upperRatio = (t: string): number => {
-  const letters = t.replace(/[^A-Za-z]/g, '');
+const upperRatio = (text: string): number => {
+  const letters = text.replace(/[^A-Za-z]/g, '');
   return letters.length ? letters.replace(/[^A-Z]/g, '').length / letters.length : 0;
 };
 
 /** Lines that read as a region heading: short, mostly uppercase, a known kind, not smaller than body text. */
 const headingKind = (line: Line, typicalSize: number, lines: readonly Line[]): RegionType | null => {
-  const t = line.text.trim();
-  if (t.length > 70 || t.split(/\s+/).length > 9 || t.length < 4) return null;
-  if (upperRatio(t) < 0.85) return null;
+  const text = line.text.trim();
+  if (text.length > 70 || text.split(/\s+/).length > 9 || text.length < 4) return null;
+  if (upperRatio(text) < 0.85) return null;
   if (line.size < typicalSize * 0.95) return null;
-  if (/^(?:SEE|REFER|PROVIDE|\d+[.)]|[A-Z][.)])\s/.test(t)) return null;
+  if (/^(?:SEE|REFER|PROVIDE|\d+[.)]|[A-Z][.)])\s/.test(text)) return null;
   // Body-sized text is a heading only when it starts a block (nothing just above it) and is not a sentence.
-  if (line.size < typicalSize * 1.15 && (/[.,;]$/.test(t) || !isolatedAbove(line, lines))) return null;
-  for (const kind of HEADING_KINDS) if (kind.re.test(t)) return kind.type;
+  if (line.size < typicalSize * 1.15 && (/[.,;]$/.test(text) || !isolatedAbove(line, lines))) return null;
+  for (const kind of HEADING_KINDS) if (kind.re.test(text)) return kind.type;
   return null;
 };
 
 const isolatedAbove = (line: Line, lines: readonly Line[]): boolean =>
   !lines.some(
-    (o) =>
-      o !== line &&
-      o.dir === line.dir &&
-      o.y1 > line.y0 - 0.9 * line.size &&
-      o.y1 <= line.y0 + 0.2 * line.size &&
-      Math.min(o.x1, line.x1) - Math.max(o.x0, line.x0) > 0,
+    (other) =>
+      other !== line &&
+      other.dir === line.dir &&
+      other.y1 > line.y0 - 0.9 * line.size &&
+      other.y1 <= line.y0 + 0.2 * line.size &&
+      Math.min(other.x1, line.x1) - Math.max(other.x0, line.x0) > 0,
   );
 
 /** A heading printed on two lines (`ROOM FINISH LEGEND &` / `ABBREVIATIONS`): the line just below joins it. */
 const continuationBelow = (heading: Line, lines: readonly Line[]): Line | null => {
   const below = lines.find(
-    (o) =>
-      o !== heading &&
-      o.dir === heading.dir &&
-      o.y0 >= heading.y1 - 0.2 * heading.size &&
-      o.y0 - heading.y1 < 0.6 * heading.size &&
-      Math.abs(o.size - heading.size) <= 0.1 * heading.size &&
-      Math.abs(o.x0 - heading.x0) < 2 * heading.size,
+    (other) =>
+      other !== heading &&
+      other.dir === heading.dir &&
+      other.y0 >= heading.y1 - 0.2 * heading.size &&
+      other.y0 - heading.y1 < 0.6 * heading.size &&
+      Math.abs(other.size - heading.size) <= 0.1 * heading.size &&
+      Math.abs(other.x0 - heading.x0) < 2 * heading.size,
   );
   if (!below) return null;
-  const t = below.text.trim();
-  return upperRatio(t) >= 0.85 && t.split(/\s+/).length <= 5 && !/[.,;]$/.test(t) ? below : null;
+  const text = below.text.trim();
+  return upperRatio(text) >= 0.85 && text.split(/\s+/).length <= 5 && !/[.,;]$/.test(text) ? below : null;
 };
 
 /**
@@ -109,24 +109,24 @@ const bodyUnder = (
     ? heading.x0 + pageWidth * 0.55
     : Math.max(heading.x1 + 4 * size, heading.x0 + pageWidth * 0.2);
   const pool = lines.filter(
-    (l) =>
-      l !== heading &&
-      l.dir === 0 &&
-      l.y0 >= heading.y1 - 0.2 * size &&
-      l.x0 >= left &&
-      l.x0 <= right &&
-      !(exclude && centerInside(exclude, l)),
+    (line) =>
+      line !== heading &&
+      line.dir === 0 &&
+      line.y0 >= heading.y1 - 0.2 * size &&
+      line.x0 >= left &&
+      line.x0 <= right &&
+      !(exclude && centerInside(exclude, line)),
   );
   const rows = rowsOf(pool);
   const out: Line[] = [];
   let lastBottom = heading.y1;
   for (const row of rows) {
-    const top = Math.min(...row.map((l) => l.y0));
-    const rowSize = Math.max(...row.map((l) => l.size));
+    const top = Math.min(...row.map((line) => line.y0));
+    const rowSize = Math.max(...row.map((line) => line.size));
     if (top - lastBottom > Math.max(2.6 * rowSize, 1.8 * size)) break;
-    if (row.some((l) => headings.has(l))) break;
+    if (row.some((line) => headings.has(line))) break;
     out.push(...row);
-    lastBottom = Math.max(lastBottom, ...row.map((l) => l.y1));
+    lastBottom = Math.max(lastBottom, ...row.map((line) => line.y1));
   }
   return out;
 };
@@ -134,12 +134,14 @@ const bodyUnder = (
 const tableFromRows = (rows: readonly Line[][]): Schedule | null => {
   if (rows.length < 2) return null;
   // Header: the first row with at least two cells.
-  const headerIndex = rows.findIndex((r) => r.length >= 2);
+  const headerIndex = rows.findIndex((row) => row.length >= 2);
   if (headerIndex < 0) return null;
   const header = rows[headerIndex];
   if (!header) return null;
-  const columns = header.map((l) => l.text.trim());
-  const unique = columns.map((c, i) => (columns.indexOf(c) === i ? c : `${c} (${i + 1})`));
+  const columns = header.map((line) => line.text.trim());
+  const unique = columns.map((column, index) =>
+    columns.indexOf(column) === index ? column : `${column} (${index + 1})`,
+  );
   const records: Array<Record<string, string>> = [];
   for (const row of rows.slice(headerIndex + 1)) {
     const record: Record<string, string> = {};
@@ -147,12 +149,12 @@ const tableFromRows = (rows: readonly Line[][]): Schedule | null => {
       // Column whose header overlaps the cell most (else the nearest header center).
       let best = 0;
       let bestScore = Number.NEGATIVE_INFINITY;
-      header.forEach((h, i) => {
-        const overlap = Math.min(h.x1, cell.x1) - Math.max(h.x0, cell.x0);
-        const score = overlap > 0 ? overlap : -Math.abs(centerX(h) - centerX(cell));
+      header.forEach((headerLine, index) => {
+        const overlap = Math.min(headerLine.x1, cell.x1) - Math.max(headerLine.x0, cell.x0);
+        const score = overlap > 0 ? overlap : -Math.abs(centerX(headerLine) - centerX(cell));
         if (score > bestScore) {
           bestScore = score;
-          best = i;
+          best = index;
         }
       });
       const key = unique[best] ?? `${best + 1}`;
@@ -172,10 +174,10 @@ export const findRegions = (
   /** Views whose titles were read elsewhere (OCR beside the bubbles of an outlined sheet). */
   readViews: readonly RegionDraft[] = [],
 ): RegionDraft[] => {
-  const typical = median(words.filter((w) => w.dir === 0).map((w) => w.size)) || 10;
+  const typical = median(words.filter((word) => word.dir === 0).map((word) => word.size)) || 10;
   const regions: RegionDraft[] = [];
   if (titleBlock) {
-    const inside = lines.filter((l) => centerInside(titleBlock, l));
+    const inside = lines.filter((line) => centerInside(titleBlock, line));
     regions.push({
       regionType: 'titleBlock',
       label: 'TITLE BLOCK',
@@ -187,23 +189,23 @@ export const findRegions = (
   }
   const headingLines = new Map<Line, RegionType>();
   const joined = new Set<Line>();
-  for (const l of lines) {
-    if (l.dir !== 0 || joined.has(l) || (titleBlock && centerInside(titleBlock, l))) continue;
-    let kind = headingKind(l, typical, lines);
-    const below = continuationBelow(l, lines);
-    if (below && (kind || /(?:&|\bAND)$/i.test(l.text.trim()))) {
+  for (const line of lines) {
+    if (line.dir !== 0 || joined.has(line) || (titleBlock && centerInside(titleBlock, line))) continue;
+    let kind = headingKind(line, typical, lines);
+    const below = continuationBelow(line, lines);
+    if (below && (kind || /(?:&|\bAND)$/i.test(line.text.trim()))) {
       const merged: Line = {
-        ...boxOf([l, below]),
-        words: [...l.words, ...below.words],
-        text: `${l.text.trim()} ${below.text.trim()}`,
-        size: l.size,
-        dir: l.dir,
+        ...boxOf([line, below]),
+        words: [...line.words, ...below.words],
+        text: `${line.text.trim()} ${below.text.trim()}`,
+        size: line.size,
+        dir: line.dir,
       };
       kind =
         headingKind(
-          { ...merged, y0: l.y0 },
+          { ...merged, y0: line.y0 },
           typical,
-          lines.filter((o) => o !== l),
+          lines.filter((other) => other !== line),
         ) ?? kind;
       if (kind) {
         joined.add(below);
@@ -212,14 +214,16 @@ export const findRegions = (
         continue;
       }
     }
-    if (kind) headingLines.set(l, kind);
+    if (kind) headingLines.set(line, kind);
   }
-  for (const l of joined) headingLines.delete(l);
+  for (const line of joined) headingLines.delete(line);
   // A keynote heading without numbered entries under it is a stray word (a legend label): not a heading.
   for (const [heading, type] of [...headingLines]) {
     if (type !== 'keynotes') continue;
     const body = bodyUnder(heading, lines, new Set(), titleBlock, pageWidth, false);
-    if (parseNumberedEntries(rowsOf(body).map((r) => r.map((l) => l.text).join(' '))).length === 0) {
+    if (
+      parseNumberedEntries(rowsOf(body).map((row) => row.map((line) => line.text).join(' '))).length === 0
+    ) {
       headingLines.delete(heading);
     }
   }
@@ -241,7 +245,7 @@ export const findRegions = (
     const rows = rowsOf(body);
     if (type === 'schedule' || type === 'sheetIndex') region.schedule = tableFromRows(rows);
     if (type === 'keynotes' || type === 'generalNotes' || type === 'notes') {
-      region.keynotes = parseNumberedEntries(rows.map((r) => r.map((l) => l.text).join(' ')));
+      region.keynotes = parseNumberedEntries(rows.map((row) => row.map((line) => line.text).join(' ')));
     }
     regions.push(region);
   }
@@ -251,7 +255,11 @@ export const findRegions = (
   const views = [
     ...textViews,
     ...readViews.filter(
-      (v) => !textViews.some((t) => t.titleBox && v.titleBox && intersection(t.titleBox, v.titleBox) > 0),
+      (view) =>
+        !textViews.some(
+          (textView) =>
+            textView.titleBox && view.titleBox && intersection(textView.titleBox, view.titleBox) > 0,
+        ),
     ),
   ];
   estimateViewExtents(views, pageWidth, pageHeight, titleBlock);
@@ -260,9 +268,11 @@ export const findRegions = (
     // A sheet with one drawing titled only in its title block (a floor plan, a site plan): its drawing area
     // is its one view, so its callouts and labels belong to a region too.
     const free = lines.filter(
-      (l) => !(titleBlock && centerInside(titleBlock, l)) && !regions.some((r) => centerInside(r.box, l)),
+      (line) =>
+        !(titleBlock && centerInside(titleBlock, line)) &&
+        !regions.some((region) => centerInside(region.box, line)),
     );
-    if (free.reduce((n, l) => n + l.words.length, 0) >= DRAWING_AREA_MIN_WORDS) {
+    if (free.reduce((count, line) => count + line.words.length, 0) >= DRAWING_AREA_MIN_WORDS) {
       regions.push({
         regionType: 'view',
         label: DRAWING_AREA_LABEL,
@@ -279,14 +289,14 @@ export const findRegions = (
   }
   // A region entirely inside a larger one of the same type (nested headings) is dropped.
   return regions.filter(
-    (r, i) =>
+    (region, index) =>
       !regions.some(
-        (o, j) =>
-          j !== i &&
-          o.regionType === r.regionType &&
-          o.regionType !== 'view' &&
-          contains(o.box, r.box) &&
-          (j < i || !contains(r.box, o.box)),
+        (other, otherIndex) =>
+          otherIndex !== index &&
+          other.regionType === region.regionType &&
+          other.regionType !== 'view' &&
+          contains(other.box, region.box) &&
+          (otherIndex < index || !contains(region.box, other.box)),
       ),
   );
 };

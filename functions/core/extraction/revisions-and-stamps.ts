@@ -17,7 +17,7 @@ const HEADER_PIECE_GAP = 25;
  * while they follow each other closely (a row across the sheet also holds drawing text at the same height).
  */
 const headerPieces = (row: readonly Line[]): Line[] => {
-  const at = row.findIndex((l) => /\bDESCRIPTION\b/i.test(l.text));
+  const at = row.findIndex((line) => /\bDESCRIPTION\b/i.test(line.text));
   if (at < 0) return [...row];
   const closeAt = (leftIndex: number): boolean => {
     const left = row[leftIndex];
@@ -34,34 +34,36 @@ const headerPieces = (row: readonly Line[]): Line[] => {
 /** Revision tables: a row with a number column, DESCRIPTION and DATE; rows with a date next to it. */
 export const findRevisionBlocks = (lines: readonly Line[]): RegionDraft[] => {
   const out: RegionDraft[] = [];
-  const rows = rowsOf(lines.filter((l) => l.dir === 0));
-  rows.forEach((fullRow, i) => {
+  const rows = rowsOf(lines.filter((line) => line.dir === 0));
+  rows.forEach((fullRow, rowIndex) => {
     const row = headerPieces(fullRow);
-    const text = row.map((l) => l.text).join(' | ');
+    const text = row.map((line) => line.text).join(' | ');
     if (!/\bDESCRIPTION\b/i.test(text) || !/\bDATE\b/i.test(text) || !REVISION_HEADER_RE.test(text)) return;
     const header = boxOf(row);
-    const size = Math.max(...row.map((l) => l.size));
+    const size = Math.max(...row.map((line) => line.size));
     const members: Line[][] = [];
     // Rows above or below the header with a date-like cell, within the header's horizontal extent.
     for (const dirStep of [-1, 1]) {
       let lastEdge = dirStep < 0 ? header.y0 : header.y1;
-      for (let j = i + dirStep; j >= 0 && j < rows.length; j += dirStep) {
-        const r = (rows[j] ?? []).filter((l) => l.x0 >= header.x0 - 2 * size && l.x1 <= header.x1 + 6 * size);
-        if (!r.length) continue;
-        const b = boxOf(r);
-        const gap = dirStep < 0 ? lastEdge - b.y1 : b.y0 - lastEdge;
+      for (let j = rowIndex + dirStep; j >= 0 && j < rows.length; j += dirStep) {
+        const rowLines = (rows[j] ?? []).filter(
+          (line) => line.x0 >= header.x0 - 2 * size && line.x1 <= header.x1 + 6 * size,
+        );
+        if (!rowLines.length) continue;
+        const rowBox = boxOf(rowLines);
+        const gap = dirStep < 0 ? lastEdge - rowBox.y1 : rowBox.y0 - lastEdge;
         if (gap > 3 * size) break;
-        const rowText = r.map((l) => l.text).join(' ');
+        const rowText = rowLines.map((line) => line.text).join(' ');
         if (!/\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}/.test(rowText)) break;
-        members.push(r);
-        lastEdge = dirStep < 0 ? b.y0 : b.y1;
+        members.push(rowLines);
+        lastEdge = dirStep < 0 ? rowBox.y0 : rowBox.y1;
       }
     }
-    const revisions: Revision[] = members.map((r) => {
-      const cells = r.map((l) => l.text.trim());
-      const date = cells.find((c) => /\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}/.test(c)) ?? null;
+    const revisions: Revision[] = members.map((memberRow) => {
+      const cells = memberRow.map((line) => line.text.trim());
+      const date = cells.find((cell) => /\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}/.test(cell)) ?? null;
       const mark = cells[0] ?? '';
-      const description = cells.filter((c, k) => k > 0 && c !== date).join(' ') || null;
+      const description = cells.filter((cell, index) => index > 0 && cell !== date).join(' ') || null;
       return { mark, description, date };
     });
     const all = [row, ...members].flat();
@@ -82,31 +84,33 @@ const STAMP_RE =
   /\b(?:NO\s+EXCEPTIONS\s+TAKEN|MAKE\s+CORRECTIONS\s+NOTED|REVISE\s+AND\s+RESUBMIT|REJECTED|REVIEWED\s+BY|APPROVED\s+AS\s+NOTED|FOR\s+CONSTRUCTION\s+APPROVAL|PROFESSIONAL\s+ENGINEER|REGISTERED\s+(?:ARCHITECT|ENGINEER)|LICENSED\s+(?:ARCHITECT|ENGINEER)|STATE\s+OF\s+[A-Z]+\s+REGISTERED)\b/i;
 
 export const findStamps = (lines: readonly Line[]): RegionDraft[] => {
-  const hits = lines.filter((l) => STAMP_RE.test(l.text));
+  const hits = lines.filter((line) => STAMP_RE.test(line.text));
   if (!hits.length) return [];
   // Group hits that are close together into one stamp each.
   const groups: Line[][] = [];
-  for (const h of hits) {
-    const g = groups.find((grp) => {
-      const b = boxOf(grp);
-      return Math.abs(centerX(b) - centerX(h)) < 250 && Math.abs(centerY(b) - centerY(h)) < 250;
+  for (const hit of hits) {
+    const group = groups.find((grp) => {
+      const groupBox = boxOf(grp);
+      return (
+        Math.abs(centerX(groupBox) - centerX(hit)) < 250 && Math.abs(centerY(groupBox) - centerY(hit)) < 250
+      );
     });
-    if (g) g.push(h);
-    else groups.push([h]);
+    if (group) group.push(hit);
+    else groups.push([hit]);
   }
-  return groups.map((g) => {
-    const core = boxOf(g);
-    const size = Math.max(...g.map((l) => l.size));
+  return groups.map((group) => {
+    const core = boxOf(group);
+    const size = Math.max(...group.map((line) => line.size));
     const around = lines.filter(
-      (l) =>
-        l.x0 >= core.x0 - 8 * size &&
-        l.x1 <= core.x1 + 8 * size &&
-        l.y0 >= core.y0 - 6 * size &&
-        l.y1 <= core.y1 + 6 * size,
+      (line) =>
+        line.x0 >= core.x0 - 8 * size &&
+        line.x1 <= core.x1 + 8 * size &&
+        line.y0 >= core.y0 - 6 * size &&
+        line.y1 <= core.y1 + 6 * size,
     );
     return {
       regionType: 'stamp' as const,
-      label: (g[0]?.text ?? '').trim(),
+      label: (group[0]?.text ?? '').trim(),
       drawingType: null,
       box: boxOf(around),
       titleBox: null,
@@ -124,9 +128,11 @@ export const fitRevisionFrames = (drafts: RegionDraft[], rulings: readonly Rulin
   for (const draft of drafts) {
     if (draft.regionType !== 'revisionBlock') continue;
     const text = draft.box;
-    const spanning = rulings.filter((r) => r.axis === 'v' && r.from <= text.y0 + 1 && r.to >= text.y1 - 1);
-    const left = spanning.filter((r) => r.at <= text.x0 + 1).sort((a, b) => b.at - a.at)[0];
-    const right = spanning.filter((r) => r.at >= text.x1 - 1).sort((a, b) => a.at - b.at)[0];
+    const spanning = rulings.filter(
+      (ruling) => ruling.axis === 'v' && ruling.from <= text.y0 + 1 && ruling.to >= text.y1 - 1,
+    );
+    const left = spanning.filter((ruling) => ruling.at <= text.x0 + 1).sort((a, b) => b.at - a.at)[0];
+    const right = spanning.filter((ruling) => ruling.at >= text.x1 - 1).sort((a, b) => a.at - b.at)[0];
     if (!left || !right) continue;
     const frame = {
       x0: left.at,

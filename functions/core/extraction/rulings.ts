@@ -22,18 +22,18 @@ export interface Ruling {
 
 export type Matrix = [number, number, number, number, number, number];
 
-export const multiply = (m: Matrix, n: Matrix): Matrix => [
-  m[0] * n[0] + m[2] * n[1],
-  m[1] * n[0] + m[3] * n[1],
-  m[0] * n[2] + m[2] * n[3],
-  m[1] * n[2] + m[3] * n[3],
-  m[0] * n[4] + m[2] * n[5] + m[4],
-  m[1] * n[4] + m[3] * n[5] + m[5],
+export const multiply = (outer: Matrix, inner: Matrix): Matrix => [
+  outer[0] * inner[0] + outer[2] * inner[1],
+  outer[1] * inner[0] + outer[3] * inner[1],
+  outer[0] * inner[2] + outer[2] * inner[3],
+  outer[1] * inner[2] + outer[3] * inner[3],
+  outer[0] * inner[4] + outer[2] * inner[5] + outer[4],
+  outer[1] * inner[4] + outer[3] * inner[5] + outer[5],
 ];
 
-const apply = (m: Matrix, x: number, y: number): [number, number] => [
-  m[0] * x + m[2] * y + m[4],
-  m[1] * x + m[3] * y + m[5],
+const apply = (matrix: Matrix, x: number, y: number): [number, number] => [
+  matrix[0] * x + matrix[2] * y + matrix[4],
+  matrix[1] * x + matrix[3] * y + matrix[5],
 ];
 
 /**
@@ -154,18 +154,20 @@ const mergeRulings = (rulings: Ruling[], rowsFirst: boolean): Ruling[] => {
   const merged: Ruling[] = [];
   const join = (row: Ruling[]): void => {
     let current: Ruling | null = null;
-    for (const r of row) {
-      if (current && Math.abs(r.at - current.at) < 1 && r.from <= current.to + 2) {
-        current.to = Math.max(current.to, r.to);
+    for (const ruling of row) {
+      if (current && Math.abs(ruling.at - current.at) < 1 && ruling.from <= current.to + 2) {
+        current.to = Math.max(current.to, ruling.to);
       } else {
         if (current) merged.push(current);
-        current = { ...r };
+        current = { ...ruling };
       }
     }
     if (current) merged.push(current);
   };
   for (const axis of ['h', 'v'] as const) {
-    const list = rulings.filter((r) => r.axis === axis).sort((a, b) => a.at - b.at || a.from - b.from);
+    const list = rulings
+      .filter((ruling) => ruling.axis === axis)
+      .sort((a, b) => a.at - b.at || a.from - b.from);
     if (!rowsFirst) {
       join(list);
       continue;

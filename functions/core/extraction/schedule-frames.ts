@@ -13,19 +13,21 @@ const SAME_END = 3;
 /** A gap between row lines over this many times the heading's height ends the table. */
 const MAX_ROW_GAP_HEADINGS = 8;
 
-const sameExtent = (a: Ruling, b: Ruling): boolean =>
-  Math.abs(a.from - b.from) <= SAME_END && Math.abs(a.to - b.to) <= SAME_END;
+const sameExtent = (ruling: Ruling, other: Ruling): boolean =>
+  Math.abs(ruling.from - other.from) <= SAME_END && Math.abs(ruling.to - other.to) <= SAME_END;
 
 export const fitScheduleFrames = (drafts: RegionDraft[], rulings: readonly Ruling[]): void => {
   const headings = drafts.flatMap((draft) => (draft.titleBox ? [draft.titleBox] : []));
-  const horizontals = rulings.filter((r) => r.axis === 'h').sort((a, b) => a.at - b.at);
+  const horizontals = rulings.filter((ruling) => ruling.axis === 'h').sort((a, b) => a.at - b.at);
   for (const draft of drafts) {
     const heading = draft.titleBox;
     if (draft.regionType !== 'schedule' || !heading) continue;
     const headingHeight = Math.max(4, height(heading));
-    const spansHeading = (r: Ruling): boolean => r.from <= heading.x0 + 1 && r.to >= heading.x1 - 1;
+    const spansHeading = (ruling: Ruling): boolean =>
+      ruling.from <= heading.x0 + 1 && ruling.to >= heading.x1 - 1;
     const first = horizontals.find(
-      (r) => spansHeading(r) && r.at >= heading.y1 - 2 && r.at <= heading.y1 + 3 * headingHeight,
+      (ruling) =>
+        spansHeading(ruling) && ruling.at >= heading.y1 - 2 && ruling.at <= heading.y1 + 3 * headingHeight,
     );
     if (!first) continue;
     // The next heading under this one in the same columns ends the table.
@@ -46,9 +48,12 @@ export const fitScheduleFrames = (drafts: RegionDraft[], rulings: readonly Rulin
     }
     if (last === first) continue;
     const above = horizontals.filter(
-      (r) => sameExtent(r, first) && r.at < heading.y0 + 1 && r.at >= heading.y0 - 2 * headingHeight,
+      (ruling) =>
+        sameExtent(ruling, first) &&
+        ruling.at < heading.y0 + 1 &&
+        ruling.at >= heading.y0 - 2 * headingHeight,
     );
-    const top = Math.min(heading.y0, ...above.map((r) => r.at));
+    const top = Math.min(heading.y0, ...above.map((ruling) => ruling.at));
     draft.box = boxOf([heading, { x0: first.from, y0: top, x1: first.to, y1: last.at } satisfies Box]);
   }
 };

@@ -88,17 +88,17 @@ const NOT_SHEET =
 
 export const parseSheetNumber = (text: string): ParsedSheetNumber | null => {
   // Dash runs collapse to one hyphen (OCR reads a long drawn dash as `—-`).
-  const t = text
+  const printed = text
     .trim()
     .replace(/[\u2010-\u2015\u2212]/g, '-')
     .replace(/-{2,}/g, '-');
-  if (t.length < 2 || t.length > 12) return null;
+  if (printed.length < 2 || printed.length > 12) return null;
   for (const re of SHEET_NUMBER_RES) {
-    const m = re.exec(t);
-    if (!m) continue;
-    if (NOT_SHEET.test(t)) return null;
-    const prefix = (m[1] ?? '').replace(/\d$/, '');
-    return { printed: t, prefix, normalized: normalizeSheetNumber(t) };
+    const match = re.exec(printed);
+    if (!match) continue;
+    if (NOT_SHEET.test(printed)) return null;
+    const prefix = (match[1] ?? '').replace(/\d$/, '');
+    return { printed, prefix, normalized: normalizeSheetNumber(printed) };
   }
   return null;
 };
@@ -113,24 +113,35 @@ export const normalizeSheetNumber = (text: string): string =>
 
 /** Discipline of a sheet number prefix: NCS designator, label, and whether the prefix is set-specific. */
 export const disciplineOf = (prefix: string, setPrefixes?: ReadonlySet<string>): Discipline | null => {
-  const p = prefix.toUpperCase().replace(/[^A-Z]/g, '');
-  if (!p) return null;
-  const mapped = SET_SPECIFIC[p];
+  const letters = prefix.toUpperCase().replace(/[^A-Z]/g, '');
+  if (!letters) return null;
+  const mapped = SET_SPECIFIC[letters];
   if (mapped) {
-    return { code: mapped, label: NCS_DISCIPLINES[mapped] ?? mapped, printedPrefix: p, setSpecific: true };
+    return {
+      code: mapped,
+      label: NCS_DISCIPLINES[mapped] ?? mapped,
+      printedPrefix: letters,
+      setSpecific: true,
+    };
   }
   // A set that also uses roadway/curb/sewer prefixes uses R and U for roads and utilities, not Resource.
-  const roadSet = setPrefixes && [...setPrefixes].some((x) => ['CR', 'SW', 'SD', 'SS', 'RD'].includes(x));
-  const roadCode = ROAD_SET_PREFIXES[p];
+  const roadSet =
+    setPrefixes && [...setPrefixes].some((setPrefix) => ['CR', 'SW', 'SD', 'SS', 'RD'].includes(setPrefix));
+  const roadCode = ROAD_SET_PREFIXES[letters];
   if (roadSet && roadCode) {
     const label = NCS_DISCIPLINES[roadCode] ?? roadCode;
-    return { code: roadCode, label, printedPrefix: p, setSpecific: roadCode !== p || p === 'T' };
+    return {
+      code: roadCode,
+      label,
+      printedPrefix: letters,
+      setSpecific: roadCode !== letters || letters === 'T',
+    };
   }
-  const whole = NCS_DISCIPLINES[p];
-  if (whole) return { code: p, label: whole, printedPrefix: p, setSpecific: false };
-  const first = p.charAt(0);
+  const whole = NCS_DISCIPLINES[letters];
+  if (whole) return { code: letters, label: whole, printedPrefix: letters, setSpecific: false };
+  const first = letters.charAt(0);
   const byFirstLetter = NCS_DISCIPLINES[first];
   if (byFirstLetter)
-    return { code: first, label: byFirstLetter, printedPrefix: p, setSpecific: p.length > 2 };
+    return { code: first, label: byFirstLetter, printedPrefix: letters, setSpecific: letters.length > 2 };
   return null;
 };

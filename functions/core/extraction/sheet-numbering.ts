@@ -40,8 +40,8 @@ const relativeCenter = (candidate: NumberCandidate, page: NumberingPage): [numbe
   centerY(candidate.box) / page.height,
 ];
 
-const samePlace = (a: [number, number], b: [number, number]): boolean =>
-  Math.abs(a[0] - b[0]) < SAME_PLACE && Math.abs(a[1] - b[1]) < SAME_PLACE;
+const samePlace = (first: [number, number], second: [number, number]): boolean =>
+  Math.abs(first[0] - second[0]) < SAME_PLACE && Math.abs(first[1] - second[1]) < SAME_PLACE;
 
 export const isConvincing = (candidate: NumberCandidate): boolean =>
   candidate.score >= GOOD_NUMBER_SCORE &&
@@ -112,7 +112,9 @@ export const chooseSheetNumbers = (pages: readonly NumberingPage[]): NumberChoic
   const setScore = (candidate: NumberCandidate, page: NumberingPage): number => {
     let score = candidate.score;
     if (isFixedField(candidate, page)) score -= FIXED_FIELD_PENALTY;
-    const elsewhere = [...(prefixPages.get(candidate.prefix) ?? [])].some((p) => p !== page.pageNumber);
+    const elsewhere = [...(prefixPages.get(candidate.prefix) ?? [])].some(
+      (pageNumber) => pageNumber !== page.pageNumber,
+    );
     if (elsewhere) score += SET_PREFIX_BONUS;
     if (anchors.length >= 3) {
       const at = relativeCenter(candidate, page);
@@ -151,18 +153,18 @@ export const chooseSheetNumbers = (pages: readonly NumberingPage[]): NumberChoic
 
 /** Sheets without a convincing number between two sheets of an unbroken run take their place in it. */
 const inferFromRuns = (pages: readonly NumberingPage[], choices: NumberChoice[]): NumberChoice[] => {
-  const convincing = pages.map((page, i) => {
-    const choice = choices[i];
+  const convincing = pages.map((page, index) => {
+    const choice = choices[index];
     const candidate = choice?.kind === 'candidate' ? page.candidates[choice.index] : undefined;
     return candidate && isConvincing(candidate) ? sequenceForm(candidate.printed) : null;
   });
-  return choices.map((choice, i) => {
-    if (convincing[i]) return choice;
-    const page = pages[i];
+  return choices.map((choice, index) => {
+    if (convincing[index]) return choice;
+    const page = pages[index];
     if (!page) return choice;
-    let before = i - 1;
+    let before = index - 1;
     while (before >= 0 && !convincing[before]) before--;
-    let after = i + 1;
+    let after = index + 1;
     while (after < pages.length && !convincing[after]) after++;
     const first = convincing[before];
     const last = convincing[after];
@@ -185,10 +187,14 @@ const GROUPED_NUMBER_RE = /^\d{1,3}(?:[,.]\d{3})+$/;
  * those take the separator of the rest.
  */
 export const withSetSeparator = (numbers: ReadonlyArray<string | null>): Array<string | null> => {
-  const grouped = numbers.filter((n): n is string => n !== null && GROUPED_NUMBER_RE.test(n));
-  const commas = grouped.filter((n) => n.includes(',')).length;
+  const grouped = numbers.filter(
+    (printed): printed is string => printed !== null && GROUPED_NUMBER_RE.test(printed),
+  );
+  const commas = grouped.filter((printed) => printed.includes(',')).length;
   const periods = grouped.length - commas;
   const separator = commas >= 2 && periods < commas ? ',' : periods >= 2 && commas < periods ? '.' : null;
   if (!separator) return [...numbers];
-  return numbers.map((n) => (n !== null && GROUPED_NUMBER_RE.test(n) ? n.replace(/[,.]/g, separator) : n));
+  return numbers.map((printed) =>
+    printed !== null && GROUPED_NUMBER_RE.test(printed) ? printed.replace(/[,.]/g, separator) : printed,
+  );
 };

@@ -37,9 +37,10 @@ const PAGE_SIZES: ReadonlyArray<[string, number, number]> = [
 ];
 
 export const pageSizeName = (width: number, height: number): string | null => {
-  const a = Math.min(width, height);
-  const b = Math.max(width, height);
-  for (const [name, w, h] of PAGE_SIZES) if (Math.abs(a - w) <= 12 && Math.abs(b - h) <= 12) return name;
+  const shortSide = Math.min(width, height);
+  const longSide = Math.max(width, height);
+  for (const [name, sizeWidth, sizeHeight] of PAGE_SIZES)
+    if (Math.abs(shortSide - sizeWidth) <= 12 && Math.abs(longSide - sizeHeight) <= 12) return name;
   return null;
 };
 
@@ -51,22 +52,22 @@ export const assembleSheets = (
   pages: ReadonlyArray<{ pageNumber: number; sheet: SheetPageResult | null; width: number; height: number }>,
 ): Sheet[] => {
   // Every drawing-sized page is a sheet, with a null number when none was read.
-  const sheetPages = pages.flatMap((p) => (p.sheet ? [{ ...p, sheet: p.sheet }] : []));
+  const sheetPages = pages.flatMap((page) => (page.sheet ? [{ ...page, sheet: page.sheet }] : []));
   if (sheetPages.length === 0) return [];
   const choices = withIndexWitness(
     sheetPages,
-    chooseSheetNumbers(sheetPages.map((p) => ({ ...p, candidates: p.sheet.numberCandidates }))),
+    chooseSheetNumbers(sheetPages.map((page) => ({ ...page, candidates: page.sheet.numberCandidates }))),
   );
-  const chosen = sheetPages.map((p, i) => {
-    const choice = choices.numbers[i] ?? { kind: 'none' };
+  const chosen = sheetPages.map((page, position) => {
+    const choice = choices.numbers[position] ?? { kind: 'none' };
     // Title lines are kept per candidate (the title is read next to its number); an inferred number uses
     // those of the page's best candidate.
     const index = choice.kind === 'candidate' ? choice.index : 0;
-    const candidate = p.sheet.numberCandidates[index] ?? null;
-    return { p, choice, candidate, titleLines: p.sheet.titleLines[index] ?? [] };
+    const candidate = page.sheet.numberCandidates[index] ?? null;
+    return { page, choice, candidate, titleLines: page.sheet.titleLines[index] ?? [] };
   });
   // Title-block lines repeated across the set are boilerplate (project name, client, firm).
-  const linesPerSheet = chosen.map((entry) => entry.titleLines.map((l) => l.text));
+  const linesPerSheet = chosen.map((entry) => entry.titleLines.map((line) => line.text));
   const withoutBoilerplate = boilerplateCleaner(linesPerSheet);
   const setWide = onEverySheet(linesPerSheet);
   const numberOf = (entry: (typeof chosen)[number]): { printed: string; prefix: string } | null => {
@@ -78,7 +79,7 @@ export const assembleSheets = (
     // A sheet without a number candidate ranks the lines that name a kind of drawing by themselves.
     const anchor =
       entry.candidate ??
-      (entry.titleLines.length ? { box: boxOf(entry.titleLines.map((l) => l.box)), size: 0 } : null);
+      (entry.titleLines.length ? { box: boxOf(entry.titleLines.map((line) => line.box)), size: 0 } : null);
     const titles: TitleCandidate[] = anchor
       ? rankTitleCandidates(entry.titleLines, anchor, withoutBoilerplate, setWide)
       : [];
@@ -94,37 +95,41 @@ export const assembleSheets = (
     chosen.map((entry) => entry.titleLines.some((line) => line.ocrConfidence !== undefined)),
   );
   const printedNumbers = withSetSeparator(chosen.map((entry) => numberOf(entry)?.printed ?? null));
-  const sheets = chosen.map((entry, i): Sheet => {
-    const { p, choice, candidate } = entry;
-    const s = p.sheet;
+  const sheets = chosen.map((entry, index): Sheet => {
+    const { page, choice, candidate } = entry;
+    const sheet = page.sheet;
     const number = numberOf(entry);
     const read = choice.kind === 'candidate' ? candidate : null;
-    const title = readings[i]?.title ?? null;
-    const sheetNumber = printedNumbers[i] ?? null;
-    const sheetTitle = sheetTitles[i] ?? null;
-    const regions = s.regions.map((r, i) => {
+    const title = readings[index]?.title ?? null;
+    const sheetNumber = printedNumbers[index] ?? null;
+    const sheetTitle = sheetTitles[index] ?? null;
+    const regions = sheet.regions.map((region, regionIndex) => {
       // The drawing area of a sheet without titled views is the view the sheet title names.
-      const area = i === s.drawingAreaIndex && sheetTitle !== null;
+      const area = regionIndex === sheet.drawingAreaIndex && sheetTitle !== null;
       return {
-        ...r,
+        ...region,
         sheetNumber,
         ...(area ? { label: sheetTitle, drawingType: drawingTypeOf(sheetTitle) } : {}),
         normalizedData: {
-          ...r.normalizedData,
+          ...region.normalizedData,
           sheetNumber: sheetNumber ? normalizeSheetNumber(sheetNumber) : null,
           ...(area ? { viewTitle: sheetTitle } : {}),
         },
       };
     });
     return {
-      pageNumber: p.pageNumber,
+      pageNumber: page.pageNumber,
       sheetNumber,
       sheetNumberNormalized: sheetNumber ? normalizeSheetNumber(sheetNumber) : null,
       sheetTitle,
       // A number without a letter prefix (or no number) leaves the discipline to what the title names.
       discipline: number?.prefix ? disciplineOf(number.prefix, prefixes) : disciplineFromTitle(sheetTitle),
-      revisions: s.revisions,
-      pageSize: { width: round1(p.width), height: round1(p.height), name: pageSizeName(p.width, p.height) },
+      revisions: sheet.revisions,
+      pageSize: {
+        width: round1(page.width),
+        height: round1(page.height),
+        name: pageSizeName(page.width, page.height),
+      },
       sheetNumberBox: read ? toDisplayBox(read.box) : null,
       sheetTitleBox: title ? toDisplayBox(boxOf([title.box])) : null,
       textSource: read ? read.source : 'none',
@@ -136,7 +141,7 @@ export const assembleSheets = (
   return resolveReferenceTargets(sheets);
 };
 
-const round1 = (v: number): number => Math.round(v * 10) / 10;
+const round1 = (value: number): number => Math.round(value * 10) / 10;
 
 type NumberChoice = ReturnType<typeof chooseSheetNumbers>[number];
 
@@ -155,8 +160,8 @@ const withIndexWitness = (
       : choice?.kind === 'candidate'
         ? (page?.sheet.numberCandidates[choice.index]?.printed ?? null)
         : null;
-  const read = numbers.flatMap((choice, i) =>
-    choice.kind === 'candidate' ? [printedOf(choice, pages[i]) ?? []].flat() : [],
+  const read = numbers.flatMap((choice, pageIndex) =>
+    choice.kind === 'candidate' ? [printedOf(choice, pages[pageIndex]) ?? []].flat() : [],
   );
   const index = setDrawingIndex(
     pages.map((page) => page.sheet.drawingIndex ?? []),
@@ -164,22 +169,24 @@ const withIndexWitness = (
   );
   if (!index) return { numbers, index };
   const used = new Set(read.map(normalizeSheetNumber));
-  const withCandidates = numbers.map((choice, i): NumberChoice => {
+  const withCandidates = numbers.map((choice, pageIndex): NumberChoice => {
     if (choice.kind !== 'none') return choice;
-    const candidates = pages[i]?.sheet.numberCandidates ?? [];
-    const named = candidates.findIndex((c) => index.positionOf.has(c.normalized) && !used.has(c.normalized));
+    const candidates = pages[pageIndex]?.sheet.numberCandidates ?? [];
+    const named = candidates.findIndex(
+      (candidate) => index.positionOf.has(candidate.normalized) && !used.has(candidate.normalized),
+    );
     if (named < 0) return choice;
     used.add(candidates[named]?.normalized ?? '');
     return { kind: 'candidate', index: named };
   });
   const fromOrder = numbersFromIndexOrder(
-    withCandidates.map((choice, i) => printedOf(choice, pages[i])),
+    withCandidates.map((choice, pageIndex) => printedOf(choice, pages[pageIndex])),
     index,
   );
   return {
     index,
-    numbers: withCandidates.map((choice, i): NumberChoice => {
-      const printed = fromOrder[i];
+    numbers: withCandidates.map((choice, pageIndex): NumberChoice => {
+      const printed = fromOrder[pageIndex];
       const parsed = printed ? parseSheetNumber(printed) : null;
       return printed && parsed ? { kind: 'inferred', printed, prefix: parsed.prefix } : choice;
     }),
@@ -200,8 +207,8 @@ const titlesWithIndex = (
     const position = number ? index.positionOf.get(normalizeSheetNumber(number)) : undefined;
     return position === undefined ? undefined : index.entries[position];
   };
-  const pairs = readings.flatMap((reading, i) => {
-    const entry = entryOf(numbers[i] ?? null);
+  const pairs = readings.flatMap((reading, sheetIndex) => {
+    const entry = entryOf(numbers[sheetIndex] ?? null);
     return reading && entry ? [{ reading, indexTitle: entry.title }] : [];
   });
   const orders = learnTitleOrders(pairs);
@@ -211,8 +218,8 @@ const titlesWithIndex = (
     for (const word of new Set((reading ?? '').split(/\s+/).map(foldLine)))
       sheetsWith.set(word, (sheetsWith.get(word) ?? 0) + 1);
   const knownWord = (folded: string): boolean => (sheetsWith.get(folded) ?? 0) >= 2;
-  return readings.map((reading, i) => {
-    const entry = entryOf(numbers[i] ?? null);
+  return readings.map((reading, sheetIndex) => {
+    const entry = entryOf(numbers[sheetIndex] ?? null);
     return entry ? reconcileTitle(reading, inBlockOrder(entry.title, orders), knownWord) : reading;
   });
 };
@@ -231,7 +238,8 @@ export const withConnectingWords = (
   ocrRead: readonly boolean[],
 ): Array<string | null> => {
   const key = (word: string): string => word.toUpperCase().replace(/[^A-Z0-9&]/g, '');
-  const wordsOf = (title: string | null): string[] => (title ? title.split(/\s+/).filter((w) => key(w)) : []);
+  const wordsOf = (title: string | null): string[] =>
+    title ? title.split(/\s+/).filter((word) => key(word)) : [];
   // Every `W A X B Z` of the set's titles with X a connecting word (the title's ends as empty words).
   const withConnector = new Map<string, string>();
   for (const title of titles) {
@@ -243,8 +251,8 @@ export const withConnectingWords = (
       withConnector.set(context, connector);
     }
   }
-  return titles.map((title, i) => {
-    if (!title || !ocrRead[i]) return title;
+  return titles.map((title, index) => {
+    if (!title || !ocrRead[index]) return title;
     const words = wordsOf(title);
     const keys = ['', '', ...words.map(key), '', ''];
     const out: string[] = [];

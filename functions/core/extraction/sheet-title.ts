@@ -26,21 +26,23 @@ const FIELD_LABEL_WORDS = new Set(
 );
 /** Field-label words this long are recognised also with one letter misread by OCR (`DRATING`, `TILE`). */
 const FUZZY_LABEL_WORD_LENGTH = 4;
-const LONG_FIELD_LABEL_WORDS = [...FIELD_LABEL_WORDS].filter((w) => w.length >= FUZZY_LABEL_WORD_LENGTH);
+const LONG_FIELD_LABEL_WORDS = [...FIELD_LABEL_WORDS].filter(
+  (word) => word.length >= FUZZY_LABEL_WORD_LENGTH,
+);
 const isFieldLabelWord = (word: string): boolean =>
   FIELD_LABEL_WORDS.has(word) ||
   (word.length >= FUZZY_LABEL_WORD_LENGTH &&
     !DRAWING_WORD_RE.test(word) &&
     LONG_FIELD_LABEL_WORDS.some((label) => editDistance(word, label, 1) <= 1));
-const isFieldLabelLine = (t: string): boolean =>
-  t.toUpperCase().replace(/[:#]/g, ' ').split(/\s+/).filter(Boolean).every(isFieldLabelWord);
+const isFieldLabelLine = (text: string): boolean =>
+  text.toUpperCase().replace(/[:#]/g, ' ').split(/\s+/).filter(Boolean).every(isFieldLabelWord);
 
 const DATE_RE =
   /\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?\s+\d{1,2},?\s+\d{4}\b/i;
 export const SCALE_TEXT_RE =
   /(?:\d+\s+)?\d+(?:\/\d+)?\s*["”″]\s*=\s*\d+\s*['’′]\s*-?\s*\d*(?:\s*\d+\/\d+)?\s*["”″]?|\b1\s*:\s*\d{1,5}\b|\bN\.?T\.?S\b\.?|NOT\s+TO\s+SCALE|\b1"\s*=\s*\d+'/i;
 
-const letters = (t: string): number => t.replace(/[^A-Za-z]/g, '').length;
+const letters = (text: string): number => text.replace(/[^A-Za-z]/g, '').length;
 
 export interface TitleLine {
   text: string;
@@ -95,20 +97,26 @@ const OCR_EDGE_JUNK_RE = /^[\s|[\]{}\\/~_]+|[\s|[\]{}\\/~_;]+$/g;
  */
 export const titleTextOf = (text: string, ocrConfidence?: number): string | null => {
   if (ocrConfidence !== undefined && ocrConfidence < MIN_TITLE_OCR_CONFIDENCE) return null;
-  const t = text.replace(/_/g, ' ').replace(OCR_EDGE_JUNK_RE, '').replace(/\s+/g, ' ');
-  if (letters(t) < 3) return null;
-  if (NOT_TITLE_RE.test(t) || TITLE_LABEL_RE.test(t) || NUMBER_LABEL_RE.test(t) || isFieldLabelLine(t))
+  const cleaned = text.replace(/_/g, ' ').replace(OCR_EDGE_JUNK_RE, '').replace(/\s+/g, ' ');
+  if (letters(cleaned) < 3) return null;
+  if (
+    NOT_TITLE_RE.test(cleaned) ||
+    TITLE_LABEL_RE.test(cleaned) ||
+    NUMBER_LABEL_RE.test(cleaned) ||
+    isFieldLabelLine(cleaned)
+  )
     return null;
-  if (DATE_RE.test(t) && letters(t) < 12) return null;
-  if (SCALE_TEXT_RE.test(t) && letters(t) < 12) return null;
-  if (isAddressLine(t) && !DRAWING_WORD_RE.test(t)) return null;
-  if (PERSON_NAME_RE.test(t) && !DRAWING_WORD_RE.test(t)) return null;
-  if (ORGANIZATION_RE.test(t) && !DRAWING_WORD_RE.test(t)) return null;
-  if (/^\d/.test(t) && letters(t) < 6) return null;
-  if (NUMBERED_FIELD_RE.test(t) || MISREAD_FIELD_LABEL_RE.test(t) || FILE_FIELD_RE.test(t)) return null;
-  if (isFragmentary(t)) return null;
-  if (SENTENCE_END_RE.test(t)) return null;
-  return t;
+  if (DATE_RE.test(cleaned) && letters(cleaned) < 12) return null;
+  if (SCALE_TEXT_RE.test(cleaned) && letters(cleaned) < 12) return null;
+  if (isAddressLine(cleaned) && !DRAWING_WORD_RE.test(cleaned)) return null;
+  if (PERSON_NAME_RE.test(cleaned) && !DRAWING_WORD_RE.test(cleaned)) return null;
+  if (ORGANIZATION_RE.test(cleaned) && !DRAWING_WORD_RE.test(cleaned)) return null;
+  if (/^\d/.test(cleaned) && letters(cleaned) < 6) return null;
+  if (NUMBERED_FIELD_RE.test(cleaned) || MISREAD_FIELD_LABEL_RE.test(cleaned) || FILE_FIELD_RE.test(cleaned))
+    return null;
+  if (isFragmentary(cleaned)) return null;
+  if (SENTENCE_END_RE.test(cleaned)) return null;
+  return cleaned;
 };
 
 /**
@@ -133,9 +141,9 @@ const isFragmentary = (text: string): boolean => {
 
 /** The mean OCR confidence of a line's OCR words; undefined for a text-layer line. */
 const ocrConfidenceOf = (line: Line): number | undefined => {
-  const ocrWords = line.words.filter((w) => w.source === 'ocr');
+  const ocrWords = line.words.filter((word) => word.source === 'ocr');
   return ocrWords.length
-    ? ocrWords.reduce((sum, w) => sum + (w.confidence ?? 0), 0) / ocrWords.length
+    ? ocrWords.reduce((sum, word) => sum + (word.confidence ?? 0), 0) / ocrWords.length
     : undefined;
 };
 
@@ -152,20 +160,20 @@ export const findTitleLinesWithoutNumber = (
   pageHeight: number,
 ): TitleLine[] => {
   const area = titleBlock ?? { x0: pageWidth * 0.6, y0: pageHeight * 0.6, x1: pageWidth, y1: pageHeight };
-  return lines.flatMap((l) => {
+  return lines.flatMap((line) => {
     const inside =
-      centerX(l) >= area.x0 - 2 &&
-      centerX(l) <= area.x1 + 2 &&
-      centerY(l) >= area.y0 - 2 &&
-      centerY(l) <= area.y1 + 2;
+      centerX(line) >= area.x0 - 2 &&
+      centerX(line) <= area.x1 + 2 &&
+      centerY(line) >= area.y0 - 2 &&
+      centerY(line) <= area.y1 + 2;
     if (!inside) return [];
-    const ocrConfidence = ocrConfidenceOf(l);
-    const text = titleTextOf(l.text, ocrConfidence);
+    const ocrConfidence = ocrConfidenceOf(line);
+    const text = titleTextOf(line.text, ocrConfidence);
     if (text === null || !DRAWING_WORD_RE.test(text)) return [];
     const titleLine: TitleLine = {
       text,
-      box: { x0: l.x0, y0: l.y0, x1: l.x1, y1: l.y1 },
-      size: l.size,
+      box: { x0: line.x0, y0: line.y0, x1: line.x1, y1: line.y1 },
+      size: line.size,
       labelBonus: 0,
       ...(ocrConfidence === undefined ? {} : { ocrConfidence }),
     };
@@ -186,11 +194,12 @@ export const findTitleLines = (
   pageHeight: number,
 ): TitleLine[] => {
   const inNumberDirection = titleLinesBeside(lines, number, titleBlock, pageWidth, pageHeight);
-  if (!number || inNumberDirection.some((l) => DRAWING_WORD_RE.test(l.text))) return inNumberDirection;
+  if (!number || inNumberDirection.some((line) => DRAWING_WORD_RE.test(line.text))) return inNumberDirection;
   const dir =
-    lines.find((l) => l.words.some((w) => w.x0 === number.box.x0 && w.y0 === number.box.y0))?.dir ?? 0;
+    lines.find((line) => line.words.some((word) => word.x0 === number.box.x0 && word.y0 === number.box.y0))
+      ?.dir ?? 0;
   const across = findTitleLinesWithoutNumber(
-    lines.filter((l) => l.dir !== dir),
+    lines.filter((line) => line.dir !== dir),
     titleBlock,
     pageWidth,
     pageHeight,
@@ -209,39 +218,40 @@ const titleLinesBeside = (
   if (!number) return [];
   const nb = number.box;
   const area = titleBlock ?? { x0: pageWidth * 0.6, y0: pageHeight * 0.6, x1: pageWidth, y1: pageHeight };
-  const dir = lines.find((l) => l.words.some((w) => w.x0 === nb.x0 && w.y0 === nb.y0))?.dir ?? 0;
+  const dir =
+    lines.find((line) => line.words.some((word) => word.x0 === nb.x0 && word.y0 === nb.y0))?.dir ?? 0;
   const inArea = lines.filter(
-    (l) =>
-      l.dir === dir &&
-      centerX(l) >= area.x0 - 2 &&
-      centerX(l) <= area.x1 + 2 &&
-      centerY(l) >= area.y0 - 2 &&
-      centerY(l) <= area.y1 + 2,
+    (line) =>
+      line.dir === dir &&
+      centerX(line) >= area.x0 - 2 &&
+      centerX(line) <= area.x1 + 2 &&
+      centerY(line) >= area.y0 - 2 &&
+      centerY(line) <= area.y1 + 2,
   );
-  const titleLabels = inArea.filter((l) => TITLE_LABEL_RE.test(l.text.trim()));
+  const titleLabels = inArea.filter((line) => TITLE_LABEL_RE.test(line.text.trim()));
   const out: TitleLine[] = [];
-  for (const l of inArea) {
-    if (l.words.some((w) => w.x0 === nb.x0 && w.y0 === nb.y0)) continue;
-    const ocrConfidence = ocrConfidenceOf(l);
-    const t = titleTextOf(l.text, ocrConfidence);
-    if (t === null) continue;
+  for (const line of inArea) {
+    if (line.words.some((word) => word.x0 === nb.x0 && word.y0 === nb.y0)) continue;
+    const ocrConfidence = ocrConfidenceOf(line);
+    const title = titleTextOf(line.text, ocrConfidence);
+    if (title === null) continue;
     let labelBonus = 0;
     for (const label of titleLabels) {
       const below =
-        l.y0 >= label.y0 - 2 &&
-        l.y0 - label.y1 < 4 * label.size &&
-        l.x0 < label.x1 + 200 &&
-        l.x1 > label.x0 - 20;
+        line.y0 >= label.y0 - 2 &&
+        line.y0 - label.y1 < 4 * label.size &&
+        line.x0 < label.x1 + 200 &&
+        line.x1 > label.x0 - 20;
       const right =
-        Math.abs(centerY(label) - centerY(l)) < label.size &&
-        l.x0 > label.x0 &&
-        l.x0 - label.x1 < 12 * label.size;
+        Math.abs(centerY(label) - centerY(line)) < label.size &&
+        line.x0 > label.x0 &&
+        line.x0 - label.x1 < 12 * label.size;
       if (below || right) labelBonus = 3;
     }
     out.push({
-      text: t,
-      box: { x0: l.x0, y0: l.y0, x1: l.x1, y1: l.y1 },
-      size: l.size,
+      text: title,
+      box: { x0: line.x0, y0: line.y0, x1: line.x1, y1: line.y1 },
+      size: line.size,
       labelBonus,
       ...(ocrConfidence === undefined ? {} : { ocrConfidence }),
     });
@@ -257,16 +267,20 @@ const REREADING_CONFIDENCE_MARGIN = 15;
 const withoutRereadings = (lines: readonly TitleLine[]): TitleLine[] => {
   const confidence = (line: TitleLine): number => line.ocrConfidence ?? 100;
   const area = (box: Box): number => Math.max(1e-6, (box.x1 - box.x0) * (box.y1 - box.y0));
-  const overlaps = (a: TitleLine, b: TitleLine): boolean => {
-    const w = Math.min(a.box.x1, b.box.x1) - Math.max(a.box.x0, b.box.x0);
-    const h = Math.min(a.box.y1, b.box.y1) - Math.max(a.box.y0, b.box.y0);
-    return w > 0 && h > 0 && w * h > 0.5 * Math.min(area(a.box), area(b.box));
+  const overlaps = (one: TitleLine, other: TitleLine): boolean => {
+    const overlapWidth = Math.min(one.box.x1, other.box.x1) - Math.max(one.box.x0, other.box.x0);
+    const overlapHeight = Math.min(one.box.y1, other.box.y1) - Math.max(one.box.y0, other.box.y0);
+    return (
+      overlapWidth > 0 &&
+      overlapHeight > 0 &&
+      overlapWidth * overlapHeight > 0.5 * Math.min(area(one.box), area(other.box))
+    );
   };
   // Of two readings about as confident, the longer one (a fragment such as `RSET` is part of a line).
-  const better = (a: TitleLine, b: TitleLine): boolean =>
-    Math.abs(confidence(a) - confidence(b)) > REREADING_CONFIDENCE_MARGIN
-      ? confidence(a) > confidence(b)
-      : letters(a.text) > letters(b.text);
+  const better = (one: TitleLine, other: TitleLine): boolean =>
+    Math.abs(confidence(one) - confidence(other)) > REREADING_CONFIDENCE_MARGIN
+      ? confidence(one) > confidence(other)
+      : letters(one.text) > letters(other.text);
   return lines.filter(
     (line, index) =>
       !lines.some(
@@ -326,51 +340,55 @@ export const rankTitleCandidates = (
   onEverySheet: (text: string) => boolean = () => false,
 ): TitleCandidate[] => {
   const nb = number.box;
-  const usable = withoutRereadings(lines).flatMap((l) => {
-    const text = withoutBoilerplate(l.text);
-    return text === null ? [] : [{ ...l, text }];
+  const usable = withoutRereadings(lines).flatMap((line) => {
+    const text = withoutBoilerplate(line.text);
+    return text === null ? [] : [{ ...line, text }];
   });
   const sorted = joinRowPieces(usable).sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
   const groups: TitleLine[][] = [];
-  for (const l of sorted) {
-    const g = groups.find((grp) => {
+  for (const line of sorted) {
+    const group = groups.find((grp) => {
       const last = grp[grp.length - 1];
       if (!last) return false;
-      const gap = l.box.y0 - last.box.y1;
-      const sameSize = Math.abs(l.size - last.size) <= 0.2 * Math.max(l.size, last.size);
-      const overlap = Math.min(l.box.x1, last.box.x1) - Math.max(l.box.x0, last.box.x0) > -l.size;
-      return sameSize && overlap && gap > -0.3 * l.size && gap < 0.9 * l.size;
+      const gap = line.box.y0 - last.box.y1;
+      const sameSize = Math.abs(line.size - last.size) <= 0.2 * Math.max(line.size, last.size);
+      const overlap = Math.min(line.box.x1, last.box.x1) - Math.max(line.box.x0, last.box.x0) > -line.size;
+      return sameSize && overlap && gap > -0.3 * line.size && gap < 0.9 * line.size;
     });
-    if (g) g.push(l);
-    else groups.push([l]);
+    if (group) group.push(line);
+    else groups.push([line]);
   }
   // Size counts against the largest line read reliably: a large smudge OCR'd at low confidence (`uso`) is
   // not the block's largest lettering.
-  const reliable = usable.filter((l) => (l.ocrConfidence ?? 100) >= RELIABLE_OCR_CONFIDENCE);
-  const maxSize = Math.max(1, ...(reliable.length ? reliable : usable).map((l) => l.size));
+  const reliable = usable.filter((line) => (line.ocrConfidence ?? 100) >= RELIABLE_OCR_CONFIDENCE);
+  const maxSize = Math.max(1, ...(reliable.length ? reliable : usable).map((line) => line.size));
   return groups
-    .filter((g) => g.length <= 4)
-    .map((g) => {
-      const box = boxOf(g.map((l) => l.box));
-      const size = Math.max(...g.map((l) => l.size));
-      const text = g.map((l) => l.text).join(' ');
+    .filter((group) => group.length <= 4)
+    .map((group) => {
+      const box = boxOf(group.map((line) => line.box));
+      const size = Math.max(...group.map((line) => line.size));
+      const text = group.map((line) => line.text).join(' ');
       const dx = Math.max(0, Math.max(box.x0 - nb.x1, nb.x0 - box.x1));
       const dy = Math.max(0, Math.max(box.y0 - nb.y1, nb.y0 - box.y1));
       const dist = Math.hypot(dx, dy) / Math.max(number.size, 8);
       let score =
-        Math.min(1, size / maxSize) * 3 - Math.min(6, dist * 0.35) + Math.max(...g.map((l) => l.labelBonus));
+        Math.min(1, size / maxSize) * 3 -
+        Math.min(6, dist * 0.35) +
+        Math.max(...group.map((line) => line.labelBonus));
       if (letters(text) >= 6) score += 0.5;
       if (text === text.toUpperCase()) score += 0.3;
       if (DRAWING_WORD_RE.test(text)) score += 0.8;
-      const confidences = g.flatMap((l) => (l.ocrConfidence === undefined ? [] : [l.ocrConfidence]));
+      const confidences = group.flatMap((line) =>
+        line.ocrConfidence === undefined ? [] : [line.ocrConfidence],
+      );
       const meanConfidence = confidences.length
-        ? confidences.reduce((sum, c) => sum + c, 0) / confidences.length
+        ? confidences.reduce((sum, confidence) => sum + confidence, 0) / confidences.length
         : null;
       if (meanConfidence !== null && meanConfidence < RELIABLE_OCR_CONFIDENCE)
         score -= Math.min(UNRELIABLE_OCR_PENALTY, (RELIABLE_OCR_CONFIDENCE - meanConfidence) / 10);
       if (letters(text) < MIN_TITLE_LETTERS && !DRAWING_WORD_RE.test(text)) score -= 1.5;
-      if (g.every((l) => onEverySheet(l.text))) score -= SET_WIDE_LINE_PENALTY;
-      return { text, lines: g.map((l) => l.text), box, size, score };
+      if (group.every((line) => onEverySheet(line.text))) score -= SET_WIDE_LINE_PENALTY;
+      return { text, lines: group.map((line) => line.text), box, size, score };
     })
     .sort((a, b) => b.score - a.score)
     .slice(0, 8);

@@ -74,9 +74,9 @@ export const analyzeSheetPage = async (
   let words = textWords;
   let ocr: SheetAnalysis['ocr'] = null;
   let issue: SheetAnalysis['issue'] = null;
-  const { width: W, height: H } = geometry;
+  const { width: pageWidth, height: pageHeight } = geometry;
   let lines = buildLines(words, { gapFactor: 1.5 });
-  let numberCandidates = findNumberCandidates(words, lines, W, H).slice(0, 6);
+  let numberCandidates = findNumberCandidates(words, lines, pageWidth, pageHeight).slice(0, 6);
   if ((numberCandidates[0]?.score ?? 0) >= CONFIDENT_TEXT_NUMBER_SCORE) ocrRequest = null;
   if (ocrRequest) {
     let result: Awaited<ReturnType<typeof ocrTitleBlock>>;
@@ -90,9 +90,11 @@ export const analyzeSheetPage = async (
     }
     words = result.words;
     lines = buildLines(words, { gapFactor: 1.5 });
-    numberCandidates = findNumberCandidates(words, lines, W, H).slice(0, 6);
+    numberCandidates = findNumberCandidates(words, lines, pageWidth, pageHeight).slice(0, 6);
     const mean = result.confidences.length
-      ? Math.round(result.confidences.reduce((a, b) => a + b, 0) / result.confidences.length)
+      ? Math.round(
+          result.confidences.reduce((sum, confidence) => sum + confidence, 0) / result.confidences.length,
+        )
       : 0;
     ocr = {
       used: issue === null,
@@ -108,7 +110,7 @@ export const analyzeSheetPage = async (
       if (pass.result) {
         words = pass.words;
         lines = buildLines(words, { gapFactor: 1.5 });
-        numberCandidates = findNumberCandidates(words, lines, W, H).slice(0, 6);
+        numberCandidates = findNumberCandidates(words, lines, pageWidth, pageHeight).slice(0, 6);
         ocr = {
           used: true,
           scope: 'titleBlock',
@@ -122,18 +124,26 @@ export const analyzeSheetPage = async (
     }
   }
   const best = numberCandidates[0] ?? null;
-  const longRulings = rulings.filter((r) => r.to - r.from >= Math.min(W, H) * 0.15);
-  const titleBlock = findTitleBlock(words, best?.box ?? null, W, H, longRulings);
+  const longRulings = rulings.filter(
+    (ruling) => ruling.to - ruling.from >= Math.min(pageWidth, pageHeight) * 0.15,
+  );
+  const titleBlock = findTitleBlock(words, best?.box ?? null, pageWidth, pageHeight, longRulings);
   const titleLines = numberCandidates.length
     ? numberCandidates
         .slice(0, 3)
-        .map((c, i) =>
-          findTitleLines(lines, c, i === 0 ? titleBlock : findTitleBlock(words, c.box, W, H, rulings), W, H),
+        .map((candidate, index) =>
+          findTitleLines(
+            lines,
+            candidate,
+            index === 0 ? titleBlock : findTitleBlock(words, candidate.box, pageWidth, pageHeight, rulings),
+            pageWidth,
+            pageHeight,
+          ),
         )
-    : [findTitleLinesWithoutNumber(lines, titleBlock, W, H)];
+    : [findTitleLinesWithoutNumber(lines, titleBlock, pageWidth, pageHeight)];
   // A sheet titled as an index, whose drawing area was not read (outlined or scanned), is read for its table.
   let drawingIndex: DrawingIndexEntry[] = [];
-  if (lines.some((l) => INDEX_HEADING_RE.test(l.text))) {
+  if (lines.some((line) => INDEX_HEADING_RE.test(line.text))) {
     drawingIndex = readDrawingIndex(words, titleBlock);
     if (drawingIndex.length === 0 && ocrRequest && titleBlock) {
       try {
@@ -162,27 +172,31 @@ export const analyzeSheetPage = async (
       issue ??= { pageNumber, code, message: `OCR of the view titles skipped: ${(error as Error).message}` };
     }
   }
-  const drafts = findRegions(lines, words, titleBlock, W, H, bubbleViews);
+  const drafts = findRegions(lines, words, titleBlock, pageWidth, pageHeight, bubbleViews);
   fitRevisionFrames(drafts, rulings);
   fitScheduleFrames(drafts, rulings);
   const sheetNumber = best?.printed ?? null;
-  const revisions = drafts.flatMap((d) => d.revisions ?? []);
+  const revisions = drafts.flatMap((draft) => draft.revisions ?? []);
   const callouts = findCalloutReferences(
-    words.filter((w) => !(titleBlock && centerInside(titleBlock, w))),
+    words.filter((word) => !(titleBlock && centerInside(titleBlock, word))),
     null,
   );
   const calloutsByDraft = assignCallouts(drafts, callouts);
-  const regions = drafts.map((d, i) => toRegion(d, i, pageNumber, sheetNumber, calloutsByDraft[i] ?? []));
+  const regions = drafts.map((draft, index) =>
+    toRegion(draft, index, pageNumber, sheetNumber, calloutsByDraft[index] ?? []),
+  );
   return {
     issue,
     sheet: {
-      width: W,
-      height: H,
+      width: pageWidth,
+      height: pageHeight,
       numberCandidates,
       titleLines,
       titleBlock,
       regions,
-      drawingAreaIndex: drafts.some((d) => d.drawingArea) ? drafts.findIndex((d) => d.drawingArea) : null,
+      drawingAreaIndex: drafts.some((draft) => draft.drawingArea)
+        ? drafts.findIndex((draft) => draft.drawingArea)
+        : null,
       revisions,
       usedOcr: ocr !== null,
       drawingIndex,
@@ -193,7 +207,7 @@ export const analyzeSheetPage = async (
 };
 
 const textSourceOf = (lines: readonly Line[]): TextSource => {
-  const sources = new Set(lines.flatMap((l) => l.words.map((w) => w.source)));
+  const sources = new Set(lines.flatMap((line) => line.words.map((word) => word.source)));
   if (sources.size === 0) return 'none';
   if (sources.size > 1) return 'mixed';
   return sources.has('ocr') ? 'ocr' : 'textLayer';
@@ -233,47 +247,47 @@ export const engineRegionId = (pageNumber: number, regionType: string, index: nu
   `p${pageNumber}-${regionType}-${index + 1}`;
 
 const toRegion = (
-  d: RegionDraft,
+  draft: RegionDraft,
   index: number,
   pageNumber: number,
   sheetNumber: string | null,
   callouts: SheetReference[],
 ): Region => {
-  const text = regionText(d.lines);
-  const ocrWords = d.lines.flatMap((l) => l.words).filter((w) => w.source === 'ocr');
+  const text = regionText(draft.lines);
+  const ocrWords = draft.lines.flatMap((line) => line.words).filter((word) => word.source === 'ocr');
   return {
-    regionId: engineRegionId(pageNumber, d.regionType, index),
+    regionId: engineRegionId(pageNumber, draft.regionType, index),
     pageNumber,
     sheetNumber,
-    label: d.label,
-    regionType: d.regionType,
-    drawingType: d.drawingType,
+    label: draft.label,
+    regionType: draft.regionType,
+    drawingType: draft.drawingType,
     text,
-    displayBox: toDisplayBox(d.box),
-    titleDisplayBox: d.titleBox ? toDisplayBox(d.titleBox) : null,
-    textSource: textSourceOf(d.lines),
+    displayBox: toDisplayBox(draft.box),
+    titleDisplayBox: draft.titleBox ? toDisplayBox(draft.titleBox) : null,
+    textSource: textSourceOf(draft.lines),
     ocrConfidence: ocrWords.length
-      ? Math.round(ocrWords.reduce((s, w) => s + (w.confidence ?? 0), 0) / ocrWords.length)
+      ? Math.round(ocrWords.reduce((sum, word) => sum + (word.confidence ?? 0), 0) / ocrWords.length)
       : null,
     normalizedData: buildNormalizedData({
       text,
       sheetNumber,
-      viewNumber: d.viewNumber ?? null,
-      viewTitle: d.viewTitle ?? null,
-      scaleText: d.scaleText ?? null,
+      viewNumber: draft.viewNumber ?? null,
+      viewTitle: draft.viewTitle ?? null,
+      scaleText: draft.scaleText ?? null,
       callouts,
-      keynotes: d.keynotes ?? [],
-      schedule: d.schedule ?? null,
-      revisions: d.revisions ?? [],
+      keynotes: draft.keynotes ?? [],
+      schedule: draft.schedule ?? null,
+      revisions: draft.revisions ?? [],
     }),
   };
 };
 
 /** Region text in reading order: rows top to bottom, cells left to right. */
 const regionText = (lines: readonly Line[]): string => {
-  const text = rowsOf(lines.filter((l) => l.dir === 0))
-    .map((row) => row.map((l) => l.text).join('  '))
+  const text = rowsOf(lines.filter((line) => line.dir === 0))
+    .map((row) => row.map((line) => line.text).join('  '))
     .join('\n');
-  const rotated = lines.filter((l) => l.dir !== 0).map((l) => l.text);
+  const rotated = lines.filter((line) => line.dir !== 0).map((line) => line.text);
   return [text, ...rotated].filter(Boolean).join('\n');
 };

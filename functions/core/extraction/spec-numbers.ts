@@ -49,13 +49,15 @@ const BARE_2004_RE = /(?<![\d.\-/])(\d{2} \d{2} \d{2}(?:\.\d{2})?)(?![\d/]|\s?-\
  */
 export const findSpecReferences = (text: string): Array<{ text: string; sectionNumber: string }> => {
   const found = new Map<string, { text: string; sectionNumber: string }>();
-  for (const m of text.matchAll(SPEC_REFERENCE_RE)) {
-    const n = normalizeSectionNumber(m[1] ?? '');
-    if (n && !found.has(n.normalized)) found.set(n.normalized, { text: m[0], sectionNumber: n.normalized });
+  for (const match of text.matchAll(SPEC_REFERENCE_RE)) {
+    const parsed = normalizeSectionNumber(match[1] ?? '');
+    if (parsed && !found.has(parsed.normalized))
+      found.set(parsed.normalized, { text: match[0], sectionNumber: parsed.normalized });
   }
-  for (const m of text.matchAll(BARE_2004_RE)) {
-    const n = normalizeSectionNumber(m[1] ?? '');
-    if (n && !found.has(n.normalized)) found.set(n.normalized, { text: m[0], sectionNumber: n.normalized });
+  for (const match of text.matchAll(BARE_2004_RE)) {
+    const parsed = normalizeSectionNumber(match[1] ?? '');
+    if (parsed && !found.has(parsed.normalized))
+      found.set(parsed.normalized, { text: match[0], sectionNumber: parsed.normalized });
   }
   return [...found.values()];
 };

@@ -40,7 +40,7 @@ interface OpenSection {
 }
 
 export const assembleSpecSections = (pages: readonly SpecPageInput[]): SpecSection[] => {
-  const byNumber = new Map(pages.map((p) => [p.pageNumber, p]));
+  const byNumber = new Map(pages.map((page) => [page.pageNumber, page]));
   const running = runningLineKeys(pages);
   const sections: SpecSection[] = [];
   let open: OpenSection | null = null;
@@ -82,20 +82,20 @@ export const assembleSpecSections = (pages: readonly SpecPageInput[]): SpecSecti
     section !== null && (section.number === number || section.aliases.has(number));
 
   for (const page of pages) {
-    const s = page.spec;
+    const signals = page.spec;
     if (page.isSheet) {
       if (open) close(open, page.pageNumber - 1);
       open = null;
       continue;
     }
-    const heading = pickHeading(s);
+    const heading = pickHeading(signals);
     if (heading) {
       const continues =
         open !== null &&
         !open.ended &&
         open.number === heading.number &&
         open.appendix === heading.appendix &&
-        !(s.footer && s.footer.pageInSection === 1 && s.footer.number === heading.number);
+        !(signals.footer && signals.footer.pageInSection === 1 && signals.footer.number === heading.number);
       if (!continues) {
         if (open) close(open, page.pageNumber - 1);
         open = {
@@ -111,17 +111,17 @@ export const assembleSpecSections = (pages: readonly SpecPageInput[]): SpecSecti
           aliases: new Set(),
           headingLine: heading.lineIndex,
         };
-        if (s.footer && s.footer.number !== heading.number && !s.footer.appendix)
-          open.aliases.add(s.footer.number);
+        if (signals.footer && signals.footer.number !== heading.number && !signals.footer.appendix)
+          open.aliases.add(signals.footer.number);
       }
     } else if (open && !open.ended) {
-      const footer = s.footer;
+      const footer = signals.footer;
       if (footer && !footer.appendix && !namesSection(open, footer.number)) {
         if (open.detectedFrom === 'footer' || footer.pageInSection === 1) {
           close(open, page.pageNumber - 1);
           open = openFromFooter(page);
         }
-      } else if (!footer && open.detectedFrom === 'footer' && !s.isBlank) {
+      } else if (!footer && open.detectedFrom === 'footer' && !signals.isBlank) {
         close(open, page.pageNumber - 1);
         open = null;
       }
@@ -130,10 +130,10 @@ export const assembleSpecSections = (pages: readonly SpecPageInput[]): SpecSecti
         close(open, open.end);
         open = null;
       }
-      const footer = s.footer;
+      const footer = signals.footer;
       if (footer && !namesSection(lastClosed, footer.number)) open = openFromFooter(page);
     }
-    if (open && s.endOfSection) {
+    if (open && signals.endOfSection) {
       open.end = page.pageNumber;
       open.ended = true;
     } else if (open && !open.ended) {
@@ -144,12 +144,12 @@ export const assembleSpecSections = (pages: readonly SpecPageInput[]): SpecSecti
   return sections;
 };
 
-const pickHeading = (s: SpecPageSignals) => {
-  const first = s.headings[0];
+const pickHeading = (signals: SpecPageSignals) => {
+  const first = signals.headings[0];
   if (!first) return null;
   // Many SECTION lines on a page: a list (table of contents, checklist). Only a heading on the first
   // lines of the page counts then.
-  if (s.headings.length >= 3 && first.lineIndex > 3) return null;
+  if (signals.headings.length >= 3 && first.lineIndex > 3) return null;
   return first;
 };
 
@@ -167,7 +167,7 @@ const runningLineKeys = (pages: readonly SpecPageInput[]): Set<string> => {
     }
   }
   const running = new Set<string>();
-  for (const [key, n] of counts) if (n >= 3) running.add(key);
+  for (const [key, count] of counts) if (count >= 3) running.add(key);
   return running;
 };
 
@@ -190,17 +190,17 @@ const sectionLines = (
   running: ReadonlySet<string>,
 ): SectionLine[] => {
   const out: SectionLine[] = [];
-  for (let p = section.start; p <= section.end; p++) {
-    const page = byNumber.get(p);
+  for (let pageNumber = section.start; pageNumber <= section.end; pageNumber++) {
+    const page = byNumber.get(pageNumber);
     if (!page) continue;
-    const startIndex = p === section.start && section.headingLine !== null ? section.headingLine : 0;
+    const startIndex = pageNumber === section.start && section.headingLine !== null ? section.headingLine : 0;
     for (let i = startIndex; i < page.lines.length; i++) {
       const line = page.lines[i];
       if (!line) continue;
       const key = zoneKey(line, page.height);
       if (key && running.has(key)) continue;
-      out.push({ text: line.text, page: p });
-      if (p === section.end && END_LINE_RE.test(line.text)) break;
+      out.push({ text: line.text, page: pageNumber });
+      if (pageNumber === section.end && END_LINE_RE.test(line.text)) break;
     }
   }
   return out;
@@ -212,7 +212,7 @@ const buildSection = (
   running: ReadonlySet<string>,
 ): SpecSection => {
   const lines = sectionLines(section, byNumber, running);
-  const text = lines.map((l) => l.text).join('\n');
+  const text = lines.map((line) => line.text).join('\n');
   return {
     sectionNumber: section.number,
     sectionNumberAsPrinted: section.asPrinted,
@@ -243,10 +243,10 @@ const buildFacets = (section: OpenSection, lines: readonly SectionLine[]): Facet
   let article: FacetDraft | null = null;
   const usedKeys = new Set<string>();
   const uniqueKey = (key: string): string => {
-    let k = key;
-    for (let n = 2; usedKeys.has(k); n++) k = `${key}.dup-${n}`;
-    usedKeys.add(k);
-    return k;
+    let unique = key;
+    for (let copy = 2; usedKeys.has(unique); copy++) unique = `${key}.dup-${copy}`;
+    usedKeys.add(unique);
+    return unique;
   };
   for (const line of lines) {
     const text = line.text.trim();
@@ -289,14 +289,14 @@ const buildFacets = (section: OpenSection, lines: readonly SectionLine[]): Facet
   return drafts.flatMap(toFacets);
 };
 
-const romanToArabic = (n: string): string => {
-  if (/^\d+$/.test(n)) return String(Number(n));
+const romanToArabic = (numeral: string): string => {
+  if (/^\d+$/.test(numeral)) return String(Number(numeral));
   const values: Record<string, number> = { I: 1, V: 5, X: 10 };
   let total = 0;
-  for (let i = 0; i < n.length; i++) {
-    const v = values[n.charAt(i)] ?? 0;
-    const next = values[n[i + 1] ?? ''] ?? 0;
-    total += v < next ? -v : v;
+  for (let i = 0; i < numeral.length; i++) {
+    const value = values[numeral.charAt(i)] ?? 0;
+    const next = values[numeral[i + 1] ?? ''] ?? 0;
+    total += value < next ? -value : value;
   }
   return String(total);
 };
@@ -319,13 +319,13 @@ const toFacets = (draft: FacetDraft): Facet[] => {
     length += text.length + (current.length > 1 ? 1 : 0);
   }
   if (current.length) chunks.push(current);
-  return chunks.map((chunk, i) => ({
-    facetKey: chunks.length > 1 ? `${draft.key}.chunk-${i + 1}` : draft.key,
+  return chunks.map((chunk, index) => ({
+    facetKey: chunks.length > 1 ? `${draft.key}.chunk-${index + 1}` : draft.key,
     facetKind: draft.kind,
-    facetLabel: chunks.length > 1 ? `${draft.label} (${i + 1}/${chunks.length})` : draft.label,
+    facetLabel: chunks.length > 1 ? `${draft.label} (${index + 1}/${chunks.length})` : draft.label,
     coverageKind: chunks.length > 1 ? 'partial' : 'full',
-    facetText: chunk.map((l) => l.text).join('\n'),
-    pageStart: Math.min(...chunk.map((l) => l.page)),
-    pageEnd: Math.max(...chunk.map((l) => l.page)),
+    facetText: chunk.map((line) => line.text).join('\n'),
+    pageStart: Math.min(...chunk.map((line) => line.page)),
+    pageEnd: Math.max(...chunk.map((line) => line.page)),
   }));
 };

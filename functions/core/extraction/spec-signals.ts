@@ -73,20 +73,20 @@ export const isMostlyUpper = (text: string, threshold = 0.8): boolean => {
 
 /** An article heading line: `1.4 SUBMITTALS`, `2.01 MANUFACTURERS:` (uppercase title). */
 export const matchArticle = (text: string): { number: string; title: string } | null => {
-  const m = ARTICLE_RE.exec(text);
-  if (!m) return null;
-  const rest = m[2] ?? '';
+  const match = ARTICLE_RE.exec(text);
+  if (!match) return null;
+  const rest = match[2] ?? '';
   const title = (rest.split(/:|\s[-–—]\s|\.\s/)[0] ?? '').trim();
   if (title.length < 3 || !isMostlyUpper(title, 0.9)) return null;
-  return { number: m[1] ?? '', title };
+  return { number: match[1] ?? '', title };
 };
 
 export const matchPart = (text: string): { number: string; title: string } | null => {
-  const m = PART_RE.exec(text);
-  if (!m) return null;
-  const title = (m[2] ?? '').trim();
+  const match = PART_RE.exec(text);
+  if (!match) return null;
+  const title = (match[2] ?? '').trim();
   if (title && !isMostlyUpper(title.replace(/\(.*?\)/g, ''), 0.7)) return null;
-  return { number: m[1] ?? '', title };
+  return { number: match[1] ?? '', title };
 };
 
 /** `Section 09 91 23 - Painting`: accepted only as a short centered line (body text mentions sections too). */
@@ -96,7 +96,7 @@ const titleCaseHeading = (line: TextLine, width: number): RegExpExecArray | null
   const text = line.text.trim();
   // A heading, not a sentence that happens to start with "Section 01 55 26".
   if (!short || !centered || text.length > 70 || /[.;,]\s+\S/.test(text)) return null;
-  return HEADING_RE.exec(text.replace(/^(section|document)\b/i, (m) => m.toUpperCase()));
+  return HEADING_RE.exec(text.replace(/^(section|document)\b/i, (keyword) => keyword.toUpperCase()));
 };
 
 const isParenthetical = (text: string): boolean => /^\(.*\)$/.test(text.trim());
@@ -115,7 +115,7 @@ export const specSignals = (lines: readonly TextLine[], width: number, height: n
   let partCount = 0;
   let articleCount = 0;
   let footer: SectionFooter | null = null;
-  const bodyLines = lines.filter((l) => l.y0 > headerZone && l.y1 < footerZone);
+  const bodyLines = lines.filter((line) => line.y0 > headerZone && line.y1 < footerZone);
 
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
@@ -127,13 +127,13 @@ export const specSignals = (lines: readonly TextLine[], width: number, height: n
     else if (matchArticle(text)) articleCount++;
     const hm = HEADING_RE.exec(text) ?? titleCaseHeading(line, width);
     if (hm && line.y0 < topZone) {
-      const n = normalizeSectionNumber(hm[1] ?? '');
-      if (n) {
+      const parsed = normalizeSectionNumber(hm[1] ?? '');
+      if (parsed) {
         const sameLineTitle = (hm[3] ?? hm[4] ?? '').trim();
         headings.push({
-          number: n.normalized,
-          asPrinted: n.asPrinted,
-          format: n.format,
+          number: parsed.normalized,
+          asPrinted: parsed.asPrinted,
+          format: parsed.format,
           appendix: hm[2] ? hm[2].replace(/\s+/g, ' ').toUpperCase() : null,
           title:
             sameLineTitle && !isParenthetical(sameLineTitle) ? sameLineTitle : headingTitle(lines, i, width),
@@ -144,25 +144,25 @@ export const specSignals = (lines: readonly TextLine[], width: number, height: n
   }
   // Footers (and running headers carrying the number with a page number), bottom zone first.
   const zoneLines = [
-    ...lines.filter((l) => l.y0 >= footerZone).reverse(),
-    ...lines.filter((l) => l.y1 <= headerZone),
+    ...lines.filter((line) => line.y0 >= footerZone).reverse(),
+    ...lines.filter((line) => line.y1 <= headerZone),
   ];
   for (const line of zoneLines) {
     const fm = FOOTER_RE.exec(line.text);
     if (!fm) continue;
-    const n = normalizeSectionNumber(fm[1] ?? '');
-    if (!n) continue;
+    const parsed = normalizeSectionNumber(fm[1] ?? '');
+    if (!parsed) continue;
     footer = {
-      number: n.normalized,
-      asPrinted: n.asPrinted,
-      format: n.format,
+      number: parsed.normalized,
+      asPrinted: parsed.asPrinted,
+      format: parsed.format,
       appendix: fm[2] ? fm[2].trim().replace(/\s+/g, ' ').toUpperCase() : null,
       pageInSection: Number(fm[3]),
       title: footerTitle(line, lines, fm.index, fm[0]),
     };
     break;
   }
-  const bodyText = bodyLines.map((l) => l.text).join(' ');
+  const bodyText = bodyLines.map((line) => line.text).join(' ');
   const isBlank =
     bodyText.replace(/\s+/g, '').length < 12 ||
     (BLANK_RE.test(bodyText) && bodyText.replace(/\s+/g, '').length < 120);
@@ -250,8 +250,10 @@ const footerTitle = (
   if (after.length >= 3 && /[A-Za-z]{3}/.test(after)) return after;
   // A separate line segment on the same row, to the right of the number.
   const sameRow = lines.filter(
-    (l) =>
-      l !== line && Math.abs((l.y0 + l.y1) / 2 - (line.y0 + line.y1) / 2) < line.size * 0.6 && l.x0 > line.x1,
+    (other) =>
+      other !== line &&
+      Math.abs((other.y0 + other.y1) / 2 - (line.y0 + line.y1) / 2) < line.size * 0.6 &&
+      other.x0 > line.x1,
   );
   const right = sameRow.sort((a, b) => a.x0 - b.x0)[0];
   if (right && /[A-Za-z]{3}/.test(right.text)) return right.text.trim();

@@ -24,10 +24,10 @@ const DEFAULT_DESCENT = -0.2;
 
 const snapDirection = (dx: number, dy: number): TextDirection | null => {
   const angle = (Math.atan2(dy, dx) * 180) / Math.PI;
-  const a = (angle + 360) % 360;
+  const positiveAngle = (angle + 360) % 360;
   // Keep only text within 10 degrees of an axis; skewed text is rare on sheets and its boxes would be loose.
   for (const target of [0, 90, 180, 270] as const) {
-    const diff = Math.min(Math.abs(a - target), 360 - Math.abs(a - target));
+    const diff = Math.min(Math.abs(positiveAngle - target), 360 - Math.abs(positiveAngle - target));
     if (diff <= 10) return target;
   }
   return null;
@@ -58,12 +58,12 @@ export const readTextLayerWords = async (
   for (const raw of items) {
     const item = raw as RawTextItem;
     if (typeof item.str !== 'string' || item.str.trim() === '') continue;
-    const m = pdfjs.Util.transform(geometry.transform, item.transform) as number[];
-    const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0] = m;
-    const dir = snapDirection(a, b);
+    const toDisplay = pdfjs.Util.transform(geometry.transform, item.transform) as number[];
+    const [baselineDx = 0, baselineDy = 0, ascentDx = 0, ascentDy = 0, originX = 0, originY = 0] = toDisplay;
+    const dir = snapDirection(baselineDx, baselineDy);
     if (dir === null) continue;
-    const size = Math.hypot(c, d);
-    if (!(size > 0.5) || !Number.isFinite(e) || !Number.isFinite(f)) continue;
+    const size = Math.hypot(ascentDx, ascentDy);
+    if (!(size > 0.5) || !Number.isFinite(originX) || !Number.isFinite(originY)) continue;
     const style = styles[item.fontName] ?? {};
     const ascent = style.ascent && style.ascent > 0.3 ? style.ascent : DEFAULT_ASCENT;
     const descent =
@@ -71,8 +71,8 @@ export const readTextLayerWords = async (
     // Unit vectors along the baseline and towards the glyph tops, in display space.
     const ux = Math.cos((dir * Math.PI) / 180);
     const uy = Math.sin((dir * Math.PI) / 180);
-    const upx = c / size;
-    const upy = d / size;
+    const upx = ascentDx / size;
+    const upy = ascentDy / size;
     const total = item.width > 0 ? item.width : item.str.length * size * 0.5;
     const str = item.str;
     const perChar = total / Math.max(1, str.length);
@@ -86,10 +86,10 @@ export const readTextLayerWords = async (
       charCount += match[0].length;
       const start = match.index * perChar;
       const end = (match.index + match[0].length) * perChar;
-      const sx = e + ux * start;
-      const sy = f + uy * start;
-      const ex = e + ux * end;
-      const ey = f + uy * end;
+      const sx = originX + ux * start;
+      const sy = originY + uy * start;
+      const ex = originX + ux * end;
+      const ey = originY + uy * end;
       words.push({
         text: match[0],
         x0: Math.min(sx + topX, sx + bottomX, ex + topX, ex + bottomX),

@@ -33,8 +33,8 @@ export const findTitleBlock = (
     // A bottom band whose words sit mostly inside the right strip's columns is just the foot of that
     // strip (with a few view titles at the left): the strip is the title block. A real bottom title band
     // carries its fields along its whole length.
-    const bandWords = words.filter((w) => w.y0 >= bottom.y0);
-    const inStrip = bandWords.filter((w) => w.x0 >= right.x0 - 2).length;
+    const bandWords = words.filter((word) => word.y0 >= bottom.y0);
+    const inStrip = bandWords.filter((word) => word.x0 >= right.x0 - 2).length;
     strip = height(right) >= pageHeight * 0.6 && inStrip >= 0.6 * bandWords.length ? right : bottom;
   } else {
     strip = right && height(right) >= pageHeight * 0.6 ? right : (bottom ?? null);
@@ -50,25 +50,29 @@ export const findTitleBlock = (
 const joinCollinear = (rulings: readonly Ruling[]): Ruling[] => {
   const out: Ruling[] = [];
   for (const axis of ['h', 'v'] as const) {
-    const list = rulings.filter((r) => r.axis === axis).sort((a, b) => a.at - b.at);
+    const list = rulings.filter((ruling) => ruling.axis === axis).sort((a, b) => a.at - b.at);
     let group: Ruling[] = [];
     const flush = (): void => {
       if (!group.length) return;
-      const from = Math.min(...group.map((r) => r.from));
-      const to = Math.max(...group.map((r) => r.to));
-      const covered = group.reduce((sum, r) => sum + (r.to - r.from), 0);
-      const at = group.reduce((sum, r) => sum + r.at * (r.to - r.from), 0) / Math.max(1e-6, covered);
+      const from = Math.min(...group.map((ruling) => ruling.from));
+      const to = Math.max(...group.map((ruling) => ruling.to));
+      const covered = group.reduce((sum, ruling) => sum + (ruling.to - ruling.from), 0);
+      const at =
+        group.reduce((sum, ruling) => sum + ruling.at * (ruling.to - ruling.from), 0) /
+        Math.max(1e-6, covered);
       out.push(
         covered >= 0.4 * (to - from)
           ? { axis, at, from, to }
-          : group.reduce((a, b) => (b.to - b.from > a.to - a.from ? b : a)),
+          : group.reduce((longest, ruling) =>
+              ruling.to - ruling.from > longest.to - longest.from ? ruling : longest,
+            ),
       );
       group = [];
     };
-    for (const r of list) {
+    for (const ruling of list) {
       const groupStart = group[0];
-      if (groupStart && r.at - groupStart.at > 3) flush();
-      group.push(r);
+      if (groupStart && ruling.at - groupStart.at > 3) flush();
+      group.push(ruling);
     }
     flush();
   }
@@ -85,14 +89,20 @@ const sheetEdges = (
   right: Math.min(
     pageWidth,
     ...rulings
-      .filter((r) => r.axis === 'v' && r.at > anchor.x1 && r.to - r.from >= pageHeight * 0.5)
-      .map((r) => r.at),
+      .filter(
+        (ruling) =>
+          ruling.axis === 'v' && ruling.at > anchor.x1 && ruling.to - ruling.from >= pageHeight * 0.5,
+      )
+      .map((ruling) => ruling.at),
   ),
   bottom: Math.min(
     pageHeight,
     ...rulings
-      .filter((r) => r.axis === 'h' && r.at > anchor.y1 && r.to - r.from >= pageWidth * 0.4)
-      .map((r) => r.at),
+      .filter(
+        (ruling) =>
+          ruling.axis === 'h' && ruling.at > anchor.y1 && ruling.to - ruling.from >= pageWidth * 0.4,
+      )
+      .map((ruling) => ruling.at),
   ),
 });
 
@@ -109,26 +119,27 @@ const cornerBlock = (
 ): Box | null => {
   const edges = sheetEdges(rulings, anchor, pageWidth, pageHeight);
   const verticals = rulings.filter(
-    (r) =>
-      r.axis === 'v' &&
-      r.at > pageWidth * 0.4 &&
-      r.at < anchor.x0 &&
-      r.from < anchor.y0 &&
-      r.to >= edges.bottom - 5,
+    (ruling) =>
+      ruling.axis === 'v' &&
+      ruling.at > pageWidth * 0.4 &&
+      ruling.at < anchor.x0 &&
+      ruling.from < anchor.y0 &&
+      ruling.to >= edges.bottom - 5,
   );
   const horizontals = rulings.filter(
-    (r) =>
-      r.axis === 'h' &&
-      r.at > pageHeight * 0.3 &&
-      r.at < anchor.y0 &&
-      r.from < anchor.x0 &&
-      r.to >= edges.right - 5,
+    (ruling) =>
+      ruling.axis === 'h' &&
+      ruling.at > pageHeight * 0.3 &&
+      ruling.at < anchor.y0 &&
+      ruling.from < anchor.x0 &&
+      ruling.to >= edges.right - 5,
   );
   let best: Box | null = null;
-  for (const v of verticals) {
-    for (const h of horizontals) {
-      if (Math.abs(h.at - v.from) > 3 || Math.abs(h.from - v.at) > 3) continue;
-      const box = { x0: v.at, y0: h.at, x1: edges.right, y1: edges.bottom };
+  for (const vertical of verticals) {
+    for (const horizontal of horizontals) {
+      if (Math.abs(horizontal.at - vertical.from) > 3 || Math.abs(horizontal.from - vertical.at) > 3)
+        continue;
+      const box = { x0: vertical.at, y0: horizontal.at, x1: edges.right, y1: edges.bottom };
       if (width(box) * height(box) > pageWidth * pageHeight * 0.33) continue;
       if (!best || width(box) * height(box) > width(best) * height(best)) best = box;
     }
@@ -142,12 +153,12 @@ const cornerBlock = (
  */
 const stripAbove = (corner: Box, rulings: readonly Ruling[], pageHeight: number): Box | null => {
   const left = rulings.find(
-    (r) =>
-      r.axis === 'v' &&
-      Math.abs(r.at - corner.x0) <= 3 &&
-      r.to >= corner.y1 - 5 &&
-      r.from < corner.y0 - 10 &&
-      r.to - r.from >= pageHeight * STRIP_MIN_HEIGHT,
+    (ruling) =>
+      ruling.axis === 'v' &&
+      Math.abs(ruling.at - corner.x0) <= 3 &&
+      ruling.to >= corner.y1 - 5 &&
+      ruling.from < corner.y0 - 10 &&
+      ruling.to - ruling.from >= pageHeight * STRIP_MIN_HEIGHT,
   );
   return left ? { ...corner, y0: left.from } : null;
 };
@@ -174,37 +185,41 @@ const titleBlockFromRulings = (
   rulings = joinCollinear(rulings);
   if (corner) return stripAbove(corner, rulings, pageHeight) ?? corner;
   const verticals = rulings.filter(
-    (r) =>
-      r.axis === 'v' &&
-      r.to - r.from >= pageHeight * 0.5 &&
-      r.at > pageWidth * 0.6 &&
-      r.at < anchor.x0 - 2 &&
-      r.from < anchor.y0 &&
-      r.to > anchor.y0,
+    (ruling) =>
+      ruling.axis === 'v' &&
+      ruling.to - ruling.from >= pageHeight * 0.5 &&
+      ruling.at > pageWidth * 0.6 &&
+      ruling.at < anchor.x0 - 2 &&
+      ruling.from < anchor.y0 &&
+      ruling.to > anchor.y0,
   );
   const horizontals = rulings.filter(
-    (r) =>
-      r.axis === 'h' &&
-      r.to - r.from >= pageWidth * 0.4 &&
-      r.at > pageHeight * 0.6 &&
-      r.at < anchor.y0 - 2 &&
-      r.from < anchor.x0 &&
-      r.to > anchor.x1,
+    (ruling) =>
+      ruling.axis === 'h' &&
+      ruling.to - ruling.from >= pageWidth * 0.4 &&
+      ruling.at > pageHeight * 0.6 &&
+      ruling.at < anchor.y0 - 2 &&
+      ruling.from < anchor.x0 &&
+      ruling.to > anchor.x1,
   );
   const { right: borderRight, bottom: borderBottom } = sheetEdges(rulings, anchor, pageWidth, pageHeight);
-  const v = verticals.sort((a, b) => b.at - a.at)[0];
-  const h = horizontals.sort((a, b) => b.at - a.at)[0];
+  const vertical = verticals.sort((a, b) => b.at - a.at)[0];
+  const horizontal = horizontals.sort((a, b) => b.at - a.at)[0];
   const right =
-    v && borderRight - v.at <= pageWidth * 0.3 ? { x0: v.at, y0: v.from, x1: borderRight, y1: v.to } : null;
+    vertical && borderRight - vertical.at <= pageWidth * 0.3
+      ? { x0: vertical.at, y0: vertical.from, x1: borderRight, y1: vertical.to }
+      : null;
   const bottom =
-    h && borderBottom - h.at <= pageHeight * 0.3
-      ? { x0: h.from, y0: h.at, x1: h.to, y1: borderBottom }
+    horizontal && borderBottom - horizontal.at <= pageHeight * 0.3
+      ? { x0: horizontal.from, y0: horizontal.at, x1: horizontal.to, y1: borderBottom }
       : null;
   if (right && bottom) {
     // Both a right strip and a bottom band: a real bottom title band carries fields along its length; a
     // band holding only a few words left of the strip (grid labels, a view title) is not the title block.
-    const outside = words.filter((w) => w.y0 >= bottom.y0 - 1 && w.x1 < right.x0 && w.x0 >= bottom.x0 - 1);
-    const letters = outside.reduce((n, w) => n + w.text.replace(/[^A-Za-z]/g, '').length, 0);
+    const outside = words.filter(
+      (word) => word.y0 >= bottom.y0 - 1 && word.x1 < right.x0 && word.x0 >= bottom.x0 - 1,
+    );
+    const letters = outside.reduce((count, word) => count + word.text.replace(/[^A-Za-z]/g, '').length, 0);
     return letters >= 40 ? bottom : right;
   }
   return right ?? bottom;
@@ -230,15 +245,15 @@ interface StripEdge {
 }
 
 const RIGHT_EDGE: StripEdge = {
-  start: (b) => b.x0,
-  end: (b) => b.x1,
+  start: (box) => box.x0,
+  end: (box) => box.x1,
   across: height,
   scanLimit: 0.55,
   minAcross: 0.35,
 };
 const BOTTOM_EDGE: StripEdge = {
-  start: (b) => b.y0,
-  end: (b) => b.y1,
+  start: (box) => box.y0,
+  end: (box) => box.y1,
   across: width,
   scanLimit: 0.6,
   minAcross: 0.45,
@@ -275,7 +290,7 @@ const stripFromEdge = (
     gapRun++;
     if (gapRun * 2 < EMPTY_BAND) continue;
     const stripStart = (step + gapRun) * 2 - 2;
-    const inside = words.filter((w) => edge.start(w) >= stripStart);
+    const inside = words.filter((word) => edge.start(word) >= stripStart);
     if (inside.length < 3) return null;
     const wordsBox = boxOf(inside);
     if (edge.across(wordsBox) < pageAcross * edge.minAcross) return null;
@@ -287,21 +302,21 @@ const stripFromEdge = (
 
 /** Words linked to the anchor by small gaps (single-link clustering), limited to the bottom-right area. */
 const clusterAround = (words: readonly Word[], anchor: Box, pageWidth: number, pageHeight: number): Box => {
-  const pool = words.filter((w) => centerX(w) > pageWidth * 0.45 && centerY(w) > pageHeight * 0.35);
+  const pool = words.filter((word) => centerX(word) > pageWidth * 0.45 && centerY(word) > pageHeight * 0.35);
   const inCluster = new Set<Word>();
   let frontier: Box[] = [anchor];
   let box = { ...anchor };
   for (let round = 0; round < 40 && frontier.length; round++) {
     const next: Box[] = [];
-    for (const w of pool) {
-      if (inCluster.has(w)) continue;
-      const reach = Math.max(18, 2.5 * w.size);
-      for (const f of frontier) {
-        const dx = Math.max(0, Math.max(f.x0 - w.x1, w.x0 - f.x1));
-        const dy = Math.max(0, Math.max(f.y0 - w.y1, w.y0 - f.y1));
+    for (const word of pool) {
+      if (inCluster.has(word)) continue;
+      const reach = Math.max(18, 2.5 * word.size);
+      for (const reached of frontier) {
+        const dx = Math.max(0, Math.max(reached.x0 - word.x1, word.x0 - reached.x1));
+        const dy = Math.max(0, Math.max(reached.y0 - word.y1, word.y0 - reached.y1));
         if (dx <= reach && dy <= reach) {
-          inCluster.add(w);
-          next.push(w);
+          inCluster.add(word);
+          next.push(word);
           break;
         }
       }

@@ -26,14 +26,14 @@ const NAMES_DRAWING_KIND_RE =
   /(?:PLANS?|PROFILES?|DETAILS?|SECTIONS?|ELEVATIONS?|NOTES|SCHEDULES?|DIAGRAMS?|LEGEND)$/;
 
 /** Edit distance of two strings, or `limit + 1` as soon as it exceeds `limit`. */
-export const editDistance = (a: string, b: string, limit: number): number => {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
+export const editDistance = (source: string, target: string, limit: number): number => {
+  if (Math.abs(source.length - target.length) > limit) return limit + 1;
+  let previous = Array.from({ length: target.length + 1 }, (_, column) => column);
+  for (let i = 1; i <= source.length; i++) {
     const current = [i];
     let rowBest = i;
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+    for (let j = 1; j <= target.length; j++) {
+      const substitution = (previous[j - 1] ?? 0) + (source[i - 1] === target[j - 1] ? 0 : 1);
       const value = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution);
       current.push(value);
       rowBest = Math.min(rowBest, value);
@@ -41,12 +41,12 @@ export const editDistance = (a: string, b: string, limit: number): number => {
     if (rowBest > limit) return limit + 1;
     previous = current;
   }
-  return previous[b.length] ?? limit + 1;
+  return previous[target.length] ?? limit + 1;
 };
 
-const nearlyEqual = (a: string, b: string): boolean => {
-  const limit = Math.max(1, Math.floor(0.1 * Math.max(a.length, b.length)));
-  return editDistance(a, b, limit) <= limit;
+const nearlyEqual = (first: string, second: string): boolean => {
+  const limit = Math.max(1, Math.floor(0.1 * Math.max(first.length, second.length)));
+  return editDistance(first, second, limit) <= limit;
 };
 
 /**

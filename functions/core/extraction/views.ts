@@ -14,7 +14,7 @@ export const findViews = (
   words: readonly Word[],
   exclude: Box | null,
 ): RegionDraft[] => {
-  const horizontal = lines.filter((l) => l.dir === 0 && !(exclude && centerInside(exclude, l)));
+  const horizontal = lines.filter((line) => line.dir === 0 && !(exclude && centerInside(exclude, line)));
   const views: RegionDraft[] = [];
   const used = new Set<Line>();
   for (const scaleLine of horizontal) {
@@ -33,20 +33,20 @@ export const findViews = (
       titleText = before;
     } else {
       let bestDist = Number.POSITIVE_INFINITY;
-      for (const l of horizontal) {
-        if (l === scaleLine || used.has(l)) continue;
-        const t = l.text.trim();
-        if (t.replace(/[^A-Za-z]/g, '').length < 3 || SCALE_TEXT_RE.test(t)) continue;
-        const dy = scaleLine.y0 - l.y1;
-        const overlapX = Math.min(l.x1, scaleLine.x1) - Math.max(l.x0, scaleLine.x0);
-        if (dy < -0.3 * size || dy > 2.2 * Math.max(size, l.size)) continue;
-        if (overlapX < -2 * size && Math.abs(l.x0 - scaleLine.x0) > 3 * size) continue;
-        if (l.size < 0.8 * size) continue;
-        const dist = dy + Math.abs(l.x0 - scaleLine.x0) * 0.1;
+      for (const line of horizontal) {
+        if (line === scaleLine || used.has(line)) continue;
+        const text = line.text.trim();
+        if (text.replace(/[^A-Za-z]/g, '').length < 3 || SCALE_TEXT_RE.test(text)) continue;
+        const dy = scaleLine.y0 - line.y1;
+        const overlapX = Math.min(line.x1, scaleLine.x1) - Math.max(line.x0, scaleLine.x0);
+        if (dy < -0.3 * size || dy > 2.2 * Math.max(size, line.size)) continue;
+        if (overlapX < -2 * size && Math.abs(line.x0 - scaleLine.x0) > 3 * size) continue;
+        if (line.size < 0.8 * size) continue;
+        const dist = dy + Math.abs(line.x0 - scaleLine.x0) * 0.1;
         if (dist < bestDist) {
           bestDist = dist;
-          titleLine = l;
-          titleText = t;
+          titleLine = line;
+          titleText = text;
         }
       }
     }
@@ -56,16 +56,16 @@ export const findViews = (
     // A view number: a short token left of the title, vertically within the title/scale pair.
     let number: Word | null = null;
     let bestDx = Number.POSITIVE_INFINITY;
-    for (const w of words) {
-      if (w.dir !== 0 || !VIEW_NUMBER_RE.test(w.text)) continue;
-      if (titleLine.words.includes(w) || scaleLine.words.includes(w)) continue;
-      const dx = titleBoxCore.x0 - w.x1;
-      const cy = centerY(w);
-      if (dx < -0.5 * w.size || dx > 6 * Math.max(size, titleLine.size)) continue;
+    for (const word of words) {
+      if (word.dir !== 0 || !VIEW_NUMBER_RE.test(word.text)) continue;
+      if (titleLine.words.includes(word) || scaleLine.words.includes(word)) continue;
+      const dx = titleBoxCore.x0 - word.x1;
+      const cy = centerY(word);
+      if (dx < -0.5 * word.size || dx > 6 * Math.max(size, titleLine.size)) continue;
       if (cy < titleBoxCore.y0 - titleLine.size || cy > titleBoxCore.y1 + titleLine.size) continue;
       if (dx < bestDx) {
         bestDx = dx;
-        number = w;
+        number = word;
       }
     }
     // Title-leading number (`1 FIRST FLOOR PLAN`, `A3 SECTION`).
@@ -83,7 +83,7 @@ export const findViews = (
       drawingType: drawingTypeOf(titleText),
       box: titleBox,
       titleBox,
-      lines: [titleLine, scaleLine].filter((l, i, a) => a.indexOf(l) === i),
+      lines: [titleLine, scaleLine].filter((line, index, pair) => pair.indexOf(line) === index),
       viewNumber,
       viewTitle: titleText,
       scaleText,
@@ -104,27 +104,27 @@ export const estimateViewExtents = (
 ): void => {
   const limitRight = titleBlock && height(titleBlock) > pageHeight * 0.5 ? titleBlock.x0 : pageWidth;
   const limitBottom = titleBlock && height(titleBlock) <= pageHeight * 0.5 ? titleBlock.y0 : pageHeight;
-  for (const v of views) {
-    const t = v.titleBox;
-    if (!t) continue;
+  for (const view of views) {
+    const titleBox = view.titleBox;
+    if (!titleBox) continue;
     let top = pageHeight * 0.02;
     let left = pageWidth * 0.02;
     let right = limitRight;
-    for (const o of views) {
-      const ot = o.titleBox;
-      if (o === v || !ot) continue;
-      const overlapX = Math.min(ot.x1 + 400, t.x1 + 400) - Math.max(ot.x0, t.x0);
-      if (ot.y1 < t.y0 && overlapX > 0) top = Math.max(top, ot.y1 + 4);
-      if (Math.abs(centerY(ot) - centerY(t)) < height(t) * 4) {
-        if (ot.x0 > t.x1) right = Math.min(right, ot.x0 - 4);
-        if (ot.x1 < t.x0) left = Math.max(left, ot.x1 + 4);
+    for (const other of views) {
+      const ot = other.titleBox;
+      if (other === view || !ot) continue;
+      const overlapX = Math.min(ot.x1 + 400, titleBox.x1 + 400) - Math.max(ot.x0, titleBox.x0);
+      if (ot.y1 < titleBox.y0 && overlapX > 0) top = Math.max(top, ot.y1 + 4);
+      if (Math.abs(centerY(ot) - centerY(titleBox)) < height(titleBox) * 4) {
+        if (ot.x0 > titleBox.x1) right = Math.min(right, ot.x0 - 4);
+        if (ot.x1 < titleBox.x0) left = Math.max(left, ot.x1 + 4);
       }
     }
-    v.box = {
-      x0: Math.min(left, t.x0),
-      y0: Math.min(top, t.y0),
-      x1: Math.max(right, t.x1),
-      y1: Math.min(Math.max(t.y1 + 2, t.y1), limitBottom),
+    view.box = {
+      x0: Math.min(left, titleBox.x0),
+      y0: Math.min(top, titleBox.y0),
+      x1: Math.max(right, titleBox.x1),
+      y1: Math.min(Math.max(titleBox.y1 + 2, titleBox.y1), limitBottom),
     };
   }
 };

@@ -38,8 +38,8 @@ const input = workerData as WorkerInput;
 
 const nextMessage = (type: string): Promise<void> =>
   new Promise((resolve) => {
-    const onMessage = (m: { type: string }) => {
-      if (m.type !== type) return;
+    const onMessage = (message: { type: string }) => {
+      if (message.type !== type) return;
       port.off('message', onMessage);
       resolve();
     };
@@ -89,8 +89,8 @@ const main = async (): Promise<void> => {
       return;
     }
     const pages = [];
-    for (let p = message.from; p <= message.to; p++) {
-      pages.push(await processPage(doc, pdfjs, p, { limits, ocr: input.ocr, ocrBudget }));
+    for (let pageNumber = message.from; pageNumber <= message.to; pageNumber++) {
+      pages.push(await processPage(doc, pdfjs, pageNumber, { limits, ocr: input.ocr, ocrBudget }));
     }
     port.postMessage({ type: 'pages', pages });
   });

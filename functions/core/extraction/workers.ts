@@ -53,7 +53,7 @@ const workerExecArgv = (): string[] | undefined => {
   const nativeTs = Boolean((process.features as { typescript?: unknown }).typescript);
   const fromTs = import.meta.url.endsWith('.ts');
   const inherited = process.execArgv;
-  const hasTsx = inherited.some((a) => a.includes('tsx'));
+  const hasTsx = inherited.some((arg) => arg.includes('tsx'));
   if (!fromTs || (hasTsx && !nativeTs) || (!hasTsx && nativeTs)) return undefined;
   const argv: string[] = [];
   for (let i = 0; i < inherited.length; i++) {
@@ -93,24 +93,27 @@ const startWorker = (bytes: Uint8Array, options: PoolOptions, ocrPages: number, 
     },
   });
   const ready = new Promise<number>((resolve, reject) => {
-    const onMessage = (m: {
+    const onMessage = (message: {
       type: string;
       pageCount?: number;
       code?: ExtractionErrorCode;
       message?: string;
     }) => {
-      if (m.type === 'ready') resolve(m.pageCount ?? 0);
-      else if (m.type === 'error')
-        reject(new ExtractionError(m.code ?? 'pdf_malformed', m.message ?? 'worker failed'));
+      if (message.type === 'ready') resolve(message.pageCount ?? 0);
+      else if (message.type === 'error')
+        reject(new ExtractionError(message.code ?? 'pdf_malformed', message.message ?? 'worker failed'));
       else return;
       worker.off('message', onMessage);
     };
     worker.on('message', onMessage);
     // A worker that dies while opening the file (heap cap, crash) fails the file with a code, never a hang.
-    worker.once('error', (e) => {
-      const oom = (e as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+    worker.once('error', (error) => {
+      const oom = (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
       reject(
-        new ExtractionError(oom ? 'resource_limit' : 'pdf_malformed', `Opening the PDF failed: ${e.message}`),
+        new ExtractionError(
+          oom ? 'resource_limit' : 'pdf_malformed',
+          `Opening the PDF failed: ${error.message}`,
+        ),
       );
     });
     worker.once('exit', (code) =>
@@ -129,9 +132,9 @@ interface Share {
 /** Splits pages `from..to` into `count` contiguous shares of (nearly) equal length. */
 export const splitShares = (from: number, to: number, count: number): Share[] => {
   const total = to - from + 1;
-  return Array.from({ length: count }, (_, i) => ({
-    next: from + Math.floor((total * i) / count),
-    end: from + Math.floor((total * (i + 1)) / count) - 1,
+  return Array.from({ length: count }, (_, index) => ({
+    next: from + Math.floor((total * index) / count),
+    end: from + Math.floor((total * (index + 1)) / count) - 1,
   }));
 };
 
@@ -142,10 +145,10 @@ export const splitShares = (from: number, to: number, count: number): Share[] =>
 export const nextBatch = (shares: Share[], index: number, size: number): [number, number] | null => {
   const own = shares[index];
   if (own && own.next <= own.end) {
-    const a = own.next;
-    const b = Math.min(own.end, a + size - 1);
-    own.next = b + 1;
-    return [a, b];
+    const first = own.next;
+    const last = Math.min(own.end, first + size - 1);
+    own.next = last + 1;
+    return [first, last];
   }
   let victim: Share | undefined;
   for (const share of shares) {
@@ -153,10 +156,10 @@ export const nextBatch = (shares: Share[], index: number, size: number): [number
     if (!victim || share.end - share.next > victim.end - victim.next) victim = share;
   }
   if (!victim) return null;
-  const b = victim.end;
-  const a = Math.max(victim.next, b - size + 1);
-  victim.end = a - 1;
-  return [a, b];
+  const last = victim.end;
+  const first = Math.max(victim.next, last - size + 1);
+  victim.end = first - 1;
+  return [first, last];
 };
 
 const runBatch = (slot: Slot, from: number, to: number, timeoutMs: number): Promise<PageResult[]> =>
@@ -165,16 +168,19 @@ const runBatch = (slot: Slot, from: number, to: number, timeoutMs: number): Prom
       cleanup();
       reject(new ExtractionError('page_timeout', `Pages ${from}-${to} took more than ${timeoutMs} ms.`));
     }, timeoutMs);
-    const onMessage = (m: { type: string; pages?: PageResult[] }) => {
-      if (m.type !== 'pages') return;
+    const onMessage = (message: { type: string; pages?: PageResult[] }) => {
+      if (message.type !== 'pages') return;
       cleanup();
-      resolve(m.pages ?? []);
+      resolve(message.pages ?? []);
     };
-    const onError = (e: Error) => {
+    const onError = (error: Error) => {
       cleanup();
-      const oom = (e as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+      const oom = (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
       reject(
-        new ExtractionError(oom ? 'resource_limit' : 'pdf_malformed', `Pages ${from}-${to}: ${e.message}`),
+        new ExtractionError(
+          oom ? 'resource_limit' : 'pdf_malformed',
+          `Pages ${from}-${to}: ${error.message}`,
+        ),
       );
     };
     const onExit = (code: number) => {
@@ -217,15 +223,15 @@ export const extractPagesInWorkers = async (
       knownPages && knownPages > 0 ? Math.ceil(knownPages / options.batchSize) : Infinity,
     ),
   );
-  const slots = Array.from({ length: count }, (_, i) =>
-    startWorker(shared, options, ocrPerWorker, i === 0 ? 'check' : 'wait'),
+  const slots = Array.from({ length: count }, (_, index) =>
+    startWorker(shared, options, ocrPerWorker, index === 0 ? 'check' : 'wait'),
   );
   // The others load the engine meanwhile and open the file once the first has checked its bytes.
   const [first] = slots;
   if (!first) throw new ExtractionError('resource_limit', 'No extraction worker could be started.');
   const checker = first.worker;
-  const onChecked = (m: { type: string }) => {
-    if (m.type !== 'checked') return;
+  const onChecked = (message: { type: string }) => {
+    if (message.type !== 'checked') return;
     checker.off('message', onChecked);
     for (const slot of slots.slice(1)) slot.worker.postMessage({ type: 'go' });
   };
@@ -263,16 +269,17 @@ export const extractPagesInWorkers = async (
             `The file took more than ${options.limits.fileTimeoutMs} ms.`,
           );
         }
-        const [a, b] = next;
+        const [first, last] = next;
         // OCR pages can take several page budgets; the worker's own per-page caps normally fire first.
-        const budget = (b - a + 1) * (options.limits.pageTimeoutMs + options.limits.ocrPageTimeoutMs) + 5_000;
+        const budget =
+          (last - first + 1) * (options.limits.pageTimeoutMs + options.limits.ocrPageTimeoutMs) + 5_000;
         try {
-          results.push(...(await runBatch(slot, a, b, budget)));
+          results.push(...(await runBatch(slot, first, last, budget)));
         } catch (error) {
           if (!(error instanceof ExtractionError) || error.code === 'file_timeout') throw error;
-          for (let p = a; p <= b; p++) {
-            const issue = { pageNumber: p, code: error.code, message: error.message };
-            results.push(failedPage(p, { width: 612, height: 792, rotation: 0 }, issue));
+          for (let pageNumber = first; pageNumber <= last; pageNumber++) {
+            const issue = { pageNumber, code: error.code, message: error.message };
+            results.push(failedPage(pageNumber, { width: 612, height: 792, rotation: 0 }, issue));
           }
           await slot.worker.terminate();
           slot = startWorker(shared, options, ocrPerWorker, 'open');
@@ -288,5 +295,5 @@ export const extractPagesInWorkers = async (
     }
   };
   await Promise.all(slots.map((slot, index) => lane(slot, index)));
-  return { pageCount, pages: results.sort((x, y) => x.pageNumber - y.pageNumber) };
+  return { pageCount, pages: results.sort((a, b) => a.pageNumber - b.pageNumber) };
 };

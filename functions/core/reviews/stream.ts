@@ -76,11 +76,11 @@ export function negotiateFormat(accept: string | undefined): StreamFormat {
     .split(',')
     .map((part) => {
       const [type, ...params] = part.trim().toLowerCase().split(';');
-      const q = Number(params.find((param) => param.trim().startsWith('q='))?.split('=')[1] ?? 1);
-      return { type: type?.trim() ?? '', q: Number.isFinite(q) ? q : 0 };
+      const quality = Number(params.find((param) => param.trim().startsWith('q='))?.split('=')[1] ?? 1);
+      return { type: type?.trim() ?? '', quality: Number.isFinite(quality) ? quality : 0 };
     })
-    .filter((entry) => entry.q > 0)
-    .sort((a, b) => b.q - a.q);
+    .filter((entry) => entry.quality > 0)
+    .sort((a, b) => b.quality - a.quality);
   for (const { type } of ranked) {
     // A wildcard takes the default, SSE (`application/*` the JSON form, NDJSON).
     if (type === 'text/event-stream' || type === '*/*' || type === 'text/*') return 'sse';

@@ -226,10 +226,10 @@ program
   .option('--force', 'overwrite an existing file')
   .action(async (uri: string, options: { output?: string; force?: boolean }, command: Command) => {
     const { json } = command.optsWithGlobals<GlobalOptions>();
-    const match = SOURCE_URI.exec(uri);
-    if (!match) throw new Error('Not a sourceCatalogUri (service://projects/<project>/<kind>/<id>...).');
+    const projectId = SOURCE_URI.exec(uri)?.[1];
+    if (!projectId) throw new Error('Not a sourceCatalogUri (service://projects/<project>/<kind>/<id>...).');
     const psa = client(command);
-    const source = await psa.sources.read(match[1]!, uri, { limit: 1 });
+    const source = await psa.sources.read(projectId, uri, { limit: 1 });
     const artifact = source.artifacts.find(
       (a) => a.type === 'region_crop' || a.type === 'specification_file',
     );

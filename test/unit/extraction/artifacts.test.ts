@@ -9,6 +9,7 @@ import {
   renderRegionCrop,
   renderRegionCrops,
 } from '../../../functions/core/extraction/index.ts';
+import { defined } from '../../defined.ts';
 import { addSheet, buildSpecBook, paragraphs } from './fixtures.ts';
 
 const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47];
@@ -20,7 +21,10 @@ describe('artifacts', () => {
     await addSheet(doc, { number: 'A-101', title: 'FIRST FLOOR PLAN' });
     const bytes = await doc.save();
     const result = await extractDocument(bytes, { ocr: false });
-    const titleBlock = result.sheets[0]!.regions.find((r) => r.regionType === 'titleBlock')!;
+    const titleBlock = defined(
+      defined(result.sheets[0], 'a sheet').regions.find((r) => r.regionType === 'titleBlock'),
+      'a title block region',
+    );
 
     // Act
     const png = await renderRegionCrop(bytes, 1, titleBlock.displayBox, 72);
@@ -44,7 +48,7 @@ describe('artifacts', () => {
       sheet.regions.map((region) => ({ pageNumber: sheet.pageNumber, box: region.displayBox })),
     );
     const offPage = { pageNumber: 1, box: { left: -500, top: -500, right: -400, bottom: -400 } };
-    const missingPage = { pageNumber: 9, box: crops[0]!.box };
+    const missingPage = { pageNumber: 9, box: defined(crops[0], 'a region crop').box };
 
     // Act
     const pngs = await renderRegionCrops(bytes, [...crops, offPage, missingPage], 72);
@@ -54,7 +58,7 @@ describe('artifacts', () => {
     expect(pngs.at(-2)).toBeNull();
     expect(pngs.at(-1)).toBeNull();
     for (const [index, crop] of crops.entries()) {
-      const image = await loadImage(Buffer.from(pngs[index]!));
+      const image = await loadImage(Buffer.from(defined(pngs[index], `the PNG of crop ${index}`)));
       const single = await loadImage(
         Buffer.from(await renderRegionCrop(bytes, crop.pageNumber, crop.box, 72)),
       );
@@ -90,7 +94,7 @@ describe('artifacts', () => {
     await addSheet(doc, { number: 'A-101', title: 'FIRST FLOOR PLAN' });
     const bytes = await doc.save();
     const result = await extractDocument(bytes, { ocr: false });
-    const png = await renderOverlay(bytes, 1, result.sheets[0]!.regions, 36);
+    const png = await renderOverlay(bytes, 1, defined(result.sheets[0], 'a sheet').regions, 36);
     const image = await loadImage(Buffer.from(png));
     expect([image.width, image.height]).toEqual([1296, 864]);
   });

@@ -214,9 +214,10 @@ const assemble = (
   trailer: string,
   stream?: { header: string; data: Buffer },
 ): Uint8Array => {
-  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
+  const fileHeader = Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1');
+  const parts: Buffer[] = [fileHeader];
   const offsets: number[] = [];
-  let length = parts[0]!.length;
+  let length = fileHeader.length;
   for (const o of objects) {
     offsets.push(length);
     const b = Buffer.from(`${o}\n`, 'latin1');

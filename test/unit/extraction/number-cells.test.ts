@@ -5,6 +5,7 @@ import { cellAt } from '../../../functions/core/extraction/ocr-cells.ts';
 import type { Ruling } from '../../../functions/core/extraction/rulings.ts';
 import { parseSheetNumber } from '../../../functions/core/extraction/sheet-number.ts';
 import { numberCellsOf } from '../../../functions/core/extraction/title-block-ocr.ts';
+import { defined } from '../../defined.ts';
 import { wordAt as word } from './fixtures.ts';
 
 const h = (at: number, from: number, to: number): Ruling => ({ axis: 'h', at, from, to });
@@ -88,8 +89,14 @@ describe('sheet-number candidates', () => {
 
     // Assess
     expect(cands[0]?.printed).toBe('T-1');
-    const ref = cands.find((c) => c.printed === 'T-2')!;
-    const notRef = plainCands.find((c) => c.printed === 'T-2')!;
+    const ref = defined(
+      cands.find((c) => c.printed === 'T-2'),
+      'T-2 among the candidates',
+    );
+    const notRef = defined(
+      plainCands.find((c) => c.printed === 'T-2'),
+      'T-2 among the plain candidates',
+    );
     expect(ref.score).toBeCloseTo(notRef.score - 3, 5);
   });
 });

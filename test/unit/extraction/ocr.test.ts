@@ -6,6 +6,7 @@ import {
   openPageExtractor,
 } from '../../../functions/core/extraction/index.ts';
 import { ocrWorkersStarted, terminateOcr } from '../../../functions/core/extraction/ocr.ts';
+import { defined } from '../../defined.ts';
 import { addSheet } from './fixtures.ts';
 
 describe('OCR of sheets without a text layer', () => {
@@ -22,15 +23,19 @@ describe('OCR of sheets without a text layer', () => {
     // Assess
     expect(withoutOcr.pages[0]?.hasTextLayer).toBe(false);
     expect(withoutOcr.sheets[0]?.sheetNumber ?? null).toBeNull();
-    const sheet = result.sheets[0]!;
+    const sheet = defined(result.sheets[0], 'a sheet');
     expect(result.pages[0]?.ocr?.used).toBe(true);
     expect(sheet.sheetNumber).toBe('A-101');
     expect(sheet.textSource).toBe('ocr');
     expect(sheet.sheetTitle).toBe('FIRST FLOOR PLAN');
     // The number is in the image's lower part (x 2210..2550, top 1310..1690).
-    expect(sheet.sheetNumberBox!.left).toBeGreaterThan(2200);
-    expect(sheet.sheetNumberBox!.top).toBeGreaterThan(1450);
-    const titleBlock = sheet.regions.find((r) => r.regionType === 'titleBlock')!;
+    const numberBox = defined(sheet.sheetNumberBox, 'the sheet number box');
+    expect(numberBox.left).toBeGreaterThan(2200);
+    expect(numberBox.top).toBeGreaterThan(1450);
+    const titleBlock = defined(
+      sheet.regions.find((r) => r.regionType === 'titleBlock'),
+      'a title block region',
+    );
     expect(titleBlock.textSource).toBe('ocr');
     expect(titleBlock.ocrConfidence).toBeGreaterThan(50);
   });

@@ -1,6 +1,7 @@
 import { PDFDocument, type PDFFont, type PDFPage } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { extractDocument, type Region } from '../../../functions/core/extraction/index.ts';
+import { defined } from '../../defined.ts';
 import { addSheet, drawAt } from './fixtures.ts';
 
 const planExtras = (page: PDFPage, font: PDFFont, bold: PDFFont): void => {
@@ -74,13 +75,14 @@ describe('drawing sheets', () => {
       ['A-501', 'WALL DETAILS', 'A'],
       ['E-201', 'LIGHTING PLAN', 'E'],
     ]);
-    const first = result.sheets[0]!;
+    const first = defined(result.sheets[0], 'a sheet');
     expect(first.pageSize).toEqual({ width: 2592, height: 1728, name: 'ARCH D' });
     expect(first.textSource).toBe('textLayer');
     // The number was drawn at x 2300, top 1600, 60 pt.
-    expect(first.sheetNumberBox!.left).toBeCloseTo(2300, 0);
-    expect(first.sheetNumberBox!.top).toBeGreaterThan(1585);
-    expect(first.sheetNumberBox!.bottom).toBeLessThan(1665);
+    const numberBox = defined(first.sheetNumberBox, 'the sheet number box');
+    expect(numberBox.left).toBeCloseTo(2300, 0);
+    expect(numberBox.top).toBeGreaterThan(1585);
+    expect(numberBox.bottom).toBeLessThan(1665);
   });
 
   it('gives a sheet without titled views one drawing-area view, titled by the sheet, with its callouts', async () => {
@@ -109,15 +111,15 @@ describe('drawing sheets', () => {
     const result = await extractDocument(bytes, { ocr: false });
 
     // Assess
-    const views = byType(result.sheets[0]!.regions, 'view');
+    const views = byType(defined(result.sheets[0], 'a sheet').regions, 'view');
     expect(views).toHaveLength(1);
-    const [area] = views;
-    expect(area!.label).toBe('FIRST FLOOR PLAN');
-    expect(area!.drawingType).toBe('plan');
-    expect(area!.normalizedData.viewTitle).toBe('FIRST FLOOR PLAN');
-    expect(area!.titleDisplayBox).toBeNull();
-    expect(area!.text).toContain('STORAGE');
-    expect(area!.normalizedData.sheetReferences.map((r) => `${r.detail}/${r.sheet}`)).toEqual(['1/A-301']);
+    const area = defined(views[0], 'the drawing area view');
+    expect(area.label).toBe('FIRST FLOOR PLAN');
+    expect(area.drawingType).toBe('plan');
+    expect(area.normalizedData.viewTitle).toBe('FIRST FLOOR PLAN');
+    expect(area.titleDisplayBox).toBeNull();
+    expect(area.text).toContain('STORAGE');
+    expect(area.normalizedData.sheetReferences.map((r) => `${r.detail}/${r.sheet}`)).toEqual(['1/A-301']);
   });
 
   it('does not OCR a sparse sheet whose text layer already prints a convincing number', async () => {
@@ -131,7 +133,7 @@ describe('drawing sheets', () => {
     const result = await extractDocument(bytes, { ocr: 'auto' });
 
     // Assess
-    expect(result.pages[0]!.ocr).toBeNull();
+    expect(defined(result.pages[0], 'a page').ocr).toBeNull();
     expect(result.stats.ocrPages).toBe(0);
     expect(result.sheets.map((s) => [s.sheetNumber, s.sheetTitle, s.textSource])).toEqual([
       ['A-501', 'WALL DETAILS', 'textLayer'],
@@ -144,7 +146,7 @@ describe('drawing sheets', () => {
 
     // Act
     const result = await extractDocument(bytes, { ocr: false });
-    const regions = result.sheets[0]!.regions;
+    const regions = defined(result.sheets[0], 'a sheet').regions;
 
     // Assess
     const [titleBlock] = byType(regions, 'titleBlock');
@@ -188,7 +190,7 @@ describe('drawing sheets', () => {
       ],
     });
 
-    expect(result.sheets[0]!.revisions).toEqual([
+    expect(defined(result.sheets[0], 'a sheet').revisions).toEqual([
       { mark: '1', description: 'ADDENDUM 1', date: '04/01/2024' },
     ]);
     // Every region box lies on the page.
@@ -213,17 +215,24 @@ describe('drawing sheets', () => {
     // Assess: /Rotate 90 turns the page clockwise, so unrotated (x, top) lands at (1728 - top, x).
     const [rotated, crop] = result.pages;
     expect([rotated?.width, rotated?.height, rotated?.rotation]).toEqual([1728, 2592, 90]);
-    const rotatedSheet = result.sheets.find((s) => s.pageNumber === 1)!;
+    const rotatedSheet = defined(
+      result.sheets.find((s) => s.pageNumber === 1),
+      'the sheet of page 1',
+    );
     expect(rotatedSheet.sheetNumber).toBe('A-101');
-    const box = rotatedSheet.sheetNumberBox!;
+    const box = defined(rotatedSheet.sheetNumberBox, 'the sheet number box of page 1');
     expect(box.top).toBeCloseTo(2300, -1);
     expect(box.right).toBeLessThan(1728 - 1585);
     expect(box.left).toBeGreaterThan(1728 - 1675);
     // CropBox [100 20 2480 1700]: displayed 2380 x 1680, x shifted by -100, top by -(1728 - 1700) = -28.
     expect([crop?.width, crop?.height]).toEqual([2380, 1680]);
-    const cropSheet = result.sheets.find((s) => s.pageNumber === 2)!;
-    expect(cropSheet.sheetNumberBox!.left).toBeCloseTo(2200, 0);
-    expect(cropSheet.sheetNumberBox!.top).toBeGreaterThan(1585 - 28);
-    expect(cropSheet.sheetNumberBox!.bottom).toBeLessThan(1665 - 28);
+    const cropSheet = defined(
+      result.sheets.find((s) => s.pageNumber === 2),
+      'the sheet of page 2',
+    );
+    const cropBox = defined(cropSheet.sheetNumberBox, 'the sheet number box of page 2');
+    expect(cropBox.left).toBeCloseTo(2200, 0);
+    expect(cropBox.top).toBeGreaterThan(1585 - 28);
+    expect(cropBox.bottom).toBeLessThan(1665 - 28);
   });
 });

@@ -6,6 +6,7 @@ import {
   MAX_FACET_TEXT,
   openPageExtractor,
 } from '../../../functions/core/extraction/index.ts';
+import { defined } from '../../defined.ts';
 import { buildSpecBook, paragraphs, type SpecPage } from './fixtures.ts';
 
 const book: SpecPage[] = [
@@ -151,7 +152,10 @@ describe('specification sections', () => {
     const result = await extractDocument(bytes, { ocr: false });
 
     // Assess
-    const gypsum = result.specifications.find((s) => s.sectionNumber === '09 29 00')!;
+    const gypsum = defined(
+      result.specifications.find((s) => s.sectionNumber === '09 29 00'),
+      'section 09 29 00',
+    );
     const keys = gypsum.facets.map((f) => f.facetKey);
     expect(keys).toEqual([
       'part-1',
@@ -162,20 +166,29 @@ describe('specification sections', () => {
       'part-2.article-2.1',
       'part-3.article-3.1',
     ]);
-    const submittals = gypsum.facets.find((f) => f.facetKey === 'part-1.article-1.2')!;
+    const submittals = defined(
+      gypsum.facets.find((f) => f.facetKey === 'part-1.article-1.2'),
+      'facet part-1.article-1.2',
+    );
     expect(submittals.facetKind).toBe('article');
     expect(submittals.facetLabel).toBe('1.2 SUBMITTALS');
     expect(submittals.facetText).toContain('Submit product data for item 1');
     expect(submittals.facetText).not.toContain('MANUFACTURERS');
     expect([submittals.pageStart, submittals.pageEnd]).toEqual([2, 2]);
-    const part2 = gypsum.facets.find((f) => f.facetKey === 'part-2')!;
+    const part2 = defined(
+      gypsum.facets.find((f) => f.facetKey === 'part-2'),
+      'facet part-2',
+    );
     expect(part2.facetLabel).toBe('PART 2 - PRODUCTS');
     expect([part2.pageStart, part2.pageEnd]).toEqual([3, 3]);
     expect(gypsum.facets.every((f) => f.coverageKind === 'full')).toBe(true);
     // Running footers are not part of the text.
     expect(part2.facetText).not.toContain('09 29 00 - 2');
     // Sections without PART headings get one section facet.
-    const bidForm = result.specifications.find((s) => s.sectionNumber === '00 41 00')!;
+    const bidForm = defined(
+      result.specifications.find((s) => s.sectionNumber === '00 41 00'),
+      'section 00 41 00',
+    );
     expect(bidForm.facets.map((f) => f.facetKind)).toEqual(['section']);
   });
 
@@ -201,16 +214,16 @@ describe('specification sections', () => {
     const result = await extractDocument(bytes, { ocr: false });
 
     // Assess
-    const section = result.specifications[0]!;
+    const section = defined(result.specifications[0], 'a section');
     expect(section.textLength).toBeGreaterThan(MAX_FACET_TEXT);
     const chunks = section.facets.filter((f) => f.facetKey.startsWith('part-1.article-1.1'));
     expect(chunks.length).toBeGreaterThan(1);
     expect(chunks.every((f) => f.coverageKind === 'partial' && f.facetText.length <= MAX_FACET_TEXT)).toBe(
       true,
     );
-    expect(chunks[0]!.facetKey).toBe('part-1.article-1.1.chunk-1');
-    expect(chunks[0]!.pageStart).toBe(1);
-    expect(chunks[chunks.length - 1]!.pageEnd).toBe(18);
+    expect(chunks[0]?.facetKey).toBe('part-1.article-1.1.chunk-1');
+    expect(chunks[0]?.pageStart).toBe(1);
+    expect(chunks.at(-1)?.pageEnd).toBe(18);
   });
 
   it('assembles page batches into the same sections as one pass (sections spanning batches)', async () => {

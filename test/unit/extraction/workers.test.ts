@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nextBatch, splitShares } from '../../../functions/core/extraction/workers.ts';
+import { defined } from '../../defined.ts';
 
 describe('page shares of the worker pool', () => {
   it('hands out every page exactly once, whatever order the workers ask in', () => {
@@ -14,7 +15,7 @@ describe('page shares of the worker pool', () => {
       // Worker 0 asks three times as often as the others, as if its pages were cheaper.
       const order = [0, 0, 0, ...Array.from({ length: workers - 1 }, (_, i) => i + 1)];
       for (let step = 0; ; step++) {
-        const batch = nextBatch(shares, order[step % order.length]!, size);
+        const batch = nextBatch(shares, defined(order[step % order.length], 'a worker to ask'), size);
         if (!batch) {
           if (shares.every((s) => s.next > s.end)) break;
           continue;
@@ -34,7 +35,7 @@ describe('page shares of the worker pool', () => {
     ]);
     expect(nextBatch(shares, 0, 10)).toEqual([1, 10]);
     expect(nextBatch(shares, 1, 10)).toEqual([51, 60]);
-    shares[0]!.next = 51; // worker 0 is done with its share
+    defined(shares[0], 'the share of worker 0').next = 51; // worker 0 is done with its share
     expect(nextBatch(shares, 0, 10)).toEqual([91, 100]);
     expect(nextBatch(shares, 1, 10)).toEqual([61, 70]);
   });
