@@ -184,21 +184,20 @@ const titleBlockFromRulings = (
   // Title-block frame lines are often drawn cell by cell: join collinear pieces (gaps allowed) first.
   rulings = joinCollinear(rulings);
   if (corner) return stripAbove(corner, rulings, pageHeight) ?? corner;
+  // A frame line: long enough, in the page's last 40 % and before the number on its axis.
+  const isFrameLine = (ruling: Ruling, minLength: number, pageSide: number, numberStart: number) =>
+    ruling.to - ruling.from >= minLength && ruling.at > pageSide * 0.6 && ruling.at < numberStart - 2;
   const verticals = rulings.filter(
     (ruling) =>
       ruling.axis === 'v' &&
-      ruling.to - ruling.from >= pageHeight * 0.5 &&
-      ruling.at > pageWidth * 0.6 &&
-      ruling.at < anchor.x0 - 2 &&
+      isFrameLine(ruling, pageHeight * 0.5, pageWidth, anchor.x0) &&
       ruling.from < anchor.y0 &&
       ruling.to > anchor.y0,
   );
   const horizontals = rulings.filter(
     (ruling) =>
       ruling.axis === 'h' &&
-      ruling.to - ruling.from >= pageWidth * 0.4 &&
-      ruling.at > pageHeight * 0.6 &&
-      ruling.at < anchor.y0 - 2 &&
+      isFrameLine(ruling, pageWidth * 0.4, pageHeight, anchor.y0) &&
       ruling.from < anchor.x0 &&
       ruling.to > anchor.x1,
   );
