@@ -3,8 +3,8 @@
  * tesseract reads best: the cells of a ruled block (cellsOf, ocrCells) and the few small cells where the sheet
  * number is printed (cellAt, ocrSmallCells). Renders, masks and recognition come from ocr.ts.
  */
-import { createCanvas } from '@napi-rs/canvas';
-import type { Box, Word } from './geometry.ts';
+import { type Canvas, createCanvas } from '@napi-rs/canvas';
+import { type Box, area as boxArea, expand, intersection, type Word } from './geometry.ts';
 import {
   maskRulings,
   type OcrRequest,
@@ -66,14 +66,27 @@ export const cellsOf = (area: Box, rulings: readonly Ruling[]): Box[] => {
 const CELL_TARGET_HEIGHT_PX = 120;
 /** A cell over this share of the block is not read on its own: the pass over the whole block covers it. */
 const WHOLE_CELL_SHARE = 0.5;
+/** A cell that a cell read on its own before (a sheet-number cell) covers this much of is not read again. */
+const READ_BEFORE_SHARE = 0.8;
 /**
- * OCR of a ruled title block cell by cell: rendered once (see titleBlockDpi), borders masked, each cell recognized
- * as one block at a scale that keeps its text near the size tesseract reads best.
+ * Words the pass over the whole block read this confidently are not read again in their cell (titles and field
+ * values read at 85 and more on every corpus set; a slip reads lower).
+ */
+const SURE_CONFIDENCE = 85;
+
+/**
+ * OCR of a ruled title block: one pass over the whole block (PSM 3, from a copy reduced by WHOLE_PASS_REDUCTION),
+ * then the cells whose lettering that pass did not read confidently, each on its own as one block at a scale
+ * that keeps its text near the size tesseract reads best (each reading finds words the other misses; tesseract's
+ * cost is in the lines it reads, so lettering is read a second time only where the first reading was unsure).
+ * Cells read on their own before (`readBefore`: the sheet-number cells) are not read again on their own (the
+ * pass over the whole block still reads them: it reads a number that their own reading missed, Kirkland A1).
  */
 export const ocrCells = async (
   request: OcrRequest,
   area: Box,
   rulings: readonly Ruling[],
+  readBefore: readonly Box[] = [],
 ): Promise<OcrResult> => {
   const started = Date.now();
   const { limits } = request;
@@ -82,8 +95,6 @@ export const ocrCells = async (
   maskRulings(rendered.canvas, rulings, origin, rendered.scale);
   const pixelsPerPoint = rendered.scale;
   const deadline = started + limits.ocrPageTimeoutMs;
-  // One pass over the whole block, then cell by cell; both are kept (each misses words the other reads).
-  // The whole pass reads a reduced copy (see WHOLE_PASS_REDUCTION).
   const reduced = scaledCanvas(rendered.canvas, WHOLE_PASS_REDUCTION);
   const wholeScale = (pixelsPerPoint * reduced.width) / rendered.canvas.width;
   const whole = await recognize(reduced, wholeScale * 72, '3', limits.ocrPageTimeoutMs);
@@ -97,26 +108,82 @@ export const ocrCells = async (
     }),
     0,
   );
-  const areaSize = (area.x1 - area.x0) * (area.y1 - area.y0);
+  const areaSize = boxArea(area);
   for (const cell of cellsOf(area, rulings)) {
     if (Date.now() > deadline) break;
     // A "cell" that is most of the block (a band without long column lines) is what the whole pass just read.
-    if ((cell.x1 - cell.x0) * (cell.y1 - cell.y0) > WHOLE_CELL_SHARE * areaSize) continue;
+    if (boxArea(cell) > WHOLE_CELL_SHARE * areaSize) continue;
+    if (readBefore.some((read) => intersection(read, cell) >= READ_BEFORE_SHARE * boxArea(cell))) continue;
     const cellWidthPx = Math.round((cell.x1 - cell.x0) * pixelsPerPoint);
     const cellHeightPx = Math.round((cell.y1 - cell.y0) * pixelsPerPoint);
     if (cellWidthPx < 8 || cellHeightPx < 8) continue;
-    // Shrink tall cells (big lettering) so a line of text is at most ~CELL_TARGET_HEIGHT_PX high.
-    const zoom = Math.min(1, CELL_TARGET_HEIGHT_PX / Math.min(cellHeightPx, CELL_TARGET_HEIGHT_PX * 3));
     const source = {
       x: (cell.x0 - origin.x0) * pixelsPerPoint,
       y: (cell.y0 - origin.y0) * pixelsPerPoint,
       width: cellWidthPx,
       height: cellHeightPx,
     };
+    const sure = words.filter((w) => (w.confidence ?? 0) >= SURE_CONFIDENCE && intersection(w, cell) > 0);
+    if (inkPixels(cellPixels(rendered, source, sure)) < MIN_INK_PIXELS) continue;
+    // Shrink tall cells (big lettering) so a line of text is at most ~CELL_TARGET_HEIGHT_PX high.
+    const zoom = Math.min(1, CELL_TARGET_HEIGHT_PX / Math.min(cellHeightPx, CELL_TARGET_HEIGHT_PX * 3));
     addDistinct(words, await readCellImage(rendered, source, { x: cell.x0, y: cell.y0 }, zoom, 10, deadline));
   }
   return summarize(words, started);
 };
+
+/** Paints page boxes white on a canvas of the page area from `origin` at `scale` pixels per point. */
+const paintWhite = (canvas: Canvas, boxes: readonly Box[], origin: Box, scale: number): void => {
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#ffffff';
+  for (const box of boxes) {
+    context.fillRect(
+      (box.x0 - origin.x0) * scale,
+      (box.y0 - origin.y0) * scale,
+      (box.x1 - box.x0) * scale,
+      (box.y1 - box.y0) * scale,
+    );
+  }
+};
+
+/** The RGBA pixels of a cell of a render (`source`, render pixels) with the boxes of `read` words painted out. */
+const cellPixels = (
+  rendered: RenderedRegion,
+  source: { x: number; y: number; width: number; height: number },
+  read: readonly Word[],
+): Uint8ClampedArray => {
+  const canvas = createCanvas(source.width, source.height);
+  canvas
+    .getContext('2d')
+    .drawImage(
+      rendered.canvas,
+      source.x,
+      source.y,
+      source.width,
+      source.height,
+      0,
+      0,
+      source.width,
+      source.height,
+    );
+  const { scale } = rendered;
+  const cellOrigin = {
+    x0: rendered.box.x0 + source.x / scale,
+    y0: rendered.box.y0 + source.y / scale,
+    x1: 0,
+    y1: 0,
+  };
+  paintWhite(
+    canvas,
+    read.map((w) => expand(w, WORD_MARGIN)),
+    cellOrigin,
+    scale,
+  );
+  return canvas.getContext('2d').getImageData(0, 0, source.width, source.height).data;
+};
+
+/** Margin (points) around a word's box within which its lettering lies (boxes are tight to the glyphs). */
+const WORD_MARGIN = 1;
 
 /**
  * The ruled cell around a point: the nearest horizontal rulings above and below that span its x, and the
@@ -186,7 +253,8 @@ export const ocrSmallCells = async (request: OcrRequest, cells: readonly Box[]):
     if (cellWidthPx < 8 || cellHeightPx < 8) continue;
     const zoom = Math.min(1, (CELL_TARGET_HEIGHT_PX * 3) / cellHeightPx);
     // tesseract's reading of thin stroke lettering changes with the margin around it: a second margin is
-    // tried when the first reading holds no confident sheet number, and both readings are kept.
+    // tried when the first reading holds no confident sheet number, and both readings are kept; not for a cell
+    // read surely as another field (`REV. NO.`, `CONTRACT ID. 1000015860`).
     for (const pad of numberRead ? [4] : [4, 30]) {
       if (Date.now() > deadline) break;
       // Whole-pixel source offsets: a fractional offset resamples (blurs) thin stroke lettering.
@@ -202,10 +270,25 @@ export const ocrSmallCells = async (request: OcrRequest, cells: readonly Box[]):
         numberRead = true;
         break;
       }
+      if (readWhole(read)) break;
     }
   }
   return summarize(words, started);
 };
+
+/** Words that label a sheet-number field (`SHEET`, `DRAWING NO.`, `DWG`). */
+export const NUMBER_LABEL_WORD_RE = /^(?:SHEET|SHT|DRAWING|DWG|DRG)$/i;
+
+/**
+ * A cell's reading that leaves nothing to try again: words, every one read at SURE_CONFIDENCE, none of them a
+ * sheet-number label (a number field read without its number is worth a second reading).
+ */
+const readWhole = (read: readonly Word[]): boolean =>
+  read.length > 0 &&
+  read.every(
+    (w) =>
+      (w.confidence ?? 0) >= SURE_CONFIDENCE && !NUMBER_LABEL_WORD_RE.test(w.text.replace(/[.:#]+$/, '')),
+  );
 
 /** Fewer dark pixels than this (a speck, a stray line end) is an empty cell; one small digit has hundreds. */
 const MIN_INK_PIXELS = 20;

@@ -168,6 +168,10 @@ export const recognize = async (
         debug_file: '/dev/null',
         tessedit_pageseg_mode: psm as never,
         user_defined_dpi: String(Math.round(dpi)),
+        // tesseract reads every line it read unsurely a second time from an inverted image (light lettering
+        // on a dark ground). Drawings print dark on light: that second reading only doubled the cost of the
+        // lines that are no lettering (seals, logos, hatching).
+        tessedit_do_invert: '0',
       });
       return worker.recognize(png, {}, { blocks: true, text: false });
     })(),

@@ -123,6 +123,8 @@ const patternPaints = (list: OperatorList, pdfjs: PdfJs, page: PdfPage, areas: r
     else if (operator === OPS.constructPath && (fillPattern || strokePattern)) withPattern[index] = 1;
   });
   if (wholePage) return shadings + patternColors;
+  // Without a pattern colour no path is painted with one: no walk of the paths.
+  if (patternColors === 0) return shadings;
   let painted = 0;
   forEachPath(list, pdfjs, geometry, (index, _data, userBox, toDisplay) => {
     if (withPattern[index] !== 1) return;

@@ -32,7 +32,7 @@ import {
   titleBlockDpi,
   WHOLE_PASS_REDUCTION,
 } from './ocr.ts';
-import { cellAt, ocrCells, ocrSmallCells } from './ocr-cells.ts';
+import { cellAt, NUMBER_LABEL_WORD_RE, ocrCells, ocrSmallCells } from './ocr-cells.ts';
 import type { PageGeometry } from './pdf.ts';
 import type { Ruling } from './rulings.ts';
 import { DRAWING_WORD_RE } from './sheet-title.ts';
@@ -58,8 +58,6 @@ export const mergeOcrWords = (base: Word[], ocr: readonly Word[]): Word[] => {
   }
   return out;
 };
-
-const NUMBER_LABEL_WORD_RE = /^(?:SHEET|SHT|DRAWING|DWG|DRG)$/i;
 
 const sameBox = (a: Box, b: Box): boolean =>
   Math.abs(a.x0 - b.x0) < 1 &&
@@ -116,15 +114,15 @@ export const ocrNumberCells = async (
   request: OcrRequest,
   /** Called with the cells' common box before they are read (to render a larger area around them once). */
   beforeReading: (cellsBox: Box) => Promise<void> = async () => undefined,
-): Promise<{ words: Word[]; result: OcrResult | null }> => {
-  if (!request.cellRulings) return { words, result: null };
+): Promise<{ words: Word[]; result: OcrResult | null; cells: Box[] }> => {
+  if (!request.cellRulings) return { words, result: null, cells: [] };
   const rulings = await request.cellRulings().catch(() => [] as Ruling[]);
   const cells = numberCellsOf(words, rulings, geometry.width, geometry.height);
-  if (cells.length === 0) return { words, result: null };
+  if (cells.length === 0) return { words, result: null, cells };
   await beforeReading(boxOf(cells));
   const result = await ocrSmallCells(request, cells);
   const kept = words.filter((w) => w.source !== 'ocr' || !cells.some((c) => centerInside(c, w)));
-  return { words: mergeOcrWords(kept, result.words), result };
+  return { words: mergeOcrWords(kept, result.words), result, cells };
 };
 
 /**
@@ -191,7 +189,7 @@ export const ocrTitleBlock = async (
     // shorter than 40 % of the block's smaller side, are not borders.
     const side = Math.min(block.x1 - block.x0, block.y1 - block.y0);
     const borders = [...rulings, ...cellBorders.filter((r) => r.to - r.from >= 0.4 * side)];
-    add(await ocrCells(request, read, borders));
+    add(await ocrCells(request, read, borders, cellPass.cells));
   }
   // A title strip (a block over half the sheet's height) prints its title vertically when no upright line of it
   // names a kind of drawing (`DETAILS` up the strip of a sheet numbered `C6` across its foot): read it turned.
