@@ -127,7 +127,8 @@ export const ocrCells = async (
     if (inkPixels(cellPixels(rendered, source, sure)) < MIN_INK_PIXELS) continue;
     // Shrink tall cells (big lettering) so a line of text is at most ~CELL_TARGET_HEIGHT_PX high.
     const zoom = Math.min(1, CELL_TARGET_HEIGHT_PX / Math.min(cellHeightPx, CELL_TARGET_HEIGHT_PX * 3));
-    addDistinct(words, await readCellImage(rendered, source, { x: cell.x0, y: cell.y0 }, zoom, 10, deadline));
+    const read = await readCellImage(rendered, source, { x: cell.x0, y: cell.y0 }, zoom, 10, deadline, false);
+    addDistinct(words, read);
   }
   return summarize(words, started);
 };
@@ -313,6 +314,8 @@ const readCellImage = async (
   zoom: number,
   pad: number,
   deadline: number,
+  /** See recognize: false for a second reading of what a pass with the inverted retry read before. */
+  retryInverted = true,
 ): Promise<Word[]> => {
   const zoomedWidth = Math.round(source.width * zoom);
   const zoomedHeight = Math.round(source.height * zoom);
@@ -337,7 +340,13 @@ const readCellImage = async (
     MIN_INK_PIXELS
   )
     return [];
-  const pixels = await recognize(out, rendered.scale * 72 * zoom, '6', Math.max(1000, deadline - Date.now()));
+  const pixels = await recognize(
+    out,
+    rendered.scale * 72 * zoom,
+    '6',
+    Math.max(1000, deadline - Date.now()),
+    retryInverted,
+  );
   const imagePixelsPerPoint = rendered.scale * zoom;
   return toWords(
     pixels,

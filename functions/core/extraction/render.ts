@@ -234,6 +234,8 @@ const renderFilter = (
   let skipUntil = -1;
   return (index) => {
     if (index === lastIndex) return lastAnswer;
+    // Inside a group left out (most operators of a title-block render of a CAD plot): nothing to follow.
+    if (index <= skipUntil) return false;
     const list = executing();
     const operator = list?.fnArray[index];
     const operands = list?.argsArray[index] as unknown[] | null | undefined;
@@ -242,8 +244,7 @@ const renderFilter = (
     const group = operator === OPS.save && followed ? groups?.get(index) : undefined;
     // Transparency groups and annotations set transforms of their own: from there on everything is drawn.
     if (operator === OPS.beginGroup || operator === OPS.beginAnnotation) followed = false;
-    if (index <= skipUntil) draw = false;
-    else if (!followed) draw = true;
+    if (!followed) draw = true;
     else if (group?.box && isBoxOutside(group.box, areas)) {
       skipUntil = group.end;
       draw = false;
