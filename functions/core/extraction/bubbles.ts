@@ -82,8 +82,8 @@ export const circlesOf = (pieces: readonly Piece[]): Bubble[] => {
   const out: Bubble[] = [];
   for (const chain of chains.values()) {
     if (chain.length < MIN_PIECES) continue;
-    const xs = chain.flatMap((p) => [p.x0, p.x1]);
-    const ys = chain.flatMap((p) => [p.y0, p.y1]);
+    const xs = chain.flatMap((piece) => [piece.x0, piece.x1]);
+    const ys = chain.flatMap((piece) => [piece.y0, piece.y1]);
     const box = { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
     const width = box.x1 - box.x0;
     const height = box.y1 - box.y0;
@@ -94,7 +94,7 @@ export const circlesOf = (pieces: readonly Piece[]): Bubble[] => {
     const radius = (width + height) / 4;
     const onCircle = (x: number, y: number): boolean =>
       Math.abs(Math.hypot(x - cx, y - cy) - radius) <= RADIUS_TOLERANCE * radius;
-    if (!chain.every((p) => onCircle(p.x0, p.y0) && onCircle(p.x1, p.y1))) continue;
+    if (!chain.every((piece) => onCircle(piece.x0, piece.y0) && onCircle(piece.x1, piece.y1))) continue;
     out.push({ box, diameter: (width + height) / 2 });
   }
   return out;
@@ -123,15 +123,15 @@ export const findBubbles = async (
   const pieces: Piece[] = [];
   const ink = new Map<number, number>();
   // The path being walked: its matrix to display points, whether it is stroked, its pen and subpath start.
-  let m: Matrix = [1, 0, 0, 1, 0, 0];
+  let matrix: Matrix = [1, 0, 0, 1, 0, 0];
   let stroked = false;
   let cu = 0;
   let cv = 0;
   const piece = (u: number, v: number, curve: boolean): void => {
-    const x0 = m[0] * cu + m[2] * cv + m[4];
-    const y0 = m[1] * cu + m[3] * cv + m[5];
-    const x1 = m[0] * u + m[2] * v + m[4];
-    const y1 = m[1] * u + m[3] * v + m[5];
+    const x0 = matrix[0] * cu + matrix[2] * cv + matrix[4];
+    const y0 = matrix[1] * cu + matrix[3] * cv + matrix[5];
+    const x1 = matrix[0] * u + matrix[2] * v + matrix[4];
+    const y1 = matrix[1] * u + matrix[3] * v + matrix[5];
     const length = Math.hypot(x1 - x0, y1 - y0);
     if (stroked && length > 0.05 && length <= (curve ? MAX_DIAMETER : MAX_LINE_PIECE))
       pieces.push({ x0, y0, x1, y1 });
@@ -146,7 +146,7 @@ export const findBubbles = async (
     const paint = (list.argsArray[index] as unknown[] | undefined)?.[0];
     if (typeof paint !== 'number') return;
     stroked = strokes.has(paint);
-    m = toDisplay;
+    matrix = toDisplay;
     const at = (i: number): number => data[i] ?? 0;
     cu = 0;
     cv = 0;

@@ -66,7 +66,7 @@ export const keepRender = async (
  * contains it, at whole-pixel offsets so thin strokes are not resampled, else rendered.
  */
 export const renderForOcr = async (request: OcrRequest, area: Box, dpi: number): Promise<RenderedRegion> => {
-  const kept = request.renders?.find((r) => r.dpi === dpi && contains(r.rendered.box, area));
+  const kept = request.renders?.find((render) => render.dpi === dpi && contains(render.rendered.box, area));
   return kept
     ? cutKeptRender(kept.rendered, area)
     : renderRegion(request.page, area, dpi, request.limits.maxCanvasPixels);
@@ -227,22 +227,22 @@ export const maskRulings = (canvas: Canvas, rulings: readonly Ruling[], area: Bo
   const ctx = canvas.getContext('2d');
   ctx.fillStyle = '#ffffff';
   const half = Math.max(2, Math.round(scale * 1.2));
-  for (const r of rulings) {
-    if (r.axis === 'h') {
-      if (r.at < area.y0 || r.at > area.y1) continue;
+  for (const ruling of rulings) {
+    if (ruling.axis === 'h') {
+      if (ruling.at < area.y0 || ruling.at > area.y1) continue;
       ctx.fillRect(
-        (r.from - area.x0) * scale - 1,
-        (r.at - area.y0) * scale - half,
-        (r.to - r.from) * scale + 2,
+        (ruling.from - area.x0) * scale - 1,
+        (ruling.at - area.y0) * scale - half,
+        (ruling.to - ruling.from) * scale + 2,
         2 * half,
       );
     } else {
-      if (r.at < area.x0 || r.at > area.x1) continue;
+      if (ruling.at < area.x0 || ruling.at > area.x1) continue;
       ctx.fillRect(
-        (r.at - area.x0) * scale - half,
-        (r.from - area.y0) * scale - 1,
+        (ruling.at - area.x0) * scale - half,
+        (ruling.from - area.y0) * scale - 1,
         2 * half,
-        (r.to - r.from) * scale + 2,
+        (ruling.to - ruling.from) * scale + 2,
       );
     }
   }
@@ -274,25 +274,25 @@ const MIN_ALONG_TO_ACROSS = 0.8;
 
 export const toWords = (
   pixels: readonly PixelWord[],
-  map: (w: PixelWord) => Box,
+  map: (pixelWord: PixelWord) => Box,
   dir: TextDirection,
 ): Word[] =>
-  pixels.flatMap((p) => {
-    const box = map(p);
+  pixels.flatMap((pixelWord) => {
+    const box = map(pixelWord);
     const width = box.x1 - box.x0;
     const height = box.y1 - box.y0;
-    const shaped = p.text.length >= MIN_CHARACTERS_FOR_SHAPE;
+    const shaped = pixelWord.text.length >= MIN_CHARACTERS_FOR_SHAPE;
     if (shaped && dir === 0 && width < MIN_ALONG_TO_ACROSS * height) return [];
     const size = shaped ? Math.min(width, height) : dir === 0 ? height : width;
     return [
       {
-        text: p.text,
+        text: pixelWord.text,
         ...box,
         size,
         dir,
         font: 'ocr',
         source: 'ocr' as const,
-        confidence: Math.round(p.confidence),
+        confidence: Math.round(pixelWord.confidence),
       },
     ];
   });
@@ -300,7 +300,7 @@ export const toWords = (
 export const summarize = (words: Word[], started: number): OcrResult => ({
   words,
   meanConfidence: words.length
-    ? Math.round(words.reduce((s, w) => s + (w.confidence ?? 0), 0) / words.length)
+    ? Math.round(words.reduce((sum, word) => sum + (word.confidence ?? 0), 0) / words.length)
     : 0,
   seconds: (Date.now() - started) / 1000,
 });

@@ -302,12 +302,12 @@ export const renderRegion = async (
   budget: RenderBudget = DEFAULT_BUDGET,
   areas: readonly Box[] = [box],
 ): Promise<RenderedRegion> => {
-  const w = Math.max(1, box.x1 - box.x0);
-  const h = Math.max(1, box.y1 - box.y0);
+  const boxWidth = Math.max(1, box.x1 - box.x0);
+  const boxHeight = Math.max(1, box.y1 - box.y0);
   let scale = dpi / 72;
-  if (w * h * scale * scale > maxPixels) scale = Math.sqrt(maxPixels / (w * h));
-  const pw = Math.max(1, Math.round(w * scale));
-  const ph = Math.max(1, Math.round(h * scale));
+  if (boxWidth * boxHeight * scale * scale > maxPixels) scale = Math.sqrt(maxPixels / (boxWidth * boxHeight));
+  const pw = Math.max(1, Math.round(boxWidth * scale));
+  const ph = Math.max(1, Math.round(boxHeight * scale));
   // One walk of the page for the list (each call renders it through a filter that draws nothing).
   const list = await drawingOperatorList(page);
   await checkRenderable(page, list, budget, areas);
