@@ -204,7 +204,7 @@ const cellPixels = (
 };
 
 /** Margin (points) around a word's box within which its lettering lies (boxes are tight to the glyphs). */
-const WORD_MARGIN = 1;
+const WORD_MARGIN = 2;
 
 /**
  * The ruled cell around a point: the nearest horizontal rulings above and below that span its x, and the
