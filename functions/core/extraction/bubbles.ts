@@ -6,7 +6,7 @@
  */
 import type { Box } from './geometry.ts';
 import { drawingOperatorList, type PageGeometry, type PdfJs, type PdfPage } from './pdf.ts';
-import { forEachPath } from './rulings.ts';
+import { forEachPath, type Matrix } from './rulings.ts';
 
 export interface Bubble {
   box: Box;
@@ -36,6 +36,14 @@ interface Piece {
   y1: number;
 }
 
+/**
+ * A numeric map key of a point on a grid (page coordinates are far below KEY_OFFSET cells either way): number
+ * keys cost far less than string keys, and every short piece of a sheet (tens of thousands) is looked up.
+ */
+const KEY_OFFSET = 1 << 20;
+const gridKey = (column: number, row: number): number =>
+  (column + KEY_OFFSET) * 2 * KEY_OFFSET + row + KEY_OFFSET;
+
 /** Union-find over piece indices. */
 const rootOf = (parent: Int32Array, index: number): number => {
   let root = index;
@@ -52,8 +60,8 @@ const rootOf = (parent: Int32Array, index: number): number => {
 /** The pieces' chains that close into a circle of a bubble's size. */
 export const circlesOf = (pieces: readonly Piece[]): Bubble[] => {
   const parent = new Int32Array(pieces.length).map((_, i) => i);
-  const keyOf = (x: number, y: number): string => `${Math.round(x / JOIN)},${Math.round(y / JOIN)}`;
-  const atEnd = new Map<string, number>();
+  const keyOf = (x: number, y: number): number => gridKey(Math.round(x / JOIN), Math.round(y / JOIN));
+  const atEnd = new Map<number, number>();
   const link = (x: number, y: number, index: number): void => {
     const key = keyOf(x, y);
     const other = atEnd.get(key);
@@ -74,8 +82,8 @@ export const circlesOf = (pieces: readonly Piece[]): Bubble[] => {
   const out: Bubble[] = [];
   for (const chain of chains.values()) {
     if (chain.length < MIN_PIECES) continue;
-    const xs = chain.flatMap((p) => [p.x0, p.x1]);
-    const ys = chain.flatMap((p) => [p.y0, p.y1]);
+    const xs = chain.flatMap((piece) => [piece.x0, piece.x1]);
+    const ys = chain.flatMap((piece) => [piece.y0, piece.y1]);
     const box = { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
     const width = box.x1 - box.x0;
     const height = box.y1 - box.y0;
@@ -86,7 +94,7 @@ export const circlesOf = (pieces: readonly Piece[]): Bubble[] => {
     const radius = (width + height) / 4;
     const onCircle = (x: number, y: number): boolean =>
       Math.abs(Math.hypot(x - cx, y - cy) - radius) <= RADIUS_TOLERANCE * radius;
-    if (!chain.every((p) => onCircle(p.x0, p.y0) && onCircle(p.x1, p.y1))) continue;
+    if (!chain.every((piece) => onCircle(piece.x0, piece.y0) && onCircle(piece.x1, piece.y1))) continue;
     out.push({ box, diameter: (width + height) / 2 });
   }
   return out;
@@ -113,33 +121,37 @@ export const findBubbles = async (
   const { OPS } = pdfjs;
   const strokes = new Set<number>([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.closeFillStroke]);
   const pieces: Piece[] = [];
-  const ink = new Map<string, number>();
-  const inkKey = (cx: number, cy: number): string => `${cx},${cy}`;
-  forEachPath(list, pdfjs, geometry, (index, data, _userBox, m) => {
+  const ink = new Map<number, number>();
+  // The path being walked: its matrix to display points, whether it is stroked, its pen and subpath start.
+  let matrix: Matrix = [1, 0, 0, 1, 0, 0];
+  let stroked = false;
+  let cu = 0;
+  let cv = 0;
+  const piece = (u: number, v: number, curve: boolean): void => {
+    const x0 = matrix[0] * cu + matrix[2] * cv + matrix[4];
+    const y0 = matrix[1] * cu + matrix[3] * cv + matrix[5];
+    const x1 = matrix[0] * u + matrix[2] * v + matrix[4];
+    const y1 = matrix[1] * u + matrix[3] * v + matrix[5];
+    const length = Math.hypot(x1 - x0, y1 - y0);
+    if (stroked && length > 0.05 && length <= (curve ? MAX_DIAMETER : MAX_LINE_PIECE))
+      pieces.push({ x0, y0, x1, y1 });
+    if (length > 0.05 && length <= MAX_INK_PIECE) {
+      const key = gridKey(Math.floor((x0 + x1) / 2 / INK_CELL), Math.floor((y0 + y1) / 2 / INK_CELL));
+      ink.set(key, (ink.get(key) ?? 0) + 1);
+    }
+    cu = u;
+    cv = v;
+  };
+  forEachPath(list, pdfjs, geometry, (index, data, _userBox, toDisplay) => {
     const paint = (list.argsArray[index] as unknown[] | undefined)?.[0];
     if (typeof paint !== 'number') return;
-    const stroked = strokes.has(paint);
-    const x = (u: number, v: number): number => m[0] * u + m[2] * v + m[4];
-    const y = (u: number, v: number): number => m[1] * u + m[3] * v + m[5];
+    stroked = strokes.has(paint);
+    matrix = toDisplay;
     const at = (i: number): number => data[i] ?? 0;
-    let cu = 0;
-    let cv = 0;
+    cu = 0;
+    cv = 0;
     let su = 0;
     let sv = 0;
-    const piece = (u: number, v: number, curve = false): void => {
-      const p = { x0: x(cu, cv), y0: y(cu, cv), x1: x(u, v), y1: y(u, v) };
-      const length = Math.hypot(p.x1 - p.x0, p.y1 - p.y0);
-      if (stroked && length > 0.05 && length <= (curve ? MAX_DIAMETER : MAX_LINE_PIECE)) pieces.push(p);
-      if (length > 0.05 && length <= MAX_INK_PIECE) {
-        const key = inkKey(
-          Math.floor((p.x0 + p.x1) / 2 / INK_CELL),
-          Math.floor((p.y0 + p.y1) / 2 / INK_CELL),
-        );
-        ink.set(key, (ink.get(key) ?? 0) + 1);
-      }
-      cu = u;
-      cv = v;
-    };
     // pdf.js path codes: 0 moveTo x y, 1 lineTo x y, 2 curveTo (3 points), 3 quadraticCurveTo (2 points), 4 close.
     for (let i = 0; i < data.length; ) {
       const code = data[i++];
@@ -150,7 +162,7 @@ export const findBubbles = async (
         sv = cv;
         i += 2;
       } else if (code === 1) {
-        piece(at(i), at(i + 1));
+        piece(at(i), at(i + 1), false);
         i += 2;
       } else if (code === 2) {
         piece(at(i + 4), at(i + 5), true);
@@ -159,7 +171,7 @@ export const findBubbles = async (
         piece(at(i + 2), at(i + 3), true);
         i += 4;
       } else if (code === 4) {
-        piece(su, sv);
+        piece(su, sv, false);
       } else break;
     }
   });
@@ -167,7 +179,7 @@ export const findBubbles = async (
     let count = 0;
     for (let cx = Math.floor(area.x0 / INK_CELL); cx <= Math.floor(area.x1 / INK_CELL); cx++)
       for (let cy = Math.floor(area.y0 / INK_CELL); cy <= Math.floor(area.y1 / INK_CELL); cy++)
-        count += ink.get(inkKey(cx, cy)) ?? 0;
+        count += ink.get(gridKey(cx, cy)) ?? 0;
     return count;
   };
   return { bubbles: circlesOf(pieces), inkIn };

@@ -123,6 +123,8 @@ const patternPaints = (list: OperatorList, pdfjs: PdfJs, page: PdfPage, areas: r
     else if (operator === OPS.constructPath && (fillPattern || strokePattern)) withPattern[index] = 1;
   });
   if (wholePage) return shadings + patternColors;
+  // Without a pattern colour no path is painted with one: no walk of the paths.
+  if (patternColors === 0) return shadings;
   let painted = 0;
   forEachPath(list, pdfjs, geometry, (index, _data, userBox, toDisplay) => {
     if (withPattern[index] !== 1) return;
@@ -232,6 +234,8 @@ const renderFilter = (
   let skipUntil = -1;
   return (index) => {
     if (index === lastIndex) return lastAnswer;
+    // Inside a group left out (most operators of a title-block render of a CAD plot): nothing to follow.
+    if (index <= skipUntil) return false;
     const list = executing();
     const operator = list?.fnArray[index];
     const operands = list?.argsArray[index] as unknown[] | null | undefined;
@@ -240,8 +244,7 @@ const renderFilter = (
     const group = operator === OPS.save && followed ? groups?.get(index) : undefined;
     // Transparency groups and annotations set transforms of their own: from there on everything is drawn.
     if (operator === OPS.beginGroup || operator === OPS.beginAnnotation) followed = false;
-    if (index <= skipUntil) draw = false;
-    else if (!followed) draw = true;
+    if (!followed) draw = true;
     else if (group?.box && isBoxOutside(group.box, areas)) {
       skipUntil = group.end;
       draw = false;
@@ -299,12 +302,12 @@ export const renderRegion = async (
   budget: RenderBudget = DEFAULT_BUDGET,
   areas: readonly Box[] = [box],
 ): Promise<RenderedRegion> => {
-  const w = Math.max(1, box.x1 - box.x0);
-  const h = Math.max(1, box.y1 - box.y0);
+  const boxWidth = Math.max(1, box.x1 - box.x0);
+  const boxHeight = Math.max(1, box.y1 - box.y0);
   let scale = dpi / 72;
-  if (w * h * scale * scale > maxPixels) scale = Math.sqrt(maxPixels / (w * h));
-  const pw = Math.max(1, Math.round(w * scale));
-  const ph = Math.max(1, Math.round(h * scale));
+  if (boxWidth * boxHeight * scale * scale > maxPixels) scale = Math.sqrt(maxPixels / (boxWidth * boxHeight));
+  const pw = Math.max(1, Math.round(boxWidth * scale));
+  const ph = Math.max(1, Math.round(boxHeight * scale));
   // One walk of the page for the list (each call renders it through a filter that draws nothing).
   const list = await drawingOperatorList(page);
   await checkRenderable(page, list, budget, areas);

@@ -32,7 +32,7 @@ import {
   titleBlockDpi,
   WHOLE_PASS_REDUCTION,
 } from './ocr.ts';
-import { cellAt, ocrCells, ocrSmallCells } from './ocr-cells.ts';
+import { cellAt, NUMBER_LABEL_WORD_RE, ocrCells, ocrSmallCells } from './ocr-cells.ts';
 import type { PageGeometry } from './pdf.ts';
 import type { Ruling } from './rulings.ts';
 import { DRAWING_WORD_RE } from './sheet-title.ts';
@@ -44,22 +44,21 @@ import { findTitleBlock } from './title-block.ts';
  */
 export const mergeOcrWords = (base: Word[], ocr: readonly Word[]): Word[] => {
   const out = [...base];
-  for (const w of ocr) {
-    const area = (w.x1 - w.x0) * (w.y1 - w.y0);
-    if (base.some((b) => b.source === 'textLayer' && intersection(b, w) > 0.3 * area)) continue;
+  for (const word of ocr) {
+    const area = (word.x1 - word.x0) * (word.y1 - word.y0);
+    if (base.some((other) => other.source === 'textLayer' && intersection(other, word) > 0.3 * area))
+      continue;
     const readOtherwise = base.some(
-      (b) =>
-        b.source === 'ocr' &&
-        b.dir !== w.dir &&
-        b.text === w.text &&
-        intersection(b, w) > 0.5 * Math.min(area, (b.x1 - b.x0) * (b.y1 - b.y0)),
+      (other) =>
+        other.source === 'ocr' &&
+        other.dir !== word.dir &&
+        other.text === word.text &&
+        intersection(other, word) > 0.5 * Math.min(area, (other.x1 - other.x0) * (other.y1 - other.y0)),
     );
-    if (!readOtherwise) out.push(w);
+    if (!readOtherwise) out.push(word);
   }
   return out;
 };
-
-const NUMBER_LABEL_WORD_RE = /^(?:SHEET|SHT|DRAWING|DWG|DRG)$/i;
 
 const sameBox = (a: Box, b: Box): boolean =>
   Math.abs(a.x0 - b.x0) < 1 &&
@@ -75,33 +74,47 @@ const sameBox = (a: Box, b: Box): boolean =>
 export const numberCellsOf = (
   words: readonly Word[],
   rulings: readonly Ruling[],
-  W: number,
-  H: number,
+  pageWidth: number,
+  pageHeight: number,
   max = 8,
 ): Box[] => {
-  const near = rulings.filter((r) =>
-    r.axis === 'h' ? r.at > H * 0.4 && r.to > W * 0.5 : r.at > W * 0.4 && r.to > H * 0.5,
+  const near = rulings.filter((ruling) =>
+    ruling.axis === 'h'
+      ? ruling.at > pageHeight * 0.4 && ruling.to > pageWidth * 0.5
+      : ruling.at > pageWidth * 0.4 && ruling.to > pageHeight * 0.5,
   );
   if (near.length < 4) return [];
-  const fits = (c: Box): boolean => {
-    const w = c.x1 - c.x0;
-    const h = c.y1 - c.y0;
-    return w >= 14 && h >= 12 && w <= W * 0.2 && h <= H * 0.12 && w * h <= W * H * 0.006;
+  const fits = (cell: Box): boolean => {
+    const width = cell.x1 - cell.x0;
+    const height = cell.y1 - cell.y0;
+    return (
+      width >= 14 &&
+      height >= 12 &&
+      width <= pageWidth * 0.2 &&
+      height <= pageHeight * 0.12 &&
+      width * height <= pageWidth * pageHeight * 0.006
+    );
   };
   const out: Box[] = [];
-  const add = (c: Box | null, into: Box[]): void => {
-    if (c && fits(c) && !out.some((o) => sameBox(o, c)) && !into.some((o) => sameBox(o, c))) into.push(c);
+  const add = (cell: Box | null, into: Box[]): void => {
+    if (
+      cell &&
+      fits(cell) &&
+      !out.some((other) => sameBox(other, cell)) &&
+      !into.some((other) => sameBox(other, cell))
+    )
+      into.push(cell);
   };
-  for (const w of words) {
-    if (w.dir !== 0 || !NUMBER_LABEL_WORD_RE.test(w.text.replace(/[.:#]+$/, ''))) continue;
-    if (centerX(w) < W * 0.5 && centerY(w) < H * 0.5) continue;
-    add(cellAt(centerX(w), centerY(w), near), out);
+  for (const word of words) {
+    if (word.dir !== 0 || !NUMBER_LABEL_WORD_RE.test(word.text.replace(/[.:#]+$/, ''))) continue;
+    if (centerX(word) < pageWidth * 0.5 && centerY(word) < pageHeight * 0.5) continue;
+    add(cellAt(centerX(word), centerY(word), near), out);
   }
   const corner: Box[] = [];
-  for (let x = W - 4; x > W * 0.75; x -= 16) {
-    for (let y = H - 4; y > H * 0.75; y -= 10) add(cellAt(x, y, near), corner);
+  for (let x = pageWidth - 4; x > pageWidth * 0.75; x -= 16) {
+    for (let y = pageHeight - 4; y > pageHeight * 0.75; y -= 10) add(cellAt(x, y, near), corner);
   }
-  const dist = (c: Box): number => Math.hypot(W - centerX(c), H - centerY(c));
+  const dist = (cell: Box): number => Math.hypot(pageWidth - centerX(cell), pageHeight - centerY(cell));
   corner.sort((a, b) => dist(a) - dist(b));
   return [...out, ...corner].slice(0, max);
 };
@@ -116,15 +129,17 @@ export const ocrNumberCells = async (
   request: OcrRequest,
   /** Called with the cells' common box before they are read (to render a larger area around them once). */
   beforeReading: (cellsBox: Box) => Promise<void> = async () => undefined,
-): Promise<{ words: Word[]; result: OcrResult | null }> => {
-  if (!request.cellRulings) return { words, result: null };
+): Promise<{ words: Word[]; result: OcrResult | null; cells: Box[] }> => {
+  if (!request.cellRulings) return { words, result: null, cells: [] };
   const rulings = await request.cellRulings().catch(() => [] as Ruling[]);
   const cells = numberCellsOf(words, rulings, geometry.width, geometry.height);
-  if (cells.length === 0) return { words, result: null };
+  if (cells.length === 0) return { words, result: null, cells };
   await beforeReading(boxOf(cells));
   const result = await ocrSmallCells(request, cells);
-  const kept = words.filter((w) => w.source !== 'ocr' || !cells.some((c) => centerInside(c, w)));
-  return { words: mergeOcrWords(kept, result.words), result };
+  const kept = words.filter(
+    (word) => word.source !== 'ocr' || !cells.some((cell) => centerInside(cell, word)),
+  );
+  return { words: mergeOcrWords(kept, result.words), result, cells };
 };
 
 /**
@@ -138,18 +153,22 @@ export const ocrTitleBlock = async (
   request: OcrRequest,
   rulings: readonly Ruling[],
 ): Promise<{ words: Word[]; seconds: number; confidences: number[] }> => {
-  const { width: W, height: H } = geometry;
-  const longRulings = rulings.filter((r) => r.to - r.from >= Math.min(W, H) * 0.15);
+  const { width: pageWidth, height: pageHeight } = geometry;
+  const longRulings = rulings.filter(
+    (ruling) => ruling.to - ruling.from >= Math.min(pageWidth, pageHeight) * 0.15,
+  );
   // Before anything is read, the block is looked for from the bottom-right corner; once the number cells gave
   // a convincing number, from that number (a bottom band whose top line runs below the corner guess is found
   // only from the number inside it).
-  let ruled = findTitleBlock([], null, W, H, longRulings);
-  const firstArea = (): Box => (ruled ? expand(ruled, 4) : { x0: W * 0.45, y0: H * 0.82, x1: W, y1: H });
+  let ruled = findTitleBlock([], null, pageWidth, pageHeight, longRulings);
+  const firstArea = (): Box =>
+    ruled ? expand(ruled, 4) : { x0: pageWidth * 0.45, y0: pageHeight * 0.82, x1: pageWidth, y1: pageHeight };
   let merged = words;
   let seconds = 0;
   const confidences: number[] = [];
   const deadline = Date.now() + request.limits.ocrPageTimeoutMs;
-  const bestNumber = () => findNumberCandidates(merged, buildLines(merged, { gapFactor: 1.5 }), W, H)[0];
+  const bestNumber = () =>
+    findNumberCandidates(merged, buildLines(merged, { gapFactor: 1.5 }), pageWidth, pageHeight)[0];
   const good = (): boolean => (bestNumber()?.score ?? 0) >= GOOD_NUMBER_SCORE;
   const add = (result: OcrResult): void => {
     seconds += result.seconds;
@@ -160,7 +179,7 @@ export const ocrTitleBlock = async (
   // is laid on the number cells' own, as if they were rendered alone: tesseract's reading of thin lettering
   // changes with sub-pixel shifts.
   const keepBlockRender = async (cellsBox: Box): Promise<void> => {
-    const block = clampBox(firstArea(), W, H);
+    const block = clampBox(firstArea(), pageWidth, pageHeight);
     if (!contains(block, cellsBox)) return;
     const dpi = titleBlockDpi(request);
     const scale = dpi / 72;
@@ -179,39 +198,42 @@ export const ocrTitleBlock = async (
   }
   const number = bestNumber();
   if (number && number.score >= GOOD_NUMBER_SCORE && !(ruled && centerInside(ruled, number.box)))
-    ruled = findTitleBlock([], number.box, W, H, longRulings) ?? ruled;
+    ruled = findTitleBlock([], number.box, pageWidth, pageHeight, longRulings) ?? ruled;
   // A ruled title block is read cell by cell (far more reliable than one pass over the whole block); of a band
   // across the sheet, the part around the number (see aroundNumber).
   if (ruled) {
-    const block = clampBox(expand(ruled, 1), W, H);
+    const block = clampBox(expand(ruled, 1), pageWidth, pageHeight);
     const cellBorders = request.cellRulings ? await request.cellRulings().catch(() => [] as Ruling[]) : [];
-    const read =
-      number && number.score >= GOOD_NUMBER_SCORE ? aroundNumber(block, number.box, cellBorders, W) : block;
+    const numberRead = number !== undefined && number.score >= GOOD_NUMBER_SCORE;
+    const read = numberRead ? aroundNumber(block, number.box, cellBorders, pageWidth) : block;
     // Cell borders are painted out too (lettering that touches one is dropped); strokes of outlined lettering,
     // shorter than 40 % of the block's smaller side, are not borders.
     const side = Math.min(block.x1 - block.x0, block.y1 - block.y0);
-    const borders = [...rulings, ...cellBorders.filter((r) => r.to - r.from >= 0.4 * side)];
-    add(await ocrCells(request, read, borders));
+    const borders = [...rulings, ...cellBorders.filter((ruling) => ruling.to - ruling.from >= 0.4 * side)];
+    add(await ocrCells(request, read, borders, { cells: cellPass.cells, numberRead }));
   }
   // A title strip (a block over half the sheet's height) prints its title vertically when no upright line of it
   // names a kind of drawing (`DETAILS` up the strip of a sheet numbered `C6` across its foot): read it turned.
-  const strip = ruled && ruled.y1 - ruled.y0 > H * 0.5 ? ruled : null;
+  const strip = ruled && ruled.y1 - ruled.y0 > pageHeight * 0.5 ? ruled : null;
   if (strip && good() && !namesDrawing(merged, strip) && Date.now() < deadline) {
-    const turned = clampBox(expand(strip, 1), W, H);
+    const turned = clampBox(expand(strip, 1), pageWidth, pageHeight);
     add(await ocrArea(request, turned, titleBlockDpi(request), 90, rulings, WHOLE_PASS_REDUCTION));
   }
   if (!ruled || !good()) {
     const areas: Array<{ box: Box; turn: 0 | 90 | 270 }> = [{ box: firstArea(), turn: 0 }];
-    if (!ruled || ruled.y1 - ruled.y0 > H * 0.5)
-      areas.push({ box: { x0: W * 0.84, y0: 0, x1: W, y1: H }, turn: 90 });
-    if (ruled && ruled.y1 - ruled.y0 > H * 0.5)
-      areas.push({ box: { x0: W * 0.45, y0: H * 0.82, x1: W, y1: H }, turn: 0 });
+    if (!ruled || ruled.y1 - ruled.y0 > pageHeight * 0.5)
+      areas.push({ box: { x0: pageWidth * 0.84, y0: 0, x1: pageWidth, y1: pageHeight }, turn: 90 });
+    if (ruled && ruled.y1 - ruled.y0 > pageHeight * 0.5)
+      areas.push({
+        box: { x0: pageWidth * 0.45, y0: pageHeight * 0.82, x1: pageWidth, y1: pageHeight },
+        turn: 0,
+      });
     for (const area of areas) {
       if (Date.now() > deadline) break;
       add(
         await ocrArea(
           request,
-          clampBox(area.box, W, H),
+          clampBox(area.box, pageWidth, pageHeight),
           titleBlockDpi(request),
           area.turn,
           rulings,
@@ -233,7 +255,7 @@ export const ocrTitleBlock = async (
     add({
       ...fieldPass,
       words: fieldPass.words.filter(
-        (w) => readsAsNumber(w.text) && (w.confidence ?? 0) >= TRUSTED_FIELD_CONFIDENCE,
+        (word) => readsAsNumber(word.text) && (word.confidence ?? 0) >= TRUSTED_FIELD_CONFIDENCE,
       ),
     });
   }
@@ -251,17 +273,17 @@ const MAX_LABEL_FIELDS = 3;
  * from the label's top to three label heights under it, widened to the right, where a cell prints its value.
  */
 export const unreadNumberFields = (words: readonly Word[]): Box[] => {
-  const upright = words.filter((w) => w.dir === 0);
+  const upright = words.filter((word) => word.dir === 0);
   const lines = buildLines(upright, { gapFactor: 1.5 });
   const values = new Set(
     findNumberCandidates(upright, lines, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY).map(
-      (c) => c.box,
+      (candidate) => candidate.box,
     ),
   );
   const fields: Box[] = [];
   for (const label of lines) {
     const text = label.text.trim();
-    if (label.words.some((w) => w.source !== 'ocr')) continue;
+    if (label.words.some((word) => word.source !== 'ocr')) continue;
     if (!NUMBER_LABEL_RE.test(text) && !NUMERIC_ID_LABEL_RE.test(text)) continue;
     const height = label.y1 - label.y0;
     const field = {
@@ -279,7 +301,7 @@ export const unreadNumberFields = (words: readonly Word[]): Box[] => {
 /** Whether an upright line read in the area names a kind of drawing (`PLAN`, `DETAILS`, ...). */
 const namesDrawing = (words: readonly Word[], area: Box): boolean =>
   buildLines(
-    words.filter((w) => w.dir === 0 && centerInside(area, w)),
+    words.filter((word) => word.dir === 0 && centerInside(area, word)),
     { gapFactor: 1.5 },
   ).some((line) => DRAWING_WORD_RE.test(line.text));
 
@@ -300,13 +322,13 @@ export const aroundNumber = (block: Box, number: Box, borders: readonly Ruling[]
   const bandHeight = block.y1 - block.y0;
   const cuts = borders
     .filter(
-      (r) =>
-        r.axis === 'v' &&
-        r.at > block.x0 + 2 &&
-        r.at <= target &&
-        Math.min(r.to, block.y1) - Math.max(r.from, block.y0) >= 0.6 * bandHeight,
+      (ruling) =>
+        ruling.axis === 'v' &&
+        ruling.at > block.x0 + 2 &&
+        ruling.at <= target &&
+        Math.min(ruling.to, block.y1) - Math.max(ruling.from, block.y0) >= 0.6 * bandHeight,
     )
-    .map((r) => r.at);
+    .map((ruling) => ruling.at);
   return cuts.length ? { ...block, x0: Math.max(...cuts) - 1 } : block;
 };
 
@@ -328,20 +350,21 @@ export const ocrDrawingArea = async (
   rulings: readonly Ruling[],
 ): Promise<OcrResult> => {
   const started = Date.now();
-  const { width: W, height: H } = request.geometry;
-  const above = { x0: 0, y0: 0, x1: W, y1: titleBlock.y0 };
-  const left = { x0: 0, y0: 0, x1: titleBlock.x0, y1: H };
-  const area = above.y1 * W >= left.x1 * H ? above : left;
+  const { width: pageWidth, height: pageHeight } = request.geometry;
+  const above = { x0: 0, y0: 0, x1: pageWidth, y1: titleBlock.y0 };
+  const left = { x0: 0, y0: 0, x1: titleBlock.x0, y1: pageHeight };
+  const area = above.y1 * pageWidth >= left.x1 * pageHeight ? above : left;
   const dpi = Math.round((DRAWING_AREA_DPI * titleBlockDpi(request)) / TITLE_BLOCK_DPI);
   const borders = rulings
     .filter(
-      (r) =>
-        r.axis === 'v' &&
-        r.at > area.x0 + 10 &&
-        r.at < area.x1 - 10 &&
-        Math.min(r.to, area.y1) - Math.max(r.from, area.y0) >= COLUMN_BORDER_HEIGHT * (area.y1 - area.y0),
+      (ruling) =>
+        ruling.axis === 'v' &&
+        ruling.at > area.x0 + 10 &&
+        ruling.at < area.x1 - 10 &&
+        Math.min(ruling.to, area.y1) - Math.max(ruling.from, area.y0) >=
+          COLUMN_BORDER_HEIGHT * (area.y1 - area.y0),
     )
-    .map((r) => r.at)
+    .map((ruling) => ruling.at)
     .sort((a, b) => a - b);
   const xs = [area.x0, ...borders, area.x1];
   const words: Word[] = [];
