@@ -118,21 +118,22 @@ const cornerBlock = (
   pageHeight: number,
 ): Box | null => {
   const edges = sheetEdges(rulings, anchor, pageWidth, pageHeight);
+  // A line past a share of the page and before the number, starting before the number on the other axis
+  // and running on to the sheet's edge.
+  const runsToEdge = (
+    ruling: Ruling,
+    pastPage: number,
+    numberStart: number,
+    acrossStart: number,
+    edge: number,
+  ) => ruling.at > pastPage && ruling.at < numberStart && ruling.from < acrossStart && ruling.to >= edge - 5;
   const verticals = rulings.filter(
     (ruling) =>
-      ruling.axis === 'v' &&
-      ruling.at > pageWidth * 0.4 &&
-      ruling.at < anchor.x0 &&
-      ruling.from < anchor.y0 &&
-      ruling.to >= edges.bottom - 5,
+      ruling.axis === 'v' && runsToEdge(ruling, pageWidth * 0.4, anchor.x0, anchor.y0, edges.bottom),
   );
   const horizontals = rulings.filter(
     (ruling) =>
-      ruling.axis === 'h' &&
-      ruling.at > pageHeight * 0.3 &&
-      ruling.at < anchor.y0 &&
-      ruling.from < anchor.x0 &&
-      ruling.to >= edges.right - 5,
+      ruling.axis === 'h' && runsToEdge(ruling, pageHeight * 0.3, anchor.y0, anchor.x0, edges.right),
   );
   let best: Box | null = null;
   for (const vertical of verticals) {
