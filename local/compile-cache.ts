@@ -1,13 +1,8 @@
 import module from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT } from './lambda.ts';
 
-const CACHE_DIR = join(
-  fileURLToPath(new URL('..', import.meta.url)),
-  'node_modules',
-  '.cache',
-  'node-compile-cache',
-);
+const CACHE_DIR = join(REPO_ROOT, 'node_modules', '.cache', 'node-compile-cache');
 
 /**
  * Node's on-disk compile cache (`module.enableCompileCache`) for the thread that calls it: the modules it

@@ -1,6 +1,6 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { batchWriteAll } from '../../functions/adapters/dynamodb/batch-write.ts';
+import { prefixQuery, queryAll } from '../../functions/adapters/dynamodb/query-page.ts';
 import { newId } from '../../functions/core/ids.ts';
 import { dynamo } from '../../functions/shared/clients.ts';
 
@@ -11,23 +11,8 @@ const rows = (pk: string, count: number) =>
     PutRequest: { Item: { pk, sk: `ROW#${String(index).padStart(4, '0')}`, text: 'x'.repeat(2_000) } },
   }));
 
-const writtenKeys = async (pk: string): Promise<string[]> => {
-  const keys: string[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo.send(
-      new QueryCommand({
-        TableName: TABLE,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': pk },
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    for (const item of page.Items ?? []) keys.push(String(item.sk));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return keys;
-};
+const writtenKeys = async (pk: string): Promise<string[]> =>
+  (await queryAll(dynamo, prefixQuery(TABLE, pk, 'ROW#'))).map((item) => String(item.sk));
 
 describe('batchWriteAll against DynamoDB Local', () => {
   it('writes every row of a request list larger than the chunks in flight', async () => {

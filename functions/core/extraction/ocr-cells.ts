@@ -153,8 +153,13 @@ export const ocrCells = async (
   return summarize(words, started);
 };
 
-/** Paints page boxes white on a canvas of the page area from `origin` at `scale` pixels per point. */
-const paintWhite = (canvas: Canvas, boxes: readonly Box[], origin: Box, scale: number): void => {
+/** Paints page boxes white on a canvas whose top-left pixel is the page point `origin`, at `scale` pixels per point. */
+const paintWhite = (
+  canvas: Canvas,
+  boxes: readonly Box[],
+  origin: Pick<Box, 'x0' | 'y0'>,
+  scale: number,
+): void => {
   const context = canvas.getContext('2d');
   context.fillStyle = '#ffffff';
   for (const box of boxes) {
@@ -188,12 +193,7 @@ const cellPixels = (
       source.height,
     );
   const { scale } = rendered;
-  const cellOrigin = {
-    x0: rendered.box.x0 + source.x / scale,
-    y0: rendered.box.y0 + source.y / scale,
-    x1: 0,
-    y1: 0,
-  };
+  const cellOrigin = { x0: rendered.box.x0 + source.x / scale, y0: rendered.box.y0 + source.y / scale };
   paintWhite(
     canvas,
     read.map((word) => expand(word, WORD_MARGIN)),
@@ -298,8 +298,9 @@ export const ocrSmallCells = async (request: OcrRequest, cells: readonly Box[]):
   return summarize(words, started);
 };
 
-/** Words that label a sheet-number field (`SHEET`, `DRAWING NO.`, `DWG`). */
-export const NUMBER_LABEL_WORD_RE = /^(?:SHEET|SHT|DRAWING|DWG|DRG)$/i;
+/** A word that labels a sheet-number field (`SHEET`, `DRAWING` of `DRAWING NO.`, `DWG:`), its trailing marks aside. */
+export const isNumberLabelWord = (text: string): boolean =>
+  /^(?:SHEET|SHT|DRAWING|DWG|DRG)$/i.test(text.replace(/[.:#]+$/, ''));
 
 /**
  * A cell's reading that leaves nothing to try again: words, every one read at SURE_CONFIDENCE, none of them a
@@ -307,11 +308,7 @@ export const NUMBER_LABEL_WORD_RE = /^(?:SHEET|SHT|DRAWING|DWG|DRG)$/i;
  */
 const readWhole = (read: readonly Word[]): boolean =>
   read.length > 0 &&
-  read.every(
-    (word) =>
-      (word.confidence ?? 0) >= SURE_CONFIDENCE &&
-      !NUMBER_LABEL_WORD_RE.test(word.text.replace(/[.:#]+$/, '')),
-  );
+  read.every((word) => (word.confidence ?? 0) >= SURE_CONFIDENCE && !isNumberLabelWord(word.text));
 
 /** Fewer dark pixels than this (a speck, a stray line end) is an empty cell; one small digit has hundreds. */
 const MIN_INK_PIXELS = 20;

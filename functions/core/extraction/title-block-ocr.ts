@@ -32,7 +32,7 @@ import {
   titleBlockDpi,
   WHOLE_PASS_REDUCTION,
 } from './ocr.ts';
-import { cellAt, NUMBER_LABEL_WORD_RE, ocrCells, ocrSmallCells } from './ocr-cells.ts';
+import { cellAt, isNumberLabelWord, ocrCells, ocrSmallCells } from './ocr-cells.ts';
 import type { PageGeometry } from './pdf.ts';
 import type { Ruling } from './rulings.ts';
 import { DRAWING_WORD_RE } from './sheet-title.ts';
@@ -106,7 +106,7 @@ export const numberCellsOf = (
       into.push(cell);
   };
   for (const word of words) {
-    if (word.dir !== 0 || !NUMBER_LABEL_WORD_RE.test(word.text.replace(/[.:#]+$/, ''))) continue;
+    if (word.dir !== 0 || !isNumberLabelWord(word.text)) continue;
     if (centerX(word) < pageWidth * 0.5 && centerY(word) < pageHeight * 0.5) continue;
     add(cellAt(centerX(word), centerY(word), near), out);
   }
