@@ -191,7 +191,7 @@ if (ocrSheets > 0) {
     const r = runEngine(file, 6, 5 + ocrSheets, true, '1');
     console.log(
       `ocr    | 2977J outlined sheets 6-${5 + ocrSheets}: ${r.ocrPages} sheets OCR'd, ${fmt(r.ocrSeconds / Math.max(1, r.ocrPages))} s OCR per sheet, ` +
-        `${fmt(r.ms / 1000 / ocrSheets)} s per sheet in total, ${fmt(r.cpuSeconds / ocrSheets)} s CPU per sheet in total (target <= 2), ` +
+        `${fmt(r.ms / 1000 / ocrSheets)} s per sheet in total, ${(r.cpuSeconds / ocrSheets).toFixed(2)} s CPU per sheet in total (target <= 2), ` +
         `peak RSS ${r.maxRssMb} MB`,
     );
   }

@@ -5,7 +5,7 @@ import {
   extractDocument,
   openPageExtractor,
 } from '../../../functions/core/extraction/index.ts';
-import { ocrWorkersStarted, terminateOcr } from '../../../functions/core/extraction/ocr.ts';
+import { ocrWorkersStarted, terminateOcr, wordsOfTsv } from '../../../functions/core/extraction/ocr.ts';
 import { defined } from '../../defined.ts';
 import { addSheet } from './fixtures.ts';
 
@@ -68,5 +68,30 @@ describe('OCR of sheets without a text layer', () => {
     // Assess
     expect(numbers).toEqual(['A-101', 'S-201']);
     expect(started).toBe(1);
+  });
+});
+
+describe("tesseract's TSV rows as words", () => {
+  it('keeps the word rows with their box and whole-number confidence, and drops the rest', () => {
+    // Prepare: a header, a page/block/line row (levels 1-4), words, an empty word and a low-confidence one.
+    const tsv = [
+      'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext',
+      '1\t1\t0\t0\t0\t0\t0\t0\t800\t600\t-1\t',
+      '4\t1\t1\t1\t1\t0\t10\t20\t300\t30\t-1\t',
+      '5\t1\t1\t1\t1\t1\t10\t20\t120\t30\t96.84\tSHEET',
+      '5\t1\t1\t1\t1\t2\t140\t21\t60\t29\t91.2\tA-101',
+      '5\t1\t1\t1\t1\t3\t210\t20\t10\t30\t88.0\t ',
+      '5\t1\t1\t1\t1\t4\t230\t20\t10\t30\t19.99\t~',
+      '',
+    ].join('\n');
+
+    // Act
+    const words = wordsOfTsv(tsv);
+
+    // Assess
+    expect(words).toEqual([
+      { text: 'SHEET', confidence: 96, x0: 10, y0: 20, x1: 130, y1: 50 },
+      { text: 'A-101', confidence: 91, x0: 140, y0: 21, x1: 200, y1: 50 },
+    ]);
   });
 });
