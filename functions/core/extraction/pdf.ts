@@ -10,6 +10,7 @@ import { imagePixelLimit } from './bilevel-images.ts';
 import { installSyncDecompression } from './decompression.ts';
 import { ExtractionError } from './errors.ts';
 import { DEFAULT_LIMITS, type ExtractionLimits } from './limits.ts';
+import { sameThreadWorker } from './pdf-port.ts';
 
 // pdf.js renders with Path2D/DOMMatrix/ImageData; they must be globals before pdf.js is imported, and must
 // come from the same @napi-rs/canvas copy that creates our canvases.
@@ -175,6 +176,9 @@ const inflatedSize = (data: Buffer, cap: number): number => {
   }
 };
 
+/** pdf.js logs errors only (its warnings name fonts and images it recovers from itself). */
+const PDFJS_VERBOSITY = 0;
+
 export interface OpenedPdf {
   doc: PdfDocument;
   pdfjs: PdfJs;
@@ -195,8 +199,10 @@ export const openPdf = async (
   const pdfjs = await loadPdfJs();
   // pdf.js transfers (detaches) the buffer it gets: give it a copy so the caller's bytes stay usable.
   const data = new Uint8Array(bytes);
+  const worker = await sameThreadWorker(pdfjs, PDFJS_VERBOSITY);
   const task = pdfjs.getDocument({
     data,
+    worker,
     isEvalSupported: false,
     disableFontFace: true,
     useSystemFonts: false,
@@ -207,13 +213,13 @@ export const openPdf = async (
     canvasMaxAreaInBytes: limits.maxCanvasPixels * 4,
     isOffscreenCanvasSupported: false,
     CanvasFactory: NapiCanvasFactory,
-    verbosity: 0,
+    verbosity: PDFJS_VERBOSITY,
     stopAtErrors: false,
   });
   let doc: PdfDocument;
   try {
     doc = await withTimeout(task.promise, limits.pageTimeoutMs, () => {
-      void task.destroy();
+      void task.destroy().finally(() => worker.destroy());
       return new ExtractionError(
         'file_timeout',
         `Opening the PDF took more than ${limits.pageTimeoutMs} ms.`,
@@ -221,8 +227,12 @@ export const openPdf = async (
     });
   } catch (error) {
     await task.destroy().catch(() => undefined);
+    worker.destroy();
     throw mapPdfJsError(error);
   }
+  // pdf.js ends only the workers it made: this document's own ends with it.
+  const destroyDocument = doc.destroy.bind(doc);
+  doc.destroy = () => destroyDocument().finally(() => worker.destroy());
   const pageCount = doc.numPages;
   if (pageCount < 1) {
     await doc.destroy();
