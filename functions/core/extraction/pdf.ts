@@ -219,7 +219,10 @@ export const openPdf = async (
   let doc: PdfDocument;
   try {
     doc = await withTimeout(task.promise, limits.pageTimeoutMs, () => {
-      void task.destroy().finally(() => worker.destroy());
+      void task
+        .destroy()
+        .catch(() => undefined)
+        .finally(() => worker.destroy());
       return new ExtractionError(
         'file_timeout',
         `Opening the PDF took more than ${limits.pageTimeoutMs} ms.`,
