@@ -1,13 +1,12 @@
 /**
  * Artifacts: PNG crops of regions, overlay PNGs of sheets with every region drawn, PDFs of spec sections.
  */
-import { createCanvas } from '@napi-rs/canvas';
 import { ExtractionError } from './errors.ts';
 import { clampBox, fromDisplayBox } from './geometry.ts';
 import { type ExtractionLimits, resolveLimits } from './limits.ts';
 import type { DisplayBox, Region } from './model.ts';
 import { openPdf, type PdfDocument, type PdfPage, pageGeometry } from './pdf.ts';
-import { renderRegion } from './render.ts';
+import { cropCanvas, renderRegion } from './render.ts';
 
 /** PNG of `box` (display points) on an open page, clamped to the page, at `dpi` within the pixel budget. */
 const cropPng = async (
@@ -120,8 +119,7 @@ export const cropsOfOpenDocument = async (
         const x1 = Math.min(rendered.canvas.width, Math.ceil(Math.max(0, box.x1) * scale));
         const y1 = Math.min(rendered.canvas.height, Math.ceil(Math.max(0, box.y1) * scale));
         if (x1 - x0 < 1 || y1 - y0 < 1) continue;
-        const crop = createCanvas(x1 - x0, y1 - y0);
-        crop.getContext('2d').drawImage(rendered.canvas, x0, y0, x1 - x0, y1 - y0, 0, 0, x1 - x0, y1 - y0);
+        const crop = cropCanvas(rendered.canvas, x0, y0, x1 - x0, y1 - y0);
         results[index] = new Uint8Array(await crop.encode('png'));
       }
     } catch {

@@ -17,7 +17,7 @@ import {
   toWords,
   WHOLE_PASS_REDUCTION,
 } from './ocr.ts';
-import type { RenderedRegion } from './render.ts';
+import { cropCanvas, type RenderedRegion } from './render.ts';
 import type { Ruling } from './rulings.ts';
 import { parseSheetNumber } from './sheet-number.ts';
 
@@ -178,20 +178,7 @@ const cellPixels = (
   source: { x: number; y: number; width: number; height: number },
   read: readonly Word[],
 ): Uint8ClampedArray => {
-  const canvas = createCanvas(source.width, source.height);
-  canvas
-    .getContext('2d')
-    .drawImage(
-      rendered.canvas,
-      source.x,
-      source.y,
-      source.width,
-      source.height,
-      0,
-      0,
-      source.width,
-      source.height,
-    );
+  const canvas = cropCanvas(rendered.canvas, source.x, source.y, source.width, source.height);
   const { scale } = rendered;
   const cellOrigin = { x0: rendered.box.x0 + source.x / scale, y0: rendered.box.y0 + source.y / scale };
   paintWhite(

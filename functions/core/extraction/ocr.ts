@@ -12,7 +12,7 @@ import { ExtractionError } from './errors.ts';
 import { type Box, contains, type TextDirection, type Word } from './geometry.ts';
 import type { ExtractionLimits } from './limits.ts';
 import type { PageGeometry, PdfPage } from './pdf.ts';
-import { type RenderedRegion, renderRegion } from './render.ts';
+import { cropCanvas, type RenderedRegion, renderRegion } from './render.ts';
 import type { Ruling } from './rulings.ts';
 
 export interface OcrRequest {
@@ -79,8 +79,7 @@ const cutKeptRender = (kept: RenderedRegion, area: Box): RenderedRegion => {
   const y = Math.round((area.y0 - box.y0) * scale);
   const width = Math.max(1, Math.min(source.width - x, Math.round((area.x1 - area.x0) * scale)));
   const height = Math.max(1, Math.min(source.height - y, Math.round((area.y1 - area.y0) * scale)));
-  const canvas = createCanvas(width, height);
-  canvas.getContext('2d').drawImage(source, x, y, width, height, 0, 0, width, height);
+  const canvas = cropCanvas(source, x, y, width, height);
   const x0 = box.x0 + x / scale;
   const y0 = box.y0 + y / scale;
   return { canvas, scale, box: { x0, y0, x1: x0 + width / scale, y1: y0 + height / scale } };
@@ -209,9 +208,9 @@ export const recognize = async (
   return wordsOfTsv(result.data.tsv ?? '');
 };
 
-/** TSV columns: level, page, block, paragraph, line, word, left, top, width, height, confidence, text. */
+/** The columns of tesseract's TSV rows (level, page, block, paragraph, line, word, box, confidence, text). */
+const TSV = { level: 0, left: 6, top: 7, width: 8, height: 9, confidence: 10, text: 11 } as const;
 const TSV_WORD_LEVEL = '5';
-const TSV_COLUMNS = 12;
 
 /**
  * The words of tesseract's TSV output (one row a word, with its box and confidence): the same words, boxes
@@ -222,17 +221,21 @@ export const wordsOfTsv = (tsv: string): PixelWord[] => {
   const out: PixelWord[] = [];
   for (const row of tsv.split('\n')) {
     const cells = row.split('\t');
-    if (cells.length < TSV_COLUMNS || cells[0] !== TSV_WORD_LEVEL) continue;
-    const text = cells
-      .slice(TSV_COLUMNS - 1)
-      .join('\t')
-      .trim();
+    if (cells.length <= TSV.text || cells[TSV.level] !== TSV_WORD_LEVEL) continue;
+    const text = cells.slice(TSV.text).join('\t').trim();
     // Whole numbers, as tesseract's JSON gives them (truncated).
-    const confidence = Math.trunc(Number(cells[10]));
+    const confidence = Math.trunc(Number(cells[TSV.confidence]));
     if (!text || !(confidence >= 20)) continue;
-    const x0 = Number(cells[6]);
-    const y0 = Number(cells[7]);
-    out.push({ text, confidence, x0, y0, x1: x0 + Number(cells[8]), y1: y0 + Number(cells[9]) });
+    const x0 = Number(cells[TSV.left]);
+    const y0 = Number(cells[TSV.top]);
+    out.push({
+      text,
+      confidence,
+      x0,
+      y0,
+      x1: x0 + Number(cells[TSV.width]),
+      y1: y0 + Number(cells[TSV.height]),
+    });
   }
   return out;
 };

@@ -28,6 +28,13 @@ export interface RenderedRegion {
   box: Box;
 }
 
+/** The `width` x `height` pixels of `source` at (`x`, `y`), on a canvas of their own (no resampling). */
+export const cropCanvas = (source: Canvas, x: number, y: number, width: number, height: number): Canvas => {
+  const canvas = createCanvas(width, height);
+  canvas.getContext('2d').drawImage(source, x, y, width, height, 0, 0, width, height);
+  return canvas;
+};
+
 export interface RenderBudget {
   timeoutMs: number;
   /** Most the process RSS may grow while rendering. */
