@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { SHARE_ENV, Worker } from 'node:worker_threads';
+import { tuneV8ForPdfJs } from '../functions/core/extraction/v8-tuning.ts';
 
 /**
  * Task threads load the handlers through Node's own type stripping (the code is erasable TypeScript:
@@ -36,6 +37,8 @@ export class TaskPool {
 
   constructor(size = Math.max(1, availableParallelism())) {
     this.size = size;
+    // The task threads run the extraction engine, which may not change V8's flags from a worker thread.
+    tuneV8ForPdfJs();
   }
 
   private spawn(): { worker: Worker; busy: boolean } {

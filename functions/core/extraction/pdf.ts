@@ -11,6 +11,7 @@ import { installSyncDecompression } from './decompression.ts';
 import { ExtractionError } from './errors.ts';
 import { DEFAULT_LIMITS, type ExtractionLimits } from './limits.ts';
 import { sameThreadWorker } from './pdf-port.ts';
+import { tuneV8ForPdfJs } from './v8-tuning.ts';
 
 // pdf.js renders with Path2D/DOMMatrix/ImageData; they must be globals before pdf.js is imported, and must
 // come from the same @napi-rs/canvas copy that creates our canvases.
@@ -23,6 +24,7 @@ const installCanvasGlobals = (): void => {
 installCanvasGlobals();
 // Before pdf.js runs: its Flate streams go through this global (see decompression.ts).
 installSyncDecompression(DEFAULT_LIMITS.maxInflatedBytesPerStream);
+tuneV8ForPdfJs();
 
 export type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 export type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
