@@ -100,6 +100,9 @@ console.log(JSON.stringify({ pages: document.numPages, png: surface.toBuffer('im
     const { stdout } = await run(process.execPath, [script, pdf], { cwd: dirname(staged) });
     // Assess
     expect(existsSync(join(staged, 'nodejs', 'node_modules', 'pdfjs-dist', 'node_modules'))).toBe(false);
+    // pdf.js's WebAssembly decoders (the engine's wasmUrl): without OpenJPEG no JPEG 2000 image is drawn.
+    for (const decoder of ['openjpeg.wasm', 'jbig2.wasm'])
+      expect(existsSync(join(staged, 'nodejs', 'node_modules', 'pdfjs-dist', 'wasm', decoder))).toBe(true);
     const rendered = JSON.parse(stdout) as { pages: number; png: number; text: string };
     expect(rendered.pages).toBe(2);
     expect(rendered.png).toBeGreaterThan(1000);

@@ -40,6 +40,12 @@ const require = createRequire(import.meta.url);
 const pdfjsRoot = path.dirname(require.resolve('pdfjs-dist/package.json'));
 const standardFontDataUrl = `${path.join(pdfjsRoot, 'standard_fonts')}/`;
 const cMapUrl = `${path.join(pdfjsRoot, 'cmaps')}/`;
+/**
+ * pdf.js's WebAssembly decoders: OpenJPEG, without which it cannot decode a JPEG 2000 (JPX) image at all
+ * (it drew none, silently: a scan stored as JPX rendered blank and OCR read nothing), and its JBIG2 decoder,
+ * which replaces a slower one in JavaScript.
+ */
+const wasmUrl = `${path.join(pdfjsRoot, 'wasm')}/`;
 
 interface CanvasAndContext {
   canvas: napiCanvas.Canvas | null;
@@ -211,6 +217,7 @@ export const openPdf = async (
     standardFontDataUrl,
     cMapUrl,
     cMapPacked: true,
+    wasmUrl,
     maxImageSize: imagePixelLimit(bytes, limits),
     canvasMaxAreaInBytes: limits.maxCanvasPixels * 4,
     isOffscreenCanvasSupported: false,
