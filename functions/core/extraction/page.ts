@@ -77,7 +77,10 @@ export const processPage = async (
       let pageWords: Word[] = words;
       let ocr: PageResult['ocr'] = null;
       const hasTextLayer = charCount > 0;
-      const reducedSheet = isReducedSheet(words, geometry);
+      // A letter page turned sideways with sparse text may be a sheet shrunk to fit; without any text, only OCR
+      // can tell (and read it): with OCR off or spent, such a page is not analyzed as a sheet.
+      const canOcr = options.ocr !== false && options.ocrBudget.pagesLeft > 0;
+      const reducedSheet = isReducedSheet(words, geometry) && (words.length > 0 || canOcr);
       const wantsOcr =
         options.ocr === true ||
         (options.ocr === 'auto' && needsOcr(words, charCount, isLargePage || reducedSheet, geometry));
