@@ -133,6 +133,21 @@ export const processPage = async (
         pageIssue = analyzed.issue;
         ocr = analyzed.ocr;
         pageWords = analyzed.words;
+        // A scan on a sideways letter page where OCR found no sheet number may be no drawing at all (a
+        // brochure, a form): its whole text is read, as a scanned page's is, so that it can be searched.
+        if (reducedSheet && !hasTextLayer && analyzed.ocr?.used && sheet?.numberCandidates.length === 0) {
+          try {
+            const whole = await ocrPage({ page, geometry, limits }, 'page');
+            pageWords = [...pageWords, ...whole.words.filter((word) => !overlapsAny(word, pageWords))];
+          } catch (error) {
+            const code = isExtractionError(error) ? error.code : 'ocr_failed';
+            pageIssue ??= {
+              pageNumber,
+              code,
+              message: `OCR of the whole page skipped: ${(error as Error).message}`,
+            };
+          }
+        }
       } else if (wantsOcr && options.ocrBudget.pagesLeft > 0 && charCount < 20) {
         options.ocrBudget.pagesLeft--;
         try {
@@ -189,6 +204,14 @@ const isReducedSheet = (words: readonly Word[], geometry: PageGeometry): boolean
   !isLargePageSize(geometry.width, geometry.height) &&
   geometry.width > geometry.height &&
   isSparseText(words, geometry);
+
+/** Whether a word's box overlaps one of `words` (the same lettering read twice). */
+const overlapsAny = (word: Word, words: readonly Word[]): boolean =>
+  words.some(
+    (other) =>
+      Math.min(other.x1, word.x1) > Math.max(other.x0, word.x0) &&
+      Math.min(other.y1, word.y1) > Math.max(other.y0, word.y0),
+  );
 
 /** Title-block reads at 300 dpi scaled up by the reduction against an 11 x 17 in sheet, at most 600 dpi. */
 const reducedSheetDpi = (geometry: PageGeometry): number =>

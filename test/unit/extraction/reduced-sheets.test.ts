@@ -1,6 +1,7 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { extractPages } from '../../../functions/core/extraction/index.ts';
+import { renderTextImage } from './fixtures.ts';
 
 /** A letter page turned sideways (792 x 612) with a drawing's border and title-block rulings, and `texts`. */
 const sidewaysLetterPage = async (texts: { text: string; x: number; y: number }[]): Promise<Uint8Array> => {
@@ -38,5 +39,31 @@ describe('a letter page turned sideways', () => {
 
     // Assess
     expect(pages[0]).toMatchObject({ pageNumber: 1, hasTextLayer: false, sheet: null, issue: null });
+  });
+
+  it('scanned without a sheet number is read whole by OCR, so that its text can be searched', async () => {
+    // Prepare: a scanned leaflet turned sideways, its text in the upper left, no title block.
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([792, 612]);
+    const scan = await doc.embedPng(
+      renderTextImage(
+        [
+          { text: 'TOW-AWAY SIGN ACTIVATION', size: 22 },
+          { text: 'AND PHOTO UPLOAD PROCESS', size: 22 },
+        ],
+        420,
+        90,
+      ),
+    );
+    page.drawImage(scan, { x: 40, y: 480, width: 420, height: 90 });
+
+    // Act
+    const { pages } = await extractPages(await doc.save(), { ocr: 'auto' });
+
+    // Assess: read as a sheet (OCR on), and its words beyond a title block's were read too.
+    const text = (pages[0]?.lines ?? []).map((line) => line.text).join(' ');
+    expect(pages[0]?.sheet).not.toBeNull();
+    expect(text).toContain('TOW-AWAY SIGN ACTIVATION');
+    expect(text).toContain('PHOTO UPLOAD PROCESS');
   });
 });
