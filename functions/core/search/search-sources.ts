@@ -76,9 +76,15 @@ export function snippetOf(text: string, queryWords: string[], width = 240): stri
     .filter((word) => word.length > 1 && !isStopWord(word))
     .map((word) => word.toLowerCase());
   if (flat.length === 0) return '';
+  // A passage word matches a query word it starts with (`uploaded` for `upload`) or that starts with it (`GWB`
+  // for `gwbs`); a stop word of the passage never does (`to` is the start of `tow`).
   const isMatch = (token: string) => {
     const lower = token.toLowerCase().replace(/[^a-z0-9]/g, '');
-    return lower.length > 1 && words.some((word) => lower.startsWith(word) || word.startsWith(lower));
+    return (
+      lower.length > 1 &&
+      !isStopWord(lower) &&
+      words.some((word) => lower.startsWith(word) || word.startsWith(lower))
+    );
   };
   const tokens = flat.split(' ');
   let best = 0;

@@ -95,6 +95,12 @@ describe('snippets', () => {
     expect(snippet.startsWith('… ')).toBe(true);
     expect(snippet.length).toBeLessThan(300);
   });
+
+  it('never highlight a stop word of the passage, even one a query word starts with', async () => {
+    const { snippetOf } = await import('../../../functions/core/search/search-sources.ts');
+    const snippet = snippetOf('signs are uploaded to the tow-away database', ['tow', 'away', 'upload']);
+    expect(snippet).toBe('signs are **uploaded** to the **tow-away** database');
+  });
 });
 
 describe('project name matching', () => {
