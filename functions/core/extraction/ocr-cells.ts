@@ -301,7 +301,7 @@ const readWhole = (read: readonly Word[]): boolean =>
 const MIN_INK_PIXELS = 20;
 
 /** Dark pixels in RGBA data. */
-const inkPixels = (rgba: Uint8ClampedArray): number => {
+export const inkPixels = (rgba: Uint8ClampedArray): number => {
   let dark = 0;
   for (let at = 0; at < rgba.length; at += 4) {
     if ((rgba[at] ?? 255) + (rgba[at + 1] ?? 255) + (rgba[at + 2] ?? 255) < 480) dark++;

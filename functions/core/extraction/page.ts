@@ -3,8 +3,8 @@
  * (title block, sheet number, regions). PageResults are plain data so they can cross worker threads and be
  * assembled into a document later (spec sections span page batches).
  */
-import { ExtractionError, isExtractionError } from './errors.ts';
-import type { Line, Word } from './geometry.ts';
+import { ExtractionError, isExtractionError, ocrSkipped } from './errors.ts';
+import { intersection, type Line, type Word } from './geometry.ts';
 import { buildLines } from './layout.ts';
 import type { ExtractionLimits } from './limits.ts';
 import type { PageIssue } from './model.ts';
@@ -138,14 +138,13 @@ export const processPage = async (
         if (reducedSheet && !hasTextLayer && analyzed.ocr?.used && sheet?.numberCandidates.length === 0) {
           try {
             const whole = await ocrPage({ page, geometry, limits }, 'page');
-            pageWords = [...pageWords, ...whole.words.filter((word) => !overlapsAny(word, pageWords))];
+            pageWords = [
+              ...pageWords,
+              ...whole.words.filter((word) => !pageWords.some((read) => intersection(read, word) > 0)),
+            ];
+            ocr = { ...analyzed.ocr, seconds: Math.round((analyzed.ocr.seconds + whole.seconds) * 10) / 10 };
           } catch (error) {
-            const code = isExtractionError(error) ? error.code : 'ocr_failed';
-            pageIssue ??= {
-              pageNumber,
-              code,
-              message: `OCR of the whole page skipped: ${(error as Error).message}`,
-            };
+            pageIssue ??= ocrSkipped(pageNumber, error, 'OCR of the whole page');
           }
         }
       } else if (wantsOcr && options.ocrBudget.pagesLeft > 0 && charCount < 20) {
@@ -155,8 +154,7 @@ export const processPage = async (
           pageWords = [...words, ...result.words];
           ocr = { used: true, scope: 'page', meanConfidence: result.meanConfidence, seconds: result.seconds };
         } catch (error) {
-          const code = isExtractionError(error) ? error.code : 'ocr_failed';
-          pageIssue = { pageNumber, code, message: `OCR skipped: ${(error as Error).message}` };
+          pageIssue = ocrSkipped(pageNumber, error);
         }
       }
       const lines = buildLines(
@@ -204,14 +202,6 @@ const isReducedSheet = (words: readonly Word[], geometry: PageGeometry): boolean
   !isLargePageSize(geometry.width, geometry.height) &&
   geometry.width > geometry.height &&
   isSparseText(words, geometry);
-
-/** Whether a word's box overlaps one of `words` (the same lettering read twice). */
-const overlapsAny = (word: Word, words: readonly Word[]): boolean =>
-  words.some(
-    (other) =>
-      Math.min(other.x1, word.x1) > Math.max(other.x0, word.x0) &&
-      Math.min(other.y1, word.y1) > Math.max(other.y0, word.y0),
-  );
 
 /** Title-block reads at 300 dpi scaled up by the reduction against an 11 x 17 in sheet, at most 600 dpi. */
 const reducedSheetDpi = (geometry: PageGeometry): number =>

@@ -227,17 +227,13 @@ export const openPdf = async (
   });
   let doc: PdfDocument;
   try {
-    doc = await withTimeout(task.promise, limits.pageTimeoutMs, () => {
-      void task
-        .destroy()
-        .catch(() => undefined)
-        .finally(() => worker.destroy());
-      return new ExtractionError(
-        'file_timeout',
-        `Opening the PDF took more than ${limits.pageTimeoutMs} ms.`,
-      );
-    });
+    doc = await withTimeout(
+      task.promise,
+      limits.pageTimeoutMs,
+      () => new ExtractionError('file_timeout', `Opening the PDF took more than ${limits.pageTimeoutMs} ms.`),
+    );
   } catch (error) {
+    // A failed or timed-out opening ends the loading task and then this document's worker, once each.
     await task.destroy().catch(() => undefined);
     worker.destroy();
     throw mapPdfJsError(error);

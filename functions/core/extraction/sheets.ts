@@ -5,7 +5,7 @@
 
 import { readBubbleViews } from './bubble-views.ts';
 import { type DrawingIndexEntry, INDEX_HEADING_RE, readDrawingIndex } from './drawing-index.ts';
-import { isExtractionError } from './errors.ts';
+import { ocrSkipped } from './errors.ts';
 import {
   type Box,
   boxGap,
@@ -84,8 +84,7 @@ export const analyzeSheetPage = async (
       result = await ocrTitleBlock(words, geometry, ocrRequest, rulings);
     } catch (error) {
       // The page keeps its text-layer results; the OCR failure is reported on the page.
-      const code = isExtractionError(error) ? error.code : 'ocr_failed';
-      issue = { pageNumber, code, message: `OCR skipped: ${(error as Error).message}` };
+      issue = ocrSkipped(pageNumber, error);
       result = { words, seconds: 0, confidences: [] };
     }
     words = result.words;
@@ -119,8 +118,7 @@ export const analyzeSheetPage = async (
         };
       }
     } catch (error) {
-      const code = isExtractionError(error) ? error.code : 'ocr_failed';
-      issue = { pageNumber, code, message: `OCR skipped: ${(error as Error).message}` };
+      issue = ocrSkipped(pageNumber, error);
     }
   }
   const best = numberCandidates[0] ?? null;
@@ -151,12 +149,7 @@ export const analyzeSheetPage = async (
         drawingIndex = readDrawingIndex(area.words, titleBlock);
         if (ocr) ocr.seconds = Math.round((ocr.seconds + area.seconds) * 10) / 10;
       } catch (error) {
-        const code = isExtractionError(error) ? error.code : 'ocr_failed';
-        issue = {
-          pageNumber,
-          code,
-          message: `OCR of the drawing index skipped: ${(error as Error).message}`,
-        };
+        issue = ocrSkipped(pageNumber, error, 'OCR of the drawing index');
       }
     }
   }
@@ -168,8 +161,7 @@ export const analyzeSheetPage = async (
       bubbleViews = read.views;
       if (ocr) ocr.seconds = Math.round((ocr.seconds + read.seconds) * 10) / 10;
     } catch (error) {
-      const code = isExtractionError(error) ? error.code : 'ocr_failed';
-      issue ??= { pageNumber, code, message: `OCR of the view titles skipped: ${(error as Error).message}` };
+      issue ??= ocrSkipped(pageNumber, error, 'OCR of the view titles');
     }
   }
   const drafts = findRegions(lines, words, titleBlock, pageWidth, pageHeight, bubbleViews);

@@ -21,9 +21,8 @@ const PDFJS_LOOPS_OFF_TURBOFAN = '--turbo-filter=-promiseBody';
 let applied = false;
 
 /** Keeps pdf.js's content-stream loops off TurboFan for the whole process (main thread only; once). */
-export const tuneV8ForPdfJs = (): boolean => {
-  if (applied || !isMainThread) return applied;
+export const tuneV8ForPdfJs = (): void => {
+  if (applied || !isMainThread) return;
   v8.setFlagsFromString(PDFJS_LOOPS_OFF_TURBOFAN);
   applied = true;
-  return applied;
 };

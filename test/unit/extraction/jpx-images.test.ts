@@ -7,6 +7,7 @@ import {
 } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../../functions/core/extraction/limits.ts';
+import { inkPixels } from '../../../functions/core/extraction/ocr-cells.ts';
 import { openPdf } from '../../../functions/core/extraction/pdf.ts';
 import { renderRegion } from '../../../functions/core/extraction/render.ts';
 import { LETTER } from './fixtures.ts';
@@ -43,15 +44,6 @@ const pageWithJpxImage = async (): Promise<Uint8Array> => {
   return doc.save();
 };
 
-/** How many pixels of a canvas region are dark. */
-const darkPixels = (data: Uint8ClampedArray): number => {
-  let dark = 0;
-  for (let at = 0; at < data.length; at += 4) {
-    if ((data[at] ?? 255) + (data[at + 1] ?? 255) + (data[at + 2] ?? 255) < 300) dark++;
-  }
-  return dark;
-};
-
 describe('JPEG 2000 images', () => {
   it('are decoded and drawn (pdf.js needs its WebAssembly decoder for them)', async () => {
     // Prepare
@@ -71,7 +63,7 @@ describe('JPEG 2000 images', () => {
     const pixels = rendered.canvas
       .getContext('2d')
       .getImageData(0, 0, rendered.canvas.width, rendered.canvas.height);
-    const dark = darkPixels(pixels.data);
+    const dark = inkPixels(pixels.data);
     expect(dark).toBeGreaterThan(150 * 50 * 0.9);
     expect(dark).toBeLessThan(150 * 50 * 1.1);
   });
