@@ -6,16 +6,19 @@
  *                                                                      [--results dir [--rescore]]
  *
  * Prints per file and overall: section-number precision/recall/F1, exact page ranges, title agreement;
+ * for every drawing set, labelled or not (PDFs of the corpus and drawings-extra/ without labels are extracted
+ * too), label-free consistency figures (consistency.ts: index agreement, distinct numbers, callouts resolved);
  * sheet-number accuracy (text-layer and OCR sheets separately), discipline and title accuracy; titled views
  * (by title position and by title text), callout references, region boxes (IoU >= 0.5).
  * `--results dir` writes each file's ExtractionResult there; `--rescore` scores those files instead of
  * extracting again (for changes to the scoring only).
  * Skips cleanly (exit 0) when the corpus is absent.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { extractDocument } from '../../functions/core/extraction/index.ts';
 import type { ExtractionResult } from '../../functions/core/extraction/model.ts';
+import { type Consistency, consistencyOf, formatConsistency, sumConsistency } from './consistency.ts';
 import {
   matchSections,
   matchSheets,
@@ -62,11 +65,22 @@ const verbose = args.includes('--verbose');
 const resultsDir = flag('--results');
 const fromResults = args.includes('--rescore');
 
-const files = [...new Set([...Object.keys(specs.files), ...Object.keys(sheets.files)])]
+// PDFs of the corpus without labels are extracted too: their drawing sets get the label-free consistency
+// figures (consistency.ts).
+const unlabelled = ['', 'drawings-extra']
+  .flatMap((folder) =>
+    existsSync(path.join(corpus, folder))
+      ? readdirSync(path.join(corpus, folder))
+          .filter((name) => name.toLowerCase().endsWith('.pdf'))
+          .map((name) => (folder ? `${folder}/${name}` : name))
+      : [],
+  )
+  .filter((file) => !specs.files[file] && !sheets.files[file]);
+const files = [...new Set([...Object.keys(specs.files), ...Object.keys(sheets.files), ...unlabelled])]
   .filter((f) => !fileFilter || f.includes(fileFilter))
   .filter((f) => {
     if (only === 'specs') return Boolean(specs.files[f]);
-    if (only === 'sheets') return Boolean(sheets.files[f]?.sheets?.length);
+    if (only === 'sheets') return Boolean(sheets.files[f]?.sheets?.length) || unlabelled.includes(f);
     return true;
   });
 
@@ -74,6 +88,7 @@ const sectionScores: SectionScore[] = [];
 const sheetScores: SheetScore[] = [];
 const viewScores: ViewScore[] = [];
 const regionScores: RegionScore[] = [];
+const consistency: Consistency[] = [];
 const output: Record<string, unknown> = {};
 
 for (const file of files) {
@@ -114,6 +129,11 @@ for (const file of files) {
     );
     for (const line of score.details.slice(0, verbose ? 1000 : 25)) console.log(`    ${line}`);
   }
+  if (result.sheets.length && only !== 'specs') {
+    const figures = consistencyOf(file, result);
+    consistency.push(figures);
+    console.log(`  consistency${sheets.files[file] ? '' : ' (unlabelled)'}: ${formatConsistency(figures)}`);
+  }
   const sheetLabels = sheets.files[file]?.sheets;
   if (sheetLabels?.length && only !== 'specs') {
     const score = matchSheets(file, sheetLabels, result);
@@ -148,6 +168,7 @@ for (const file of files) {
     sheets: sheetScores.find((s) => s.file === file),
     views: viewScores.find((s) => s.file === file),
     regions: regionScores.find((s) => s.file === file),
+    consistency: consistency.find((s) => s.file === file),
   };
 }
 
@@ -182,6 +203,17 @@ for (const file of files) {
         .padEnd(60)} ${cells.join('; ')}`,
     );
 }
+
+console.log('\n== per set, label-free consistency (any set, labelled or not)');
+for (const row of consistency)
+  console.log(
+    `  ${row.file
+      .replace(/^drawings-extra\//, '')
+      .slice(0, 60)
+      .padEnd(60)} ${formatConsistency(row)}`,
+  );
+if (consistency.length)
+  console.log(`  ${'all'.padEnd(60)} ${formatConsistency(sumConsistency(consistency))}`);
 
 console.log('\n== overall (targets from issue 13)');
 if (sectionScores.length) {

@@ -5,6 +5,7 @@ import {
   NormalizedDataSchema,
   type Region,
   type Sheet,
+  SheetIdentificationSchema,
 } from '../extraction/model.ts';
 import { ClassificationSchema } from '../jobs/model.ts';
 import type { ContentSummary } from './summary.ts';
@@ -75,6 +76,9 @@ export const SheetEntitySchema = z
     pageSize: z.object({ width: z.number(), height: z.number(), name: z.string().nullable() }),
     textSource: z.enum(['textLayer', 'ocr', 'mixed', 'none']),
     confidence: z.number(),
+    identification: SheetIdentificationSchema.optional().describe(
+      "Where the sheet number and title came from (title block, drawing index, numbering run) and the entry of the set's drawing index for the sheet. Absent on sheets extracted before it was recorded.",
+    ),
     regionCount: z.number().int(),
   })
   .meta({ id: 'ProjectSheetEntity' });

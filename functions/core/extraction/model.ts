@@ -225,6 +225,28 @@ export const DisciplineSchema = z.object({
 });
 export type Discipline = z.infer<typeof DisciplineSchema>;
 
+export const SheetIdentificationSchema = z
+  .object({
+    numberSource: z
+      .enum(['titleBlock', 'drawingIndex', 'numberingRun', 'none'])
+      .describe(
+        "titleBlock: read where the sheet prints it; drawingIndex: one of its readings chosen, or its place taken, from the set's drawing index; numberingRun: its place in an unbroken run of the neighbouring sheets' numbers; none: no number.",
+      ),
+    titleSource: z
+      .enum(['titleBlock', 'drawingIndex', 'both', 'none'])
+      .describe(
+        "titleBlock: as read in the title block; drawingIndex: from the set's drawing index (nothing read in the block); both: the block's reading mended with the index entry; none: no title.",
+      ),
+    indexEntry: z
+      .object({ number: z.string(), title: z.string() })
+      .nullable()
+      .describe(
+        "The entry of the set's drawing index for this sheet, as printed; null without an index or entry.",
+      ),
+  })
+  .meta({ id: 'ExtractedSheetIdentification' });
+export type SheetIdentification = z.infer<typeof SheetIdentificationSchema>;
+
 export const SheetSchema = z
   .object({
     pageNumber: z.number().int().min(1),
@@ -240,6 +262,8 @@ export const SheetSchema = z
     textSource: TextSourceSchema,
     /** 0..1, how sure the engine is of the sheet number. */
     confidence: z.number(),
+    /** Where the number and the title came from, and the set's index entry for the sheet. */
+    identification: SheetIdentificationSchema.optional(),
     regions: z.array(RegionSchema),
   })
   .meta({ id: 'ExtractedSheet' });

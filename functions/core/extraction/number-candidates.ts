@@ -5,7 +5,7 @@
  * SHEET NO / DRAWING NUMBER.
  */
 import { type Box, boxOf, centerX, centerY, type Line, median, type Word } from './geometry.ts';
-import { normalizeSheetNumber, parseSheetNumber } from './sheet-number.ts';
+import { normalizeSheetNumber, parseCompoundSheetNumber, parseSheetNumber } from './sheet-number.ts';
 
 export interface NumberCandidate {
   printed: string;
@@ -36,7 +36,7 @@ const NUMERIC_ID_PENALTY = 4;
 const NUMERIC_ID_MAX_SCORE = GOOD_NUMBER_SCORE - 0.1;
 /** The label of another numbered field (`OLD FILE NO.`, `CONTRACT NO.`): the value under it is that field's. */
 const OTHER_FIELD_LABEL_RE =
-  /^(?:OLD|PREVIOUS|FORMER|SUPERSEDED|CONTRACT|PROJECT|JOB|BID|PERMIT)\b.*\b(?:NO|NUMBER|#)\.?\s*:?$/i;
+  /^(?:OLD|PREVIOUS|FORMER|SUPERSEDED|CONTRACT|PROJECT|JOB|BID|PERMIT)\b.*\b(?:NO|NUMBER|#)\.?\s*:?$|^REV(?:\.|ISION)?\s*(?:NO\.?|NUMBER|#)?\s*:?$/i;
 const OTHER_FIELD_PENALTY = 4;
 
 /** Whether a word reads as a sheet number, lettered or (with a label) not. */
@@ -72,11 +72,15 @@ export const findNumberCandidates = (
     source: Word['source'],
     conf: number | null,
     dir: Word['dir'],
+    /** The number is printed as `N OF M`, the sheet's place in a set of M: its own label. */
+    ofTotal: Line | null = null,
   ) => {
-    const numericLabel = NUMERIC_ID_RE.test(text) ? labelOf(box, size, numericLabels, dir, 4) : null;
+    const numericLabel =
+      ofTotal ?? (NUMERIC_ID_RE.test(text) ? labelOf(box, size, numericLabels, dir, 4) : null);
     const parsed =
       parseSheetNumber(text) ??
-      (numericLabel ? { printed: text, prefix: '', normalized: normalizeSheetNumber(text) } : null);
+      (numericLabel ? { printed: text, prefix: '', normalized: normalizeSheetNumber(text) } : null) ??
+      (labelOf(box, size, labels, dir, 4) ? parseCompoundSheetNumber(text) : null);
     if (!parsed) return;
     // Pure digit suffix with a one-letter prefix is common in drawings as grid bubbles (A1, B2): needs size.
     const cx = centerX(box) / pageWidth;
@@ -93,9 +97,13 @@ export const findNumberCandidates = (
     // A reference to another sheet (`SEE SHEET T-2`, `MATCH LINE ... SHEET R-2`) is never this sheet's number.
     if (!alone && line && /\b(?:SEE|REFER|MATCH\s*LINE|CONTINUED)\b/i.test(line.text)) score -= 3;
     // A label (SHEET NO, DRAWING NUMBER) just above or to the left.
-    const label = numericLabel ?? labelOf(box, size, labels);
+    // The label right over a value names its field: under another field's label (`REVISION`, `CONTRACT NO.`)
+    // the value is that field's, even when a number label stands nearby.
+    const otherField = labelOf(box, size, otherFieldLabels, dir, 4);
+    const ownField = otherField ? labelOf(box, size, labels, dir, 4) : null;
+    const label = numericLabel ?? (otherField && !ownField ? null : labelOf(box, size, labels));
     if (label) score += 2.5;
-    else if (labelOf(box, size, otherFieldLabels, dir, 4)) score -= OTHER_FIELD_PENALTY;
+    else if (otherField) score -= OTHER_FIELD_PENALTY;
     if (/^[A-Z]\d$/.test(parsed.printed)) score -= 1.2; // grid bubbles, keynote tags
     if (source === 'ocr' && conf !== null) score += (conf - 70) / 30;
     if (numericLabel) score = Math.min(score - NUMERIC_ID_PENALTY, NUMERIC_ID_MAX_SCORE);
@@ -113,7 +121,11 @@ export const findNumberCandidates = (
       word.dir,
     );
   }
-  // `TCP: 032`-style numbers split over two words.
+  // `TCP: 032`-style numbers split over two words; `3 OF 23`, a sheet numbered by its place in the set.
+  for (const [word, total] of placesInSet(words)) {
+    const line = lineOf.get(total);
+    if (line) consider(word.text, word, word.size, undefined, word.source, word.confidence, word.dir, line);
+  }
   for (const line of lines) {
     for (let i = 0; i + 1 < line.words.length; i++) {
       const word = line.words[i];
@@ -133,6 +145,27 @@ export const findNumberCandidates = (
     }
   }
   return candidates.sort((a, b) => b.score - a.score);
+};
+
+/**
+ * `N OF M` printed as words in a row (the `OF` often smaller, so on a line of its own): pairs of the word `N`
+ * and the word `M`, with 1 <= N <= M.
+ */
+const placesInSet = (words: readonly Word[]): Array<[Word, Word]> => {
+  const inRowAfter = (word: Word, next: Word): boolean =>
+    next.dir === word.dir &&
+    Math.abs(centerY(next) - centerY(word)) < 0.6 * Math.max(word.size, next.size) &&
+    next.x0 > word.x0 &&
+    next.x0 - word.x1 < 3 * Math.max(word.size, next.size);
+  const counts = words.filter((word) => word.dir === 0 && /^\d{1,3}$/.test(word.text));
+  return words.flatMap((of) => {
+    if (of.dir !== 0 || !/^OF$/i.test(of.text)) return [];
+    const before = counts.find((word) => inRowAfter(word, of));
+    const after = counts.find((word) => inRowAfter(of, word));
+    if (!before || !after) return [];
+    const place = Number(before.text);
+    return place >= 1 && place <= Number(after.text) ? [[before, after] as [Word, Word]] : [];
+  });
 };
 
 /**

@@ -14,6 +14,7 @@ import { type Ruling, readRulings } from './rulings.ts';
 import { analyzeSheetPage, type SheetPageResult } from './sheets.ts';
 import { type SpecPageSignals, specSignals, type TextLine } from './spec-signals.ts';
 import { readTextLayerWords } from './text-layer.ts';
+import { printsTitleBlock } from './title-block.ts';
 
 export interface PageResult {
   pageNumber: number;
@@ -194,14 +195,15 @@ export const processPage = async (
 };
 
 /**
- * A drawing sheet printed onto a letter or legal page (an office print or scan of a sheet): landscape, with
- * next to nothing in the text layer (a typed markup at most). Read as a sheet, at a resolution that makes up
- * for the reduction.
+ * A drawing sheet printed onto a letter or legal page (an office print or scan of a sheet, a set plotted at
+ * letter size): landscape, with next to nothing in the text layer (a typed markup at most), or with a title
+ * block in its text. Read as a sheet, at a resolution that makes up for the reduction.
  */
 const isReducedSheet = (words: readonly Word[], geometry: PageGeometry): boolean =>
   !isLargePageSize(geometry.width, geometry.height) &&
   geometry.width > geometry.height &&
-  isSparseText(words, geometry);
+  (isSparseText(words, geometry) ||
+    printsTitleBlock(buildLines(words, { gapFactor: 1.5 }), geometry.width, geometry.height));
 
 /** Title-block reads at 300 dpi scaled up by the reduction against an 11 x 17 in sheet, at most 600 dpi. */
 const reducedSheetDpi = (geometry: PageGeometry): number =>

@@ -103,6 +103,27 @@ export const parseSheetNumber = (text: string): ParsedSheetNumber | null => {
   return null;
 };
 
+/**
+ * A sheet identifier of several parts, as firms that put the project number or the document kind into the
+ * number print it (`4977_S_DW01`, `1234-A-101`, `COV-S`, `MM16169_U-0001`): two to five parts of letters and
+ * digits joined by `-`, `_` or `.`. The NCS designator is the part made of one or two letters that names a
+ * discipline (`S` of `4977_S_DW01`), else the letters that start the last lettered part. Too loose to pass for
+ * a number on its own (`A-A` is a section cut, `N-S` a direction): only read under a number field's label.
+ */
+const COMPOUND_RE = /^[A-Z0-9]{1,8}(?:[-_.][A-Z0-9]{1,8}){1,4}$/;
+export const parseCompoundSheetNumber = (text: string): ParsedSheetNumber | null => {
+  const printed = text.trim().replace(/[\u2010-\u2015\u2212]/g, '-');
+  if (printed.length < 4 || printed.length > 20 || !COMPOUND_RE.test(printed)) return null;
+  const parts = printed.split(/[-_.]/);
+  // Every part a single letter or two (`A-A`, `N-S`, `E-W`) is a cut or a direction, not an identifier.
+  if (parts.every((part) => /^[A-Z]{1,2}$/.test(part))) return null;
+  if (!/[A-Z]/.test(printed)) return null;
+  const designator = parts.find((part) => /^[A-Z]{1,2}$/.test(part) && disciplineOf(part) !== null);
+  const lettered = parts.filter((part) => /^[A-Z]/.test(part)).at(-1) ?? '';
+  const prefix = designator ?? /^[A-Z]+/.exec(lettered)?.[0] ?? '';
+  return { printed, prefix, normalized: normalizeSheetNumber(printed) };
+};
+
 /** Uppercase, no spaces; keeps hyphens and dots (A-101 and A101 are different printed numbers). */
 export const normalizeSheetNumber = (text: string): string =>
   text

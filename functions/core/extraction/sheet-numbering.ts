@@ -22,8 +22,8 @@ export interface NumberingPage {
 
 /** The set's choice for one sheet: a candidate of the page, or a number inferred from its neighbours. */
 export type NumberChoice =
-  | { kind: 'candidate'; index: number }
-  | { kind: 'inferred'; printed: string; prefix: string }
+  | { kind: 'candidate'; index: number; byIndex?: boolean }
+  | { kind: 'inferred'; printed: string; prefix: string; by: 'numberingRun' | 'drawingIndex' }
   | { kind: 'none' };
 
 /** Relative distance under which two boxes on two sheets are in the same place. */
@@ -174,7 +174,7 @@ const inferFromRuns = (pages: readonly NumberingPage[], choices: NumberChoice[])
     if (first.prefix !== last.prefix || first.separator !== last.separator) return choice;
     if (last.value - first.value !== lastPage.pageNumber - firstPage.pageNumber) return choice;
     const value = first.value + (page.pageNumber - firstPage.pageNumber);
-    return { kind: 'inferred', printed: formatInRun(first, value), prefix: first.prefix };
+    return { kind: 'inferred', printed: formatInRun(first, value), prefix: first.prefix, by: 'numberingRun' };
   });
 };
 

@@ -4,6 +4,7 @@
  * the discipline of set-specific prefixes.
  */
 import {
+  type DrawingIndexEntry,
   inBlockOrder,
   learnTitleOrders,
   numbersFromIndexOrder,
@@ -12,7 +13,7 @@ import {
   setDrawingIndex,
 } from './drawing-index.ts';
 import { boxOf, toDisplayBox } from './geometry.ts';
-import type { Sheet } from './model.ts';
+import type { Sheet, SheetIdentification } from './model.ts';
 import { resolveReferenceTargets } from './reference-targets.ts';
 import { drawingTypeOf } from './regions.ts';
 import { disciplineOf, normalizeSheetNumber, parseSheetNumber } from './sheet-number.ts';
@@ -86,15 +87,22 @@ export const assembleSheets = (
     const title = titles[0] ?? null;
     return { title, text: title ? title.text.replace(/\s+/g, ' ').trim() : null };
   });
+  const indexEntries = chosen.map((entry) => indexEntryOf(choices.index, numberOf(entry)?.printed ?? null));
+  const titlesAfterIndex = titlesWithIndex(
+    readings.map((reading) => reading.text),
+    indexEntries,
+  );
   const sheetTitles = withConnectingWords(
-    titlesWithIndex(
-      readings.map((reading) => reading.text),
-      chosen.map((entry) => numberOf(entry)?.printed ?? null),
-      choices.index,
-    ),
+    titlesAfterIndex,
     chosen.map((entry) => entry.titleLines.some((line) => line.ocrConfidence !== undefined)),
   );
   const printedNumbers = withSetSeparator(chosen.map((entry) => numberOf(entry)?.printed ?? null));
+  // A set that numbers its sheets by their place in it (1, 2, 3 ... of `N OF M`) is not divided by discipline:
+  // what a title names (a foundation plan, a site plan) is then no designator the set gave. A sheet on its own
+  // (`SHEET 1 OF 1`, a standard plan's file number) is still read from its title.
+  const numberedInSequence =
+    printedNumbers.filter((printed) => printed !== null && PLACE_IN_SET_RE.test(printed)).length >=
+    SEQUENCE_SHEETS;
   const sheets = chosen.map((entry, index): Sheet => {
     const { page, choice, candidate } = entry;
     const sheet = page.sheet;
@@ -123,7 +131,11 @@ export const assembleSheets = (
       sheetNumberNormalized: sheetNumber ? normalizeSheetNumber(sheetNumber) : null,
       sheetTitle,
       // A number without a letter prefix (or no number) leaves the discipline to what the title names.
-      discipline: number?.prefix ? disciplineOf(number.prefix, prefixes) : disciplineFromTitle(sheetTitle),
+      discipline: number?.prefix
+        ? disciplineOf(number.prefix, prefixes)
+        : numberedInSequence
+          ? null
+          : disciplineFromTitle(sheetTitle),
       revisions: sheet.revisions,
       pageSize: {
         width: round1(page.width),
@@ -135,6 +147,13 @@ export const assembleSheets = (
       textSource: read ? read.source : 'none',
       // A number inferred from the neighbouring sheets' run is less sure than one read.
       confidence: read ? Math.max(0, Math.min(1, read.score / 8)) : choice.kind === 'inferred' ? 0.3 : 0,
+      identification: {
+        numberSource: numberSourceOf(choice),
+        titleSource: sheetTitle
+          ? titleSourceOf(readings[index]?.text ?? null, titlesAfterIndex[index] ?? null)
+          : 'none',
+        indexEntry: indexEntries[index] ?? null,
+      },
       regions,
     };
   });
@@ -142,6 +161,11 @@ export const assembleSheets = (
 };
 
 const round1 = (value: number): number => Math.round(value * 10) / 10;
+
+/** A sheet number that is only the sheet's place in its set. */
+const PLACE_IN_SET_RE = /^\d{1,3}$/;
+/** Sheets numbered so that make a set numbered in sequence. */
+const SEQUENCE_SHEETS = 3;
 
 type NumberChoice = ReturnType<typeof chooseSheetNumbers>[number];
 
@@ -177,7 +201,7 @@ const withIndexWitness = (
     );
     if (named < 0) return choice;
     used.add(candidates[named]?.normalized ?? '');
-    return { kind: 'candidate', index: named };
+    return { kind: 'candidate', index: named, byIndex: true };
   });
   const fromOrder = numbersFromIndexOrder(
     withCandidates.map((choice, pageIndex) => printedOf(choice, pages[pageIndex])),
@@ -188,7 +212,9 @@ const withIndexWitness = (
     numbers: withCandidates.map((choice, pageIndex): NumberChoice => {
       const printed = fromOrder[pageIndex];
       const parsed = printed ? parseSheetNumber(printed) : null;
-      return printed && parsed ? { kind: 'inferred', printed, prefix: parsed.prefix } : choice;
+      return printed && parsed
+        ? { kind: 'inferred', printed, prefix: parsed.prefix, by: 'drawingIndex' }
+        : choice;
     }),
   };
 };
@@ -199,16 +225,11 @@ const withIndexWitness = (
  */
 const titlesWithIndex = (
   readings: ReadonlyArray<string | null>,
-  numbers: ReadonlyArray<string | null>,
-  index: SetIndex | null,
+  entries: ReadonlyArray<DrawingIndexEntry | null>,
 ): Array<string | null> => {
-  if (!index) return [...readings];
-  const entryOf = (number: string | null) => {
-    const position = number ? index.positionOf.get(normalizeSheetNumber(number)) : undefined;
-    return position === undefined ? undefined : index.entries[position];
-  };
+  if (!entries.some(Boolean)) return [...readings];
   const pairs = readings.flatMap((reading, sheetIndex) => {
-    const entry = entryOf(numbers[sheetIndex] ?? null);
+    const entry = entries[sheetIndex];
     return reading && entry ? [{ reading, indexTitle: entry.title }] : [];
   });
   const orders = learnTitleOrders(pairs);
@@ -219,9 +240,27 @@ const titlesWithIndex = (
       sheetsWith.set(word, (sheetsWith.get(word) ?? 0) + 1);
   const knownWord = (folded: string): boolean => (sheetsWith.get(folded) ?? 0) >= 2;
   return readings.map((reading, sheetIndex) => {
-    const entry = entryOf(numbers[sheetIndex] ?? null);
+    const entry = entries[sheetIndex];
     return entry ? reconcileTitle(reading, inBlockOrder(entry.title, orders), knownWord) : reading;
   });
+};
+
+/** The set's drawing-index entry for a sheet number, or null (no index, or the number is not in it). */
+const indexEntryOf = (index: SetIndex | null, number: string | null): DrawingIndexEntry | null => {
+  const position = index && number ? index.positionOf.get(normalizeSheetNumber(number)) : undefined;
+  return (position === undefined ? null : index?.entries[position]) ?? null;
+};
+
+const numberSourceOf = (choice: NumberChoice): SheetIdentification['numberSource'] => {
+  if (choice.kind === 'inferred') return choice.by;
+  if (choice.kind === 'candidate') return choice.byIndex ? 'drawingIndex' : 'titleBlock';
+  return 'none';
+};
+
+const titleSourceOf = (reading: string | null, title: string | null): SheetIdentification['titleSource'] => {
+  if (!title) return 'none';
+  if (!reading) return 'drawingIndex';
+  return reading === title ? 'titleBlock' : 'both';
 };
 
 /** Short words OCR drops from a title line (`LOWER GREAT HIGHWAY MATCHLINE` for `... HIGHWAY TO MATCHLINE`). */

@@ -207,6 +207,42 @@ export const findTitleLines = (
   return across.length ? across : inNumberDirection;
 };
 
+/** The letters or numbers that end a title on a line of their own (`A & B`, `C, D & E`, `1 AND 2`). */
+const CONTINUATION_RE = /^(?:[A-Z0-9]{1,2}[,&]?\s+)*(?:&|AND)\s+[A-Z0-9]{1,2}$/i;
+
+/**
+ * The last line of a title in the title field that is too short to pass for a title by itself (`STAIRS LAYOUT`
+ * over `A & B`): a list of letters or numbers, in the field (`labelled`), set just under a line of the same
+ * size and left edge.
+ */
+const continuationOf = (
+  line: Line,
+  lines: readonly Line[],
+  labelled: (line: Line) => boolean,
+): string | null => {
+  const text = line.text.trim();
+  if (!CONTINUATION_RE.test(text) || !labelled(line)) return null;
+  const under = lines.some(
+    (above) =>
+      above !== line &&
+      Math.abs(above.size - line.size) <= 0.2 * Math.max(above.size, line.size) &&
+      Math.abs(above.x0 - line.x0) < line.size &&
+      line.y0 - above.y1 > -0.3 * line.size &&
+      line.y0 - above.y1 < 0.9 * line.size &&
+      titleTextOf(above.text) !== null,
+  );
+  return under ? text : null;
+};
+
+/** A title label this many number heights from the number is the label of the sheet's title field. */
+const TITLE_LABEL_REACH = 12;
+
+const boxDistance = (one: Box, other: Box): number =>
+  Math.hypot(
+    Math.max(0, one.x0 - other.x1, other.x0 - one.x1),
+    Math.max(0, one.y0 - other.y1, other.y0 - one.y1),
+  );
+
 /** Title-block lines in the number's reading direction that could be (part of) the title. */
 const titleLinesBeside = (
   lines: readonly Line[],
@@ -220,23 +256,21 @@ const titleLinesBeside = (
   const area = titleBlock ?? { x0: pageWidth * 0.6, y0: pageHeight * 0.6, x1: pageWidth, y1: pageHeight };
   const dir =
     lines.find((line) => line.words.some((word) => word.x0 === nb.x0 && word.y0 === nb.y0))?.dir ?? 0;
-  const inArea = lines.filter(
-    (line) =>
-      line.dir === dir &&
-      centerX(line) >= area.x0 - 2 &&
-      centerX(line) <= area.x1 + 2 &&
-      centerY(line) >= area.y0 - 2 &&
-      centerY(line) <= area.y1 + 2,
+  const sameDirection = lines.filter((line) => line.dir === dir);
+  const inBlock = (line: Line): boolean =>
+    centerX(line) >= area.x0 - 2 &&
+    centerX(line) <= area.x1 + 2 &&
+    centerY(line) >= area.y0 - 2 &&
+    centerY(line) <= area.y1 + 2;
+  // The title field's own label (`DRAWING TITLE`, `SHEET NAME`) names the cell the title sits in. A label in
+  // the number's neighbourhood counts even when the block found from rulings is only the number's row of a
+  // taller strip: its cell is part of the title block.
+  const reach = TITLE_LABEL_REACH * Math.max(number.size, 8);
+  const titleLabels = sameDirection.filter(
+    (line) => TITLE_LABEL_RE.test(line.text.trim()) && (inBlock(line) || boxDistance(line, nb) <= reach),
   );
-  const titleLabels = inArea.filter((line) => TITLE_LABEL_RE.test(line.text.trim()));
-  const out: TitleLine[] = [];
-  for (const line of inArea) {
-    if (line.words.some((word) => word.x0 === nb.x0 && word.y0 === nb.y0)) continue;
-    const ocrConfidence = ocrConfidenceOf(line);
-    const title = titleTextOf(line.text, ocrConfidence);
-    if (title === null) continue;
-    let labelBonus = 0;
-    for (const label of titleLabels) {
+  const labelled = (line: Line): boolean =>
+    titleLabels.some((label) => {
       const below =
         line.y0 >= label.y0 - 2 &&
         line.y0 - label.y1 < 4 * label.size &&
@@ -246,8 +280,16 @@ const titleLinesBeside = (
         Math.abs(centerY(label) - centerY(line)) < label.size &&
         line.x0 > label.x0 &&
         line.x0 - label.x1 < 12 * label.size;
-      if (below || right) labelBonus = 3;
-    }
+      return below || right;
+    });
+  const out: TitleLine[] = [];
+  for (const line of sameDirection) {
+    if (!inBlock(line) && !labelled(line)) continue;
+    if (line.words.some((word) => word.x0 === nb.x0 && word.y0 === nb.y0)) continue;
+    const ocrConfidence = ocrConfidenceOf(line);
+    const title = titleTextOf(line.text, ocrConfidence) ?? continuationOf(line, sameDirection, labelled);
+    if (title === null) continue;
+    const labelBonus = labelled(line) ? 3 : 0;
     out.push({
       text: title,
       box: { x0: line.x0, y0: line.y0, x1: line.x1, y1: line.y1 },

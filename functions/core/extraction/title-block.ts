@@ -3,7 +3,18 @@
  * the bottom-right corner, that holds the sheet number. Found from the drawing's ruling lines first, then from
  * an empty band separating a text strip from the drawing, else from the text clustered around the number.
  */
-import { type Box, boxOf, centerX, centerY, clampBox, expand, height, type Word, width } from './geometry.ts';
+import {
+  type Box,
+  boxOf,
+  centerX,
+  centerY,
+  clampBox,
+  expand,
+  height,
+  type Line,
+  type Word,
+  width,
+} from './geometry.ts';
 import type { Ruling } from './rulings.ts';
 
 /**
@@ -325,4 +336,45 @@ const clusterAround = (words: readonly Word[], anchor: Box, pageWidth: number, p
     if (next.length) box = boxOf([box, ...next]);
   }
   return box;
+};
+
+/**
+ * The fields of a title block, by kind: a title block prints several of them in a strip along the right or
+ * bottom edge (sheet number, sheet title, scale, date, drawn and checked by, project number, revisions, issue).
+ */
+const TITLE_BLOCK_FIELDS: ReadonlyArray<[string, RegExp]> = [
+  ['number', /^(?:SHEET|SHT\.?|DRAWING|DWG\.?|DRG\.?)\s*(?:NO\.?|NUMBER|#)?\s*:?$/i],
+  ['title', /^(?:SHEET|DRAWING|DWG\.?)\s+(?:TITLE|NAME)\b/i],
+  ['scale', /^(?:DRAWING\s+)?SCALE\b/i],
+  ['date', /^(?:PLOT\s+|ISSUE\s+)?DATE\b/i],
+  ['drawn', /^DRAWN(?:\s+BY)?\b/i],
+  ['checked', /^CHECKED(?:\s+BY)?\b/i],
+  ['designed', /^DESIGNED(?:\s+BY)?\b/i],
+  ['project', /^(?:PROJECT|JOB)\s*(?:NO\.?|NUMBER|#)/i],
+  ['revisions', /^REVISIONS?\s*:?$/i],
+  ['issue', /^ISSUED?\s+FOR\b/i],
+];
+/** A strip holding this many kinds of field is a title block. */
+const TITLE_BLOCK_FIELD_KINDS = 4;
+/** How far in from the right or bottom edge a title strip reaches, as a share of the page. */
+const STRIP_REACH = 0.3;
+
+/**
+ * Whether a page prints a title block: four kinds of title-block field or more (see TITLE_BLOCK_FIELDS), in a
+ * strip along the right or the bottom edge of the displayed page. The mark of a drawing sheet, whatever paper
+ * it was printed on (a set reduced to letter size keeps its title block).
+ */
+export const printsTitleBlock = (lines: readonly Line[], pageWidth: number, pageHeight: number): boolean => {
+  const kindsIn = (inStrip: (line: Line) => boolean): number =>
+    new Set(
+      lines
+        .filter(inStrip)
+        .flatMap((line) =>
+          TITLE_BLOCK_FIELDS.filter(([, pattern]) => pattern.test(line.text.trim())).map(([kind]) => kind),
+        ),
+    ).size;
+  return (
+    kindsIn((line) => centerX(line) >= pageWidth * (1 - STRIP_REACH)) >= TITLE_BLOCK_FIELD_KINDS ||
+    kindsIn((line) => centerY(line) >= pageHeight * (1 - STRIP_REACH)) >= TITLE_BLOCK_FIELD_KINDS
+  );
 };

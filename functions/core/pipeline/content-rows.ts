@@ -51,6 +51,7 @@ export function contentRows(args: {
       pageSize: sheet.pageSize,
       textSource: sheet.textSource,
       confidence: sheet.confidence,
+      ...(sheet.identification ? { identification: sheet.identification } : {}),
       regionCount: sheet.regions.length,
     });
     for (const [index, region] of sheet.regions.entries()) {
