@@ -29,6 +29,7 @@ export interface Consistency {
 const wordsOf = (text: string): string[] =>
   text
     .toUpperCase()
+    .replace(/&/g, ' & ')
     .replace(/[^A-Z0-9&]+/g, ' ')
     .split(' ')
     .filter(Boolean);

@@ -62,6 +62,11 @@ const rowsOf = (words: readonly Word[]): Word[][] => {
   return rows.map((row) => row.words.sort((a, b) => a.x0 - b.x0));
 };
 
+/** The last words of a title that tell sheets of one kind apart: `1`, `C`, `2A`, `A&B`, `&`. */
+const TITLE_END_RE = /^(?:[A-Z0-9]{1,3}(?:&[A-Z0-9]{1,2})?|&)[.,]?$/i;
+/** Words of one title stand less than this many text heights apart. */
+const WORD_GAP = 1;
+
 /** A word of a title (two letters at least), not a file number or a stroke read as `|`. */
 const isTitleWord = (word: Word): boolean => /[A-Za-z]{2}/.test(word.text);
 
@@ -72,8 +77,17 @@ const isTitleWord = (word: Word): boolean => /[A-Za-z]{2}/.test(word.text);
 const titleOf = (words: readonly Word[]): string => {
   const kept = words.filter((word) => word.source !== 'ocr' || (word.confidence ?? 0) >= MIN_WORD_CONFIDENCE);
   const first = kept.findIndex(isTitleWord);
-  const last = kept.findLastIndex(isTitleWord);
+  let last = kept.findLastIndex(isTitleWord);
   if (first < 0) return '';
+  // A title ends with the short part that tells sheets of one kind apart (`SHEET 1`, `AREA C`, `A & B`), set at
+  // a word's gap after it: not a file number printed further off.
+  while (last + 1 < kept.length) {
+    const next = kept[last + 1];
+    const previous = kept[last];
+    if (!next || !previous || !TITLE_END_RE.test(next.text) || next.x0 - previous.x1 > WORD_GAP * next.size)
+      break;
+    last++;
+  }
   return kept
     .slice(first, last + 1)
     .map((word, index, title) => {
@@ -180,25 +194,27 @@ export interface SetIndex {
 }
 
 /**
- * The drawing index of a set (the longest one its sheets print), when it is the index of this set: at least
- * half of the numbers read on its sheets are in it. A column of tags and descriptions that is not an index (an
+ * The drawing index of a set: the longest list its sheets print that is the index of this set, at least half of
+ * the numbers read on its sheets in it. A column of tags and descriptions that is not an index (an
  * equipment schedule: `AHU-1 AIR HANDLING UNIT`) names none of the set's sheets.
  */
 export const setDrawingIndex = (
   printed: ReadonlyArray<readonly DrawingIndexEntry[]>,
   readNumbers: readonly string[],
 ): SetIndex | null => {
-  const longest = [...printed].sort((a, b) => b.length - a.length)[0];
-  if (!longest?.length) return null;
-  const positionOf = new Map<string, number>();
-  longest.forEach((entry, position) => {
-    const key = normalizeSheetNumber(entry.number);
-    if (!positionOf.has(key)) positionOf.set(key, position);
-  });
   const read = [...new Set(readNumbers.map(normalizeSheetNumber))];
-  const named = read.filter((number) => positionOf.has(number)).length;
-  if (named === 0 || named < 0.5 * read.length) return null;
-  return { entries: [...longest], positionOf };
+  // The longest list that is this set's index: a longer column of tags (a schedule) names none of its sheets.
+  for (const list of [...printed].sort((a, b) => b.length - a.length)) {
+    if (!list.length) break;
+    const positionOf = new Map<string, number>();
+    list.forEach((entry, position) => {
+      const key = normalizeSheetNumber(entry.number);
+      if (!positionOf.has(key)) positionOf.set(key, position);
+    });
+    const named = read.filter((number) => positionOf.has(number)).length;
+    if (named > 0 && named >= 0.5 * read.length) return { entries: [...list], positionOf };
+  }
+  return null;
 };
 
 /**

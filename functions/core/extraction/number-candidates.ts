@@ -5,6 +5,7 @@
  * SHEET NO / DRAWING NUMBER.
  */
 import { type Box, boxOf, centerX, centerY, type Line, median, type Word } from './geometry.ts';
+import { frameOf } from './layout.ts';
 import { normalizeSheetNumber, parseCompoundSheetNumber, parseSheetNumber } from './sheet-number.ts';
 
 export interface NumberCandidate {
@@ -152,14 +153,19 @@ export const findNumberCandidates = (
  * and the word `M`, with 1 <= N <= M.
  */
 const placesInSet = (words: readonly Word[]): Array<[Word, Word]> => {
-  const inRowAfter = (word: Word, next: Word): boolean =>
-    next.dir === word.dir &&
-    Math.abs(centerY(next) - centerY(word)) < 0.6 * Math.max(word.size, next.size) &&
-    next.x0 > word.x0 &&
-    next.x0 - word.x1 < 3 * Math.max(word.size, next.size);
-  const counts = words.filter((word) => word.dir === 0 && /^\d{1,3}$/.test(word.text));
+  // In each word's reading frame, so that `1 OF 1` printed up a title strip counts too.
+  const inRowAfter = (word: Word, next: Word): boolean => {
+    if (next.dir !== word.dir) return false;
+    const [a, b] = [frameOf(word.dir, word), frameOf(next.dir, next)];
+    return (
+      Math.abs(centerY(b) - centerY(a)) < 0.6 * Math.max(word.size, next.size) &&
+      b.x0 > a.x0 &&
+      b.x0 - a.x1 < 3 * Math.max(word.size, next.size)
+    );
+  };
+  const counts = words.filter((word) => /^\d{1,3}$/.test(word.text));
   return words.flatMap((of) => {
-    if (of.dir !== 0 || !/^OF$/i.test(of.text)) return [];
+    if (!/^OF$/i.test(of.text)) return [];
     const before = counts.find((word) => inRowAfter(word, of));
     const after = counts.find((word) => inRowAfter(of, word));
     if (!before || !after) return [];

@@ -12,7 +12,13 @@ import { ExtractionError } from './errors.ts';
 import { type Box, contains, type TextDirection, type Word } from './geometry.ts';
 import type { ExtractionLimits } from './limits.ts';
 import type { PageGeometry, PdfPage } from './pdf.ts';
-import { cropCanvas, type RenderedRegion, renderRegion } from './render.ts';
+import {
+  cropCanvas,
+  DEFAULT_BUDGET,
+  type RenderBudget,
+  type RenderedRegion,
+  renderRegion,
+} from './render.ts';
 import type { Ruling } from './rulings.ts';
 
 export interface OcrRequest {
@@ -28,7 +34,17 @@ export interface OcrRequest {
   renders?: Array<{ dpi: number; rendered: RenderedRegion }>;
   /** Resolution of title-block reads (default 300); higher for drawings printed small (on letter pages). */
   dpi?: number;
+  /** When the page's time runs out (ms since the epoch): reads that can stop early stop before it. */
+  deadline?: number;
+  /** A render for this request that runs longer than this is stopped (default: the render budget's). */
+  renderTimeoutMs?: number;
 }
+
+/** The render budget of a request: the default, with the request's own render time limit. */
+const budgetOf = (request: OcrRequest): RenderBudget =>
+  request.renderTimeoutMs === undefined
+    ? DEFAULT_BUDGET
+    : { ...DEFAULT_BUDGET, timeoutMs: Math.min(DEFAULT_BUDGET.timeoutMs, request.renderTimeoutMs) };
 
 export const TITLE_BLOCK_DPI = 300;
 
@@ -54,7 +70,7 @@ export const keepRender = async (
     area,
     dpi,
     request.limits.maxCanvasPixels,
-    undefined,
+    budgetOf(request),
     parts,
   );
   request.renders ??= [];
@@ -69,7 +85,7 @@ export const renderForOcr = async (request: OcrRequest, area: Box, dpi: number):
   const kept = request.renders?.find((render) => render.dpi === dpi && contains(render.rendered.box, area));
   return kept
     ? cutKeptRender(kept.rendered, area)
-    : renderRegion(request.page, area, dpi, request.limits.maxCanvasPixels);
+    : renderRegion(request.page, area, dpi, request.limits.maxCanvasPixels, budgetOf(request));
 };
 
 /** The area cut from a kept render at whole-pixel offsets (thin strokes are not resampled). */
@@ -102,6 +118,8 @@ const OCR_WORKER_IDLE_MS = 60_000;
 const require = createRequire(import.meta.url);
 
 let workersStarted = 0;
+/** Counts terminations: a read that started on an earlier worker must not call it (see recognize). */
+let workerGeneration = 0;
 /** How many OCR workers this thread has started (to check that one is reused). */
 export const ocrWorkersStarted = (): number => workersStarted;
 
@@ -125,6 +143,7 @@ const getWorker = (): Promise<TesseractWorker> => {
 /** Ends the OCR worker thread (call when a batch is done; the next OCR call starts a new one). */
 export const terminateOcr = async (): Promise<void> => {
   clearTimeout(idleTimer);
+  workerGeneration++;
   const pending = workerPromise;
   workerPromise = null;
   if (pending) await (await pending).terminate().catch(() => undefined);
@@ -184,10 +203,18 @@ export const recognize = async (
   retryInverted = true,
 ): Promise<PixelWord[]> => {
   const image = portablePixmap(canvas);
+  const generation = workerGeneration;
   const worker = await getWorker();
+  // A call to an ended worker rejects a promise tesseract.js never handles (the process would end): a read
+  // that outlived its page's time and its batch (terminateOcr) stops here instead.
+  const stillRunning = (): void => {
+    if (generation !== workerGeneration)
+      throw new ExtractionError('page_timeout', 'OCR was stopped: its page or batch ended first.');
+  };
   let timer: NodeJS.Timeout | undefined;
   const result = await Promise.race([
     (async () => {
+      stillRunning();
       await worker.setParameters({
         // tesseract's own diagnostics ("Image too small to scale", ...) would go to stdout.
         debug_file: '/dev/null',
@@ -195,6 +222,7 @@ export const recognize = async (
         user_defined_dpi: String(Math.round(dpi)),
         tessedit_do_invert: retryInverted ? '1' : '0',
       });
+      stillRunning();
       return worker.recognize(image, {}, { tsv: true, text: false });
     })(),
     new Promise<never>((_, reject) => {

@@ -64,6 +64,8 @@ export const processPage = async (
 ): Promise<PageResult> => {
   const { limits } = options;
   let geometry: PageGeometry = { width: 612, height: 792, rotation: 0, transform: [1, 0, 0, -1, 0, 792] };
+  // The page's reads that can stop early (the drawing area's OCR) stop by then: see processPage's timeout.
+  const deadline = Date.now() + limits.pageTimeoutMs;
   const run = async (): Promise<PageResult> => {
     const page = await doc.getPage(pageNumber);
     try {
@@ -100,6 +102,7 @@ export const processPage = async (
             page,
             geometry,
             limits,
+            deadline,
             cellRulings,
             ...(reducedSheet ? { dpi: reducedSheetDpi(geometry) } : {}),
           };

@@ -43,7 +43,7 @@ export interface RenderBudget {
   maxOperators: number;
 }
 
-const DEFAULT_BUDGET: RenderBudget = {
+export const DEFAULT_BUDGET: RenderBudget = {
   timeoutMs: 30_000,
   maxGrowthBytes: 1024 * 1024 * 1024,
   maxPatternFills: 200,
@@ -58,6 +58,25 @@ const DEFAULT_BUDGET: RenderBudget = {
  * title block of a sheet of 1.5 million operators is a few thousand of them). The operator list is cached by
  * pdf.js.
  */
+/**
+ * Refuses (resource_limit) a page whose whole drawing is over the render budget, or over half its operators:
+ * reads that would render most of it in parts (the whole drawing area's OCR) are not started on it; each part
+ * would count only its own share and pass, yet every pdf.js render walks the whole page again (C6 of the
+ * Ochlocknee addendum, 1.09 million operators, spent its page's minute on it).
+ */
+export const checkWholePageRenderable = async (page: PdfPage): Promise<void> => {
+  const { width, height } = pageGeometry(page);
+  const list = await drawingOperatorList(page);
+  // A read in parts renders the page several times, each render walking its whole list.
+  if (list.fnArray.length > DEFAULT_BUDGET.maxOperators / 2)
+    throw new ExtractionError(
+      'resource_limit',
+      `Page ${page.pageNumber} is too complex to render in parts (${list.fnArray.length} operators).`,
+      { pageNumber: page.pageNumber },
+    );
+  await checkRenderable(page, list, DEFAULT_BUDGET, [{ x0: 0, y0: 0, x1: width, y1: height }]);
+};
+
 const checkRenderable = async (
   page: PdfPage,
   list: OperatorList,

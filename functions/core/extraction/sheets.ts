@@ -5,6 +5,7 @@
 
 import { readBubbleViews } from './bubble-views.ts';
 import { type DrawingIndexEntry, INDEX_HEADING_RE, readDrawingIndex } from './drawing-index.ts';
+import { ocrDrawing } from './drawing-ocr.ts';
 import { ocrSkipped } from './errors.ts';
 import {
   type Box,
@@ -28,7 +29,7 @@ import type { Ruling } from './rulings.ts';
 import { fitScheduleFrames } from './schedule-frames.ts';
 import { findTitleLines, findTitleLinesWithoutNumber, type TitleLine } from './sheet-title.ts';
 import { findTitleBlock } from './title-block.ts';
-import { ocrDrawingArea, ocrNumberCells, ocrTitleBlock } from './title-block-ocr.ts';
+import { mergeOcrWords, ocrDrawingArea, ocrNumberCells, ocrTitleBlock } from './title-block-ocr.ts';
 
 export interface SheetPageResult {
   width: number;
@@ -139,11 +140,25 @@ export const analyzeSheetPage = async (
           ),
         )
     : [findTitleLinesWithoutNumber(lines, titleBlock, pageWidth, pageHeight)];
+  // An outlined or scanned sheet is read whole: its notes, legends, schedules, view titles and callouts.
+  if (ocrRequest) {
+    try {
+      const drawing = await ocrDrawing(ocrRequest, titleBlock, longRulings, words);
+      if (drawing.failure)
+        issue ??= ocrSkipped(pageNumber, drawing.failure, 'OCR of part of the drawing area');
+      words = mergeOcrWords(words, drawing.words);
+      lines = buildLines(words, { gapFactor: 1.5 });
+      if (ocr) ocr.seconds = Math.round((ocr.seconds + drawing.seconds) * 10) / 10;
+    } catch (error) {
+      issue ??= ocrSkipped(pageNumber, error, 'OCR of the drawing area');
+    }
+  }
   // A sheet titled as an index, whose drawing area was not read (outlined or scanned), is read for its table.
-  let drawingIndex: DrawingIndexEntry[] = [];
-  if (lines.some((line) => INDEX_HEADING_RE.test(line.text))) {
-    drawingIndex = readDrawingIndex(words, titleBlock);
-    if (drawingIndex.length === 0 && ocrRequest && titleBlock) {
+  // Any sheet may print the set's index (under `DRAWINGS:`, `SHEET LIST`, or no heading at all): its rows are
+  // looked for on every sheet, and the set keeps a list only if it names the set's sheets (setDrawingIndex).
+  let drawingIndex = readDrawingIndex(words, titleBlock);
+  if (drawingIndex.length === 0 && lines.some((line) => INDEX_HEADING_RE.test(line.text))) {
+    if (ocrRequest && titleBlock) {
       try {
         const area = await ocrDrawingArea(ocrRequest, titleBlock, rulings);
         drawingIndex = readDrawingIndex(area.words, titleBlock);

@@ -80,6 +80,43 @@ describe('drawing index', () => {
     expect(fromIndex?.positionOf.get('G-1')).toBe(1);
   });
 
+  it('is the longest list that names the set, not a longer schedule on another sheet', () => {
+    // Prepare: a four-row equipment schedule on one sheet, the three-row index on another.
+    const schedule = ['AHU-1', 'EF-1', 'EF-2', 'EF-3'].map((number) => ({ number, title: 'FAN' }));
+    const index = [
+      { number: 'G-0', title: 'COVER PAGE' },
+      { number: 'G-1', title: 'VICINITY MAP' },
+      { number: 'G-2', title: 'INDEX OF DRAWINGS' },
+    ];
+
+    // Act
+    const found = setDrawingIndex([schedule, index], ['G-1', 'G-2']);
+
+    // Assess
+    expect(found?.entries).toEqual(index);
+  });
+
+  it('ends a title with the part that tells sheets apart, not with a file number further off', () => {
+    // Prepare: `SHEET 1` at a word's gap; a file number `2` far right of `AREA`.
+    const words = [
+      ...row(100, ['S001', 200], ['STRUCTURAL', 240], ['NOTES', 306], ['SHEET', 342], ['1', 376]),
+      ...row(120, ['S002', 200], ['STRUCTURAL', 240], ['NOTES', 306], ['SHEET', 342], ['2', 376]),
+      ...row(140, ['S602', 200], ['FRAMING', 240], ['AREA', 288], ['C', 316]),
+      ...row(160, ['S701', 200], ['BRACING', 240], ['PLAN', 288], ['2', 340]),
+    ];
+
+    // Act
+    const entries = readDrawingIndex(words, null);
+
+    // Assess
+    expect(entries.map((entry) => entry.title)).toEqual([
+      'STRUCTURAL NOTES SHEET 1',
+      'STRUCTURAL NOTES SHEET 2',
+      'FRAMING AREA C',
+      'BRACING PLAN',
+    ]);
+  });
+
   it('numbers an unread sheet from the positions of its neighbours in the index', () => {
     // Prepare
     const index = setDrawingIndex(
