@@ -5,15 +5,15 @@
  */
 import { ExtractionError, isExtractionError, ocrSkipped } from './errors.ts';
 import { intersection, type Line, type Word } from './geometry.ts';
+import { readPdfiumWords } from './io/text.ts';
 import { buildLines } from './layout.ts';
 import type { ExtractionLimits } from './limits.ts';
 import type { PageIssue } from './model.ts';
 import { type OcrRequest, ocrPage } from './ocr.ts';
-import { type PageGeometry, type PdfDocument, type PdfJs, pageGeometry, withTimeout } from './pdf.ts';
+import { type OpenedPdf, type PageGeometry, pageGeometry, withTimeout } from './pdf.ts';
 import { type Ruling, readRulings } from './rulings.ts';
 import { analyzeSheetPage, type SheetPageResult } from './sheets.ts';
 import { type SpecPageSignals, specSignals, type TextLine } from './spec-signals.ts';
-import { readTextLayerWords } from './text-layer.ts';
 
 export interface PageResult {
   pageNumber: number;
@@ -56,23 +56,22 @@ const toTextLine = (line: Line): TextLine => ({
 });
 
 export const processPage = async (
-  doc: PdfDocument,
-  pdfjs: PdfJs,
+  opened: Pick<OpenedPdf, 'doc' | 'pdfjs' | 'pdfium'>,
   pageNumber: number,
   options: PageOptions,
 ): Promise<PageResult> => {
   const { limits } = options;
+  const { doc, pdfjs } = opened;
   let geometry: PageGeometry = { width: 612, height: 792, rotation: 0, transform: [1, 0, 0, -1, 0, 792] };
+  const started = Date.now();
   const run = async (): Promise<PageResult> => {
     const page = await doc.getPage(pageNumber);
+    const pdfiumPage = opened.pdfium.page(pageNumber);
     try {
       geometry = pageGeometry(page);
-      const { words, charCount } = await readTextLayerWords(
-        page,
-        pdfjs,
-        geometry,
-        limits.maxTextItemsPerPage,
-      );
+      const { words, charCount } = readPdfiumWords(pdfiumPage, limits.maxTextItemsPerPage);
+      // PDFium reads the text in one synchronous call that no timer can interrupt: the budget is checked after.
+      if (Date.now() - started >= limits.pageTimeoutMs) throw pageTimeout(pageNumber, limits.pageTimeoutMs);
       const isLargePage = isLargePageSize(geometry.width, geometry.height);
       let pageWords: Word[] = words;
       let ocr: PageResult['ocr'] = null;
@@ -176,15 +175,13 @@ export const processPage = async (
         issue: pageIssue,
       };
     } finally {
+      pdfiumPage.close();
       page.cleanup();
     }
   };
   try {
-    return await withTimeout(
-      run(),
-      limits.pageTimeoutMs,
-      () =>
-        new ExtractionError('page_timeout', `Page ${pageNumber} took more than ${limits.pageTimeoutMs} ms.`),
+    return await withTimeout(run(), limits.pageTimeoutMs, () =>
+      pageTimeout(pageNumber, limits.pageTimeoutMs),
     );
   } catch (error) {
     const code = isExtractionError(error) ? error.code : 'pdf_malformed';
@@ -192,6 +189,9 @@ export const processPage = async (
     return failedPage(pageNumber, geometry, { pageNumber, code, message });
   }
 };
+
+const pageTimeout = (pageNumber: number, ms: number): ExtractionError =>
+  new ExtractionError('page_timeout', `Page ${pageNumber} took more than ${ms} ms.`);
 
 /**
  * A drawing sheet printed onto a letter or legal page (an office print or scan of a sheet): landscape, with
