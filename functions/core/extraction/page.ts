@@ -10,8 +10,8 @@ import { buildLines } from './layout.ts';
 import type { ExtractionLimits } from './limits.ts';
 import type { PageIssue } from './model.ts';
 import { type OcrRequest, ocrPage } from './ocr.ts';
-import { type OpenedPdf, type PageGeometry, pageGeometry, withTimeout } from './pdf.ts';
-import { type Ruling, readRulings } from './rulings.ts';
+import { type OpenedPdf, type PageGeometry, type PdfPage, withTimeout } from './pdf.ts';
+import { type Ruling, readPdfiumRulings } from './rulings.ts';
 import { analyzeSheetPage, type SheetPageResult } from './sheets.ts';
 import { type SpecPageSignals, specSignals, type TextLine } from './spec-signals.ts';
 
@@ -42,6 +42,8 @@ export interface PageOptions {
 }
 
 const LEGAL_AREA = 612 * 1008;
+/** Pages with more page objects than this are read without rulings (as pages over 2 million operators were). */
+const MAX_PATH_OBJECTS = 2_000_000;
 
 export const isLargePageSize = (width: number, height: number): boolean =>
   Math.max(width, height) > 1100 || width * height > LEGAL_AREA * 1.15;
@@ -56,19 +58,25 @@ const toTextLine = (line: Line): TextLine => ({
 });
 
 export const processPage = async (
-  opened: Pick<OpenedPdf, 'doc' | 'pdfjs' | 'pdfium'>,
+  opened: Pick<OpenedPdf, 'doc' | 'pdfium'>,
   pageNumber: number,
   options: PageOptions,
 ): Promise<PageResult> => {
   const { limits } = options;
-  const { doc, pdfjs } = opened;
+  const { doc } = opened;
   let geometry: PageGeometry = { width: 612, height: 792, rotation: 0, transform: [1, 0, 0, -1, 0, 792] };
   const started = Date.now();
+  // pdf.js's page is loaded only for what still reads it (a sheet's paths, OCR's renders): a text page is
+  // read by PDFium alone.
+  let pdfjsPage: PdfPage | null = null;
+  const loadPdfjsPage = async (): Promise<PdfPage> => {
+    pdfjsPage ??= await doc.getPage(pageNumber);
+    return pdfjsPage;
+  };
   const run = async (): Promise<PageResult> => {
-    const page = await doc.getPage(pageNumber);
     const pdfiumPage = opened.pdfium.page(pageNumber);
     try {
-      geometry = pageGeometry(page);
+      geometry = pdfiumPage.geometry;
       const { words, charCount } = readPdfiumWords(pdfiumPage, limits.maxTextItemsPerPage);
       // PDFium reads the text in one synchronous call that no timer can interrupt: the budget is checked after.
       if (Date.now() - started >= limits.pageTimeoutMs) throw pageTimeout(pageNumber, limits.pageTimeoutMs);
@@ -86,11 +94,12 @@ export const processPage = async (
       let sheet: SheetPageResult | null = null;
       let pageIssue: PageIssue | null = null;
       if (isLargePage || reducedSheet) {
+        const page = await loadPdfjsPage();
         let ocrRequest: OcrRequest | null = null;
         // Short rulings (cell borders) are read once, on first use: the number cells and the title block use them.
         let cellRulingsRead: Promise<Ruling[]> | null = null;
         const cellRulings = (): Promise<Ruling[]> => {
-          cellRulingsRead ??= readRulings(page, pdfjs, geometry, 10, 2_000_000);
+          cellRulingsRead ??= Promise.resolve(readPdfiumRulings(pdfiumPage, 10, MAX_PATH_OBJECTS));
           return cellRulingsRead;
         };
         if (wantsOcr && options.ocrBudget.pagesLeft > 0) {
@@ -102,13 +111,11 @@ export const processPage = async (
             ...(reducedSheet ? { dpi: reducedSheetDpi(geometry) } : {}),
           };
         }
-        const rulings = await readRulings(
-          page,
-          pdfjs,
-          geometry,
+        const rulings = readPdfiumRulings(
+          pdfiumPage,
           Math.min(geometry.width, geometry.height) * 0.15,
-          2_000_000,
-        ).catch(() => []);
+          MAX_PATH_OBJECTS,
+        );
         const fallbackOcr: OcrRequest | null =
           !ocrRequest && options.ocr === 'auto' && options.ocrBudget.pagesLeft > 0
             ? {
@@ -149,7 +156,7 @@ export const processPage = async (
       } else if (wantsOcr && options.ocrBudget.pagesLeft > 0 && charCount < 20) {
         options.ocrBudget.pagesLeft--;
         try {
-          const result = await ocrPage({ page, geometry, limits }, 'page');
+          const result = await ocrPage({ page: await loadPdfjsPage(), geometry, limits }, 'page');
           pageWords = [...words, ...result.words];
           ocr = { used: true, scope: 'page', meanConfidence: result.meanConfidence, seconds: result.seconds };
         } catch (error) {
@@ -176,7 +183,7 @@ export const processPage = async (
       };
     } finally {
       pdfiumPage.close();
-      page.cleanup();
+      pdfjsPage?.cleanup();
     }
   };
   try {
