@@ -11,7 +11,7 @@ import type { ExtractionLimits } from './limits.ts';
 import type { PageIssue } from './model.ts';
 import { type OcrRequest, ocrPage } from './ocr.ts';
 import { type OpenedPdf, type PageGeometry, type PdfPage, withTimeout } from './pdf.ts';
-import { type Ruling, readPdfiumRulings } from './rulings.ts';
+import { type Ruling, readRulings } from './rulings.ts';
 import { analyzeSheetPage, type SheetPageResult } from './sheets.ts';
 import { type SpecPageSignals, specSignals, type TextLine } from './spec-signals.ts';
 
@@ -42,8 +42,6 @@ export interface PageOptions {
 }
 
 const LEGAL_AREA = 612 * 1008;
-/** Pages with more page objects than this are read without rulings (as pages over 2 million operators were). */
-const MAX_PATH_OBJECTS = 2_000_000;
 
 export const isLargePageSize = (width: number, height: number): boolean =>
   Math.max(width, height) > 1100 || width * height > LEGAL_AREA * 1.15;
@@ -58,12 +56,12 @@ const toTextLine = (line: Line): TextLine => ({
 });
 
 export const processPage = async (
-  opened: Pick<OpenedPdf, 'doc' | 'pdfium'>,
+  opened: Pick<OpenedPdf, 'doc' | 'pdfjs' | 'pdfium'>,
   pageNumber: number,
   options: PageOptions,
 ): Promise<PageResult> => {
   const { limits } = options;
-  const { doc } = opened;
+  const { doc, pdfjs } = opened;
   let geometry: PageGeometry = { width: 612, height: 792, rotation: 0, transform: [1, 0, 0, -1, 0, 792] };
   const started = Date.now();
   // pdf.js's page is loaded only for what still reads it (a sheet's paths, OCR's renders): a text page is
@@ -99,7 +97,7 @@ export const processPage = async (
         // Short rulings (cell borders) are read once, on first use: the number cells and the title block use them.
         let cellRulingsRead: Promise<Ruling[]> | null = null;
         const cellRulings = (): Promise<Ruling[]> => {
-          cellRulingsRead ??= Promise.resolve(readPdfiumRulings(pdfiumPage, 10, MAX_PATH_OBJECTS));
+          cellRulingsRead ??= readRulings(page, pdfjs, geometry, 10, 2_000_000);
           return cellRulingsRead;
         };
         if (wantsOcr && options.ocrBudget.pagesLeft > 0) {
@@ -111,11 +109,13 @@ export const processPage = async (
             ...(reducedSheet ? { dpi: reducedSheetDpi(geometry) } : {}),
           };
         }
-        const rulings = readPdfiumRulings(
-          pdfiumPage,
+        const rulings = await readRulings(
+          page,
+          pdfjs,
+          geometry,
           Math.min(geometry.width, geometry.height) * 0.15,
-          MAX_PATH_OBJECTS,
-        );
+          2_000_000,
+        ).catch(() => []);
         const fallbackOcr: OcrRequest | null =
           !ocrRequest && options.ocr === 'auto' && options.ocrBudget.pagesLeft > 0
             ? {
