@@ -11,7 +11,7 @@ import type { ExtractionLimits } from './limits.ts';
 import type { PageIssue } from './model.ts';
 import { type OcrRequest, ocrPage } from './ocr.ts';
 import { type OpenedPdf, type PageGeometry, type PdfPage, withTimeout } from './pdf.ts';
-import { type Ruling, readRulings } from './rulings.ts';
+import { type Ruling, readPdfiumRulings, readRulings } from './rulings.ts';
 import { analyzeSheetPage, type SheetPageResult } from './sheets.ts';
 import { type SpecPageSignals, specSignals, type TextLine } from './spec-signals.ts';
 
@@ -42,6 +42,8 @@ export interface PageOptions {
 }
 
 const LEGAL_AREA = 612 * 1008;
+/** A page with more drawing operators (pdf.js) or page objects (PDFium) than this is read without rulings. */
+const MAX_PATHS = 2_000_000;
 
 export const isLargePageSize = (width: number, height: number): boolean =>
   Math.max(width, height) > 1100 || width * height > LEGAL_AREA * 1.15;
@@ -94,13 +96,22 @@ export const processPage = async (
       if (isLargePage || reducedSheet) {
         const page = await loadPdfjsPage();
         let ocrRequest: OcrRequest | null = null;
+        // A sheet OCR will read is parsed by pdf.js for its renders anyway: its rulings come from pdf.js's
+        // operator list, as the OCR passes were tuned on (PDFium keeps no page object for a path neither
+        // filled nor stroked, and such a rectangle decides an as-built sheet's title block). Other sheets'
+        // rulings come from PDFium's page objects, and pdf.js parses nothing of them unless OCR is needed.
+        const ocrWillRead = wantsOcr && options.ocrBudget.pagesLeft > 0;
+        const sheetRulings = (minLength: number): Promise<Ruling[]> =>
+          ocrWillRead
+            ? readRulings(page, pdfjs, geometry, minLength, MAX_PATHS)
+            : Promise.resolve(readPdfiumRulings(pdfiumPage, minLength, MAX_PATHS));
         // Short rulings (cell borders) are read once, on first use: the number cells and the title block use them.
         let cellRulingsRead: Promise<Ruling[]> | null = null;
         const cellRulings = (): Promise<Ruling[]> => {
-          cellRulingsRead ??= readRulings(page, pdfjs, geometry, 10, 2_000_000);
+          cellRulingsRead ??= sheetRulings(10);
           return cellRulingsRead;
         };
-        if (wantsOcr && options.ocrBudget.pagesLeft > 0) {
+        if (ocrWillRead) {
           ocrRequest = {
             page,
             geometry,
@@ -109,13 +120,7 @@ export const processPage = async (
             ...(reducedSheet ? { dpi: reducedSheetDpi(geometry) } : {}),
           };
         }
-        const rulings = await readRulings(
-          page,
-          pdfjs,
-          geometry,
-          Math.min(geometry.width, geometry.height) * 0.15,
-          2_000_000,
-        ).catch(() => []);
+        const rulings = await sheetRulings(Math.min(geometry.width, geometry.height) * 0.15).catch(() => []);
         const fallbackOcr: OcrRequest | null =
           !ocrRequest && options.ocr === 'auto' && options.ocrBudget.pagesLeft > 0
             ? {
