@@ -10,18 +10,27 @@ import type { Construct } from 'constructs';
  * installed here are linux-x64-gnu, so functions using a layer run on x86_64.
  */
 export const NATIVE_LAYERS = {
-  /** The extraction engine: canvas, pdf.js, tesseract and its English data. */
+  /**
+   * The extraction engine: PDFium (WebAssembly: text and renders), pdf.js (operator lists), canvas, tesseract
+   * and its English data.
+   */
   engine: {
-    modules: ['@napi-rs/canvas', 'pdfjs-dist', 'tesseract.js', '@tesseract.js-data/eng'],
+    modules: ['@embedpdf/pdfium', '@napi-rs/canvas', 'pdfjs-dist', 'tesseract.js', '@tesseract.js-data/eng'],
     description: 'Extraction engine runtime',
     strip: false,
     /** Packages that must hold their platform binary (a `.node` file), or the synth fails. */
     binaries: ['@napi-rs/canvas-linux-x64-gnu'],
     /**
      * Left out: pdf.js's own nested copy of the canvas binary (33 MB; it then resolves the engine's
-     * copy, which also draws every canvas) and its modern build (the engine loads `legacy/`).
+     * copy, which also draws every canvas) and its modern build (the engine loads `legacy/`); PDFium's
+     * browser and CommonJS builds (the engine imports its ES module for Node).
      */
-    prune: ['pdfjs-dist/node_modules', 'pdfjs-dist/build'],
+    prune: [
+      'pdfjs-dist/node_modules',
+      'pdfjs-dist/build',
+      '@embedpdf/pdfium/dist/index.browser.js',
+      '@embedpdf/pdfium/dist/index.cjs',
+    ],
   },
   /**
    * The project source index: LanceDB and Apache Arrow (one copy, shared by our code and LanceDB's,

@@ -18,6 +18,11 @@ function fakeCheckout(withBinary: boolean): string {
   };
   const manifest = (name: string, optional: Record<string, string> = {}) =>
     file(`${name}/package.json`, JSON.stringify({ name, version: '1.0.0', optionalDependencies: optional }));
+  manifest('@embedpdf/pdfium');
+  file('@embedpdf/pdfium/dist/index.js');
+  file('@embedpdf/pdfium/dist/index.browser.js');
+  file('@embedpdf/pdfium/dist/index.cjs');
+  file('@embedpdf/pdfium/dist/pdfium.wasm');
   manifest('@napi-rs/canvas', { '@napi-rs/canvas-linux-x64-gnu': '1.0.0' });
   file('@napi-rs/canvas/index.js');
   manifest('@napi-rs/canvas-linux-x64-gnu');
@@ -51,6 +56,9 @@ describe('native layers', () => {
     // Assess
     const files = filesUnder(join(staged, 'nodejs', 'node_modules'));
     expect(files).toEqual([
+      '@embedpdf/pdfium/dist/index.js',
+      '@embedpdf/pdfium/dist/pdfium.wasm',
+      '@embedpdf/pdfium/package.json',
       '@napi-rs/canvas-linux-x64-gnu/package.json',
       '@napi-rs/canvas-linux-x64-gnu/skia.linux-x64-gnu.node',
       '@napi-rs/canvas/index.js',
@@ -73,7 +81,7 @@ describe('native layers', () => {
     expect(stage).toThrow(/no platform binary in @napi-rs\/canvas-linux-x64-gnu/);
   });
 
-  it('render a page with pdf.js and canvas from the staged engine layer alone (Lambda /opt/nodejs layout)', async () => {
+  it('read and render a page with PDFium, pdf.js and canvas from the staged engine layer alone (Lambda /opt/nodejs layout)', async () => {
     // Prepare: the real packages, staged as Lambda mounts the layer; a script that resolves from there.
     const folder = mkdtempSync(join(tmpdir(), 'psa-opt-'));
     onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
@@ -93,7 +101,19 @@ const viewport = page.getViewport({ scale: 1 });
 const surface = canvas.createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
 await page.render({ canvasContext: surface.getContext('2d'), viewport, canvas: surface }).promise;
 const text = (await page.getTextContent()).items.map((item) => item.str).join(' ');
-console.log(JSON.stringify({ pages: document.numPages, png: surface.toBuffer('image/png').length, text: text.slice(0, 80) }));
+const { createRequire } = await import('node:module');
+const { init } = await import('@embedpdf/pdfium');
+const pdfium = await init({ wasmBinary: readFileSync(createRequire(import.meta.url).resolve('@embedpdf/pdfium/pdfium.wasm')) });
+pdfium.PDFiumExt_Init();
+const bytes = readFileSync(process.argv[2]);
+const at = pdfium.pdfium.wasmExports.malloc(bytes.length);
+pdfium.pdfium.HEAPU8.set(bytes, at);
+const pdfiumDocument = pdfium.FPDF_LoadMemDocument(at, bytes.length, '');
+const pdfiumPage = pdfium.FPDF_LoadPage(pdfiumDocument, 0);
+const chars = pdfium.FPDFText_CountChars(pdfium.FPDFText_LoadPage(pdfiumPage));
+const bitmap = pdfium.FPDFBitmap_Create(100, 100, 0);
+pdfium.FPDF_RenderPageBitmap(bitmap, pdfiumPage, 0, 0, 100, 100, 0, 0);
+console.log(JSON.stringify({ pages: document.numPages, png: surface.toBuffer('image/png').length, text: text.slice(0, 80), pdfiumPages: pdfium.FPDF_GetPageCount(pdfiumDocument), chars }));
 `,
     );
     // Act
@@ -103,8 +123,16 @@ console.log(JSON.stringify({ pages: document.numPages, png: surface.toBuffer('im
     // pdf.js's WebAssembly decoders (the engine's wasmUrl): without OpenJPEG no JPEG 2000 image is drawn.
     for (const decoder of ['openjpeg.wasm', 'jbig2.wasm'])
       expect(existsSync(join(staged, 'nodejs', 'node_modules', 'pdfjs-dist', 'wasm', decoder))).toBe(true);
-    const rendered = JSON.parse(stdout) as { pages: number; png: number; text: string };
+    const rendered = JSON.parse(stdout) as {
+      pages: number;
+      png: number;
+      text: string;
+      pdfiumPages: number;
+      chars: number;
+    };
     expect(rendered.pages).toBe(2);
+    expect(rendered.pdfiumPages).toBe(2);
+    expect(rendered.chars).toBeGreaterThan(10);
     expect(rendered.png).toBeGreaterThan(1000);
     expect(rendered.text.length).toBeGreaterThan(10);
   });

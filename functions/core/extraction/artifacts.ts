@@ -3,24 +3,25 @@
  */
 import { ExtractionError } from './errors.ts';
 import { clampBox, fromDisplayBox } from './geometry.ts';
+import type { PdfiumDocument, PdfiumPage } from './io/pdfium.ts';
 import { type ExtractionLimits, resolveLimits } from './limits.ts';
 import type { DisplayBox, Region } from './model.ts';
-import { openPdf, type PdfDocument, type PdfPage, pageGeometry } from './pdf.ts';
-import { cropCanvas, renderRegion } from './render.ts';
+import { openPdfiumFile } from './pdf.ts';
+import { cropCanvas, renderPdfiumRegion } from './render.ts';
 
 /** PNG of `box` (display points) on an open page, clamped to the page, at `dpi` within the pixel budget. */
 const cropPng = async (
-  page: PdfPage,
+  page: PdfiumPage,
   box: DisplayBox,
   dpi: number,
   maxCanvasPixels: number,
 ): Promise<Uint8Array> => {
-  const geometry = pageGeometry(page);
+  const { geometry } = page;
   const clamped = clampBox(fromDisplayBox(box), geometry.width, geometry.height);
   if (clamped.x1 - clamped.x0 < 1 || clamped.y1 - clamped.y0 < 1) {
     throw new ExtractionError('invalid_page_range', 'The crop box lies outside the page.');
   }
-  const rendered = await renderRegion(page, clamped, dpi, maxCanvasPixels);
+  const rendered = renderPdfiumRegion(page, clamped, dpi, maxCanvasPixels);
   return new Uint8Array(await rendered.canvas.encode('png'));
 };
 
@@ -28,22 +29,23 @@ const withPage = async <T>(
   bytes: Uint8Array,
   pageNumber: number,
   limits: Partial<ExtractionLimits> | undefined,
-  fn: (doc: PdfDocument, page: PdfPage, resolved: ExtractionLimits) => Promise<T>,
+  fn: (page: PdfiumPage, resolved: ExtractionLimits) => Promise<T>,
 ): Promise<T> => {
   const resolved = resolveLimits(limits);
-  const { doc, pageCount } = await openPdf(bytes, resolved);
+  const doc = await openPdfiumFile(bytes, resolved);
   try {
+    const { pageCount } = doc;
     if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > pageCount) {
       throw new ExtractionError('invalid_page_range', `Page ${pageNumber} is not in 1-${pageCount}.`);
     }
-    const page = await doc.getPage(pageNumber);
+    const page = doc.page(pageNumber);
     try {
-      return await fn(doc, page, resolved);
+      return await fn(page, resolved);
     } finally {
-      page.cleanup();
+      page.close();
     }
   } finally {
-    await doc.destroy();
+    doc.close();
   }
 };
 
@@ -55,9 +57,7 @@ export const renderRegionCrop = async (
   dpi = 110,
   limits?: Partial<ExtractionLimits>,
 ): Promise<Uint8Array> =>
-  withPage(bytes, pageNumber, limits, (_doc, page, resolved) =>
-    cropPng(page, box, dpi, resolved.maxCanvasPixels),
-  );
+  withPage(bytes, pageNumber, limits, (page, resolved) => cropPng(page, box, dpi, resolved.maxCanvasPixels));
 
 /**
  * PNG crops of many regions of one file: the document is opened once and each page rendered once
@@ -72,18 +72,18 @@ export const renderRegionCrops = async (
 ): Promise<(Uint8Array | null)[]> => {
   if (crops.length === 0) return [];
   const resolved = resolveLimits(limits);
-  const { doc } = await openPdf(bytes, resolved);
+  const doc = await openPdfiumFile(bytes, resolved);
   try {
     return await cropsOfOpenDocument(doc, crops, dpi, resolved);
   } finally {
-    await doc.destroy();
+    doc.close();
   }
 };
 
 /** The whole page rendered at `dpi` within the pixel budget, with the page's geometry. */
-const renderWholePage = async (page: PdfPage, dpi: number, maxCanvasPixels: number) => {
-  const geometry = pageGeometry(page);
-  const rendered = await renderRegion(
+const renderWholePage = async (page: PdfiumPage, dpi: number, maxCanvasPixels: number) => {
+  const { geometry } = page;
+  const rendered = renderPdfiumRegion(
     page,
     { x0: 0, y0: 0, x1: geometry.width, y1: geometry.height },
     dpi,
@@ -94,12 +94,12 @@ const renderWholePage = async (page: PdfPage, dpi: number, maxCanvasPixels: numb
 
 /** `renderRegionCrops` on a document already open (a page extractor renders its pages' crops with it). */
 export const cropsOfOpenDocument = async (
-  doc: PdfDocument,
+  doc: PdfiumDocument,
   crops: readonly { pageNumber: number; box: DisplayBox }[],
   dpi: number,
   resolved: ExtractionLimits,
 ): Promise<(Uint8Array | null)[]> => {
-  const pageCount = doc.numPages;
+  const { pageCount } = doc;
   const results: (Uint8Array | null)[] = crops.map(() => null);
   const byPage = new Map<number, number[]>();
   crops.forEach((crop, index) => {
@@ -108,8 +108,9 @@ export const cropsOfOpenDocument = async (
     }
   });
   for (const [pageNumber, indices] of byPage) {
-    const page = await doc.getPage(pageNumber);
+    let page: PdfiumPage | null = null;
     try {
+      page = doc.page(pageNumber);
       const { geometry, rendered } = await renderWholePage(page, dpi, resolved.maxCanvasPixels);
       const scale = rendered.scale;
       for (const index of indices) {
@@ -125,7 +126,7 @@ export const cropsOfOpenDocument = async (
     } catch {
       // This page cannot be rendered (resource limits): its crops stay null; other pages go on.
     } finally {
-      page.cleanup();
+      page?.close();
     }
   }
   return results;
@@ -146,7 +147,7 @@ const COLORS: Record<string, string> = {
 };
 
 const drawOverlay = async (
-  page: PdfPage,
+  page: PdfiumPage,
   regions: readonly Pick<Region, 'regionType' | 'label' | 'displayBox' | 'titleDisplayBox'>[],
   dpi: number,
   resolved: ExtractionLimits,
@@ -198,23 +199,24 @@ export const renderOverlay = async (
   dpi = 50,
   limits?: Partial<ExtractionLimits>,
 ): Promise<Uint8Array> =>
-  withPage(bytes, pageNumber, limits, (_doc, page, resolved) => drawOverlay(page, regions, dpi, resolved));
+  withPage(bytes, pageNumber, limits, (page, resolved) => drawOverlay(page, regions, dpi, resolved));
 
 /**
  * Opens the PDF once for many crops and overlays (the CLI writes one per region); close() when done.
  */
 export const openArtifactRenderer = async (bytes: Uint8Array, limits?: Partial<ExtractionLimits>) => {
   const resolved = resolveLimits(limits);
-  const { doc, pageCount } = await openPdf(bytes, resolved);
-  const onPage = async <T>(pageNumber: number, fn: (page: PdfPage) => Promise<T>): Promise<T> => {
+  const doc = await openPdfiumFile(bytes, resolved);
+  const { pageCount } = doc;
+  const onPage = async <T>(pageNumber: number, fn: (page: PdfiumPage) => Promise<T>): Promise<T> => {
     if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > pageCount) {
       throw new ExtractionError('invalid_page_range', `Page ${pageNumber} is not in 1-${pageCount}.`);
     }
-    const page = await doc.getPage(pageNumber);
+    const page = doc.page(pageNumber);
     try {
       return await fn(page);
     } finally {
-      page.cleanup();
+      page.close();
     }
   };
   return {
@@ -226,6 +228,6 @@ export const openArtifactRenderer = async (bytes: Uint8Array, limits?: Partial<E
       regions: readonly Pick<Region, 'regionType' | 'label' | 'displayBox' | 'titleDisplayBox'>[],
       dpi = 50,
     ): Promise<Uint8Array> => onPage(pageNumber, (page) => drawOverlay(page, regions, dpi, resolved)),
-    close: (): Promise<void> => doc.destroy(),
+    close: async (): Promise<void> => doc.close(),
   };
 };

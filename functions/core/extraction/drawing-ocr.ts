@@ -11,8 +11,9 @@
  * - Long rulings are painted out (borders and grid lines make tesseract drop what touches them).
  * - Words read with less than MIN_CONFIDENCE, and words of marks only, are linework read as letters (hatching,
  *   dimension ticks, symbols): dropped.
- * - A page whose whole drawing is over the render budget (render.ts: pattern fills, operators) is not read
- *   (each tile would walk it again). The area is rendered once and the tiles cut from that render; a tile that cannot be rendered safely (too
+ * - The area is rendered once, by PDFium (`pdfiumPage` of the request), and the tiles cut from that render.
+ *   Without PDFium (pdf.js renders), a page whose whole drawing is over the render budget (render.ts: pattern
+ *   fills, operators) is not read (each tile would walk it again); a tile that cannot be rendered safely (too
  *   many pattern fills in it: see render.ts) is left out and the failure returned, for the page's issue; the
  *   other tiles are read. No tile starts after half the page's time (DEADLINE_SHARE), nor without time left
  *   for two tiles as slow as the slowest so far: what was read is kept, and the page's other results with it.
@@ -20,7 +21,7 @@
 import { ExtractionError, isExtractionError } from './errors.ts';
 import { type Box, centerX, centerY, type Word } from './geometry.ts';
 import { keepRender, type OcrRequest, type OcrResult, ocrArea } from './ocr.ts';
-import { checkWholePageRenderable } from './render.ts';
+import { checkWholePageRenderable, renderPdfiumRegion } from './render.ts';
 import type { Ruling } from './rulings.ts';
 
 /** Overlap of neighbouring tiles, in points (1.5 in: longer than nearly every word of a drawing's notes). */
@@ -136,11 +137,20 @@ export const ocrDrawing = async (
     ...request,
     renderTimeoutMs: Math.max(0, (deadline - Date.now()) / 2),
   });
-  await checkWholePageRenderable(request.page);
   const kept = request.renders?.length ?? 0;
-  await keepRender(reading(), area, dpi).catch((error: unknown) => {
-    if (!stopsTheRead(error)) throw error;
-  });
+  if (request.pdfiumPage) {
+    // PDFium draws the area once, whatever the page's complexity; the tiles are cut from it.
+    request.renders ??= [];
+    request.renders.push({
+      dpi,
+      rendered: renderPdfiumRegion(request.pdfiumPage, area, dpi, request.limits.maxCanvasPixels),
+    });
+  } else {
+    await checkWholePageRenderable(request.page);
+    await keepRender(reading(), area, dpi).catch((error: unknown) => {
+      if (!stopsTheRead(error)) throw error;
+    });
+  }
   let slowestTile = 0;
   try {
     for (const tile of tiles) {

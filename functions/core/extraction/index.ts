@@ -25,8 +25,8 @@ export * from './model.ts';
 export type { PageResult } from './page.ts';
 export { buildSectionPdf, buildSectionPdfs, inspectPdf, type PdfInspection } from './pdf-structure.ts';
 export { type FileSheets, referenceTargets, withTargets } from './reference-targets.ts';
+export { engineRegionId } from './region-draft.ts';
 export { type Renormalized, renormalizeRegion, type StoredRegion, storedFileSheets } from './renormalize.ts';
-export { engineRegionId } from './sheets.ts';
 
 export interface PageRange {
   from: number;
@@ -110,7 +110,8 @@ export const openPageExtractor = async (
   const limits = resolveLimits(options.limits);
   const started = Date.now();
   const warm = options.keepWarm ? await openWarmDocument(bytes, limits) : null;
-  const { doc, pdfjs, pageCount } = warm?.opened ?? (await openPdf(bytes, limits));
+  const opened = warm?.opened ?? (await openPdf(bytes, limits));
+  const { doc, pageCount } = opened;
   const ocrBudget = { pagesLeft: limits.maxOcrPages };
   return {
     pageCount,
@@ -121,14 +122,12 @@ export const openPageExtractor = async (
         if (Date.now() - started > limits.fileTimeoutMs) {
           throw new ExtractionError('file_timeout', `The file took more than ${limits.fileTimeoutMs} ms.`);
         }
-        pages.push(
-          await processPage(doc, pdfjs, pageNumber, { limits, ocr: options.ocr ?? 'auto', ocrBudget }),
-        );
+        pages.push(await processPage(opened, pageNumber, { limits, ocr: options.ocr ?? 'auto', ocrBudget }));
       }
       return pages;
     },
     regionCrops(crops, dpi = 110) {
-      return cropsOfOpenDocument(doc, crops, dpi, limits);
+      return cropsOfOpenDocument(opened.pdfium, crops, dpi, limits);
     },
     async close() {
       if (warm) {

@@ -8,7 +8,7 @@ export interface ExtractionLimits {
   pageTimeoutMs: number;
   /** Wall-clock budget for the whole call, in ms. */
   fileTimeoutMs: number;
-  /** Most text items read from one page; beyond this the page is reported as `resource_limit`. */
+  /** Most characters (PDFium's, spaces included) read from one page; beyond this the page is a `resource_limit`. */
   maxTextItemsPerPage: number;
   /** Total bytes that Flate streams may inflate to (decompression-bomb guard), and per stream. */
   maxInflatedBytes: number;

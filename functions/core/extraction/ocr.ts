@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { type Canvas, createCanvas } from '@napi-rs/canvas';
 import { ExtractionError } from './errors.ts';
 import { type Box, contains, type TextDirection, type Word } from './geometry.ts';
+import type { PdfiumPage } from './io/pdfium.ts';
 import type { ExtractionLimits } from './limits.ts';
 import type { PageGeometry, PdfPage } from './pdf.ts';
 import {
@@ -38,6 +39,12 @@ export interface OcrRequest {
   deadline?: number;
   /** A render for this request that runs longer than this is stopped (default: the render budget's). */
   renderTimeoutMs?: number;
+  /**
+   * The page opened by PDFium, for reads that render large areas (the whole drawing area): PDFium draws a page
+   * of a million operators in a fraction of what pdf.js takes. Title-block reads keep pdf.js's pixels, which
+   * their passes were tuned on.
+   */
+  pdfiumPage?: PdfiumPage;
 }
 
 /** The render budget of a request: the default, with the request's own render time limit. */

@@ -5,15 +5,15 @@
  */
 import { ExtractionError, isExtractionError, ocrSkipped } from './errors.ts';
 import { intersection, type Line, type Word } from './geometry.ts';
+import { readPdfiumWords } from './io/text.ts';
 import { buildLines } from './layout.ts';
 import type { ExtractionLimits } from './limits.ts';
 import type { PageIssue } from './model.ts';
 import { type OcrRequest, ocrPage } from './ocr.ts';
-import { type PageGeometry, type PdfDocument, type PdfJs, pageGeometry, withTimeout } from './pdf.ts';
-import { type Ruling, readRulings } from './rulings.ts';
+import { type OpenedPdf, type PageGeometry, type PdfPage, withTimeout } from './pdf.ts';
+import { type Ruling, readPdfiumRulings, readRulings } from './rulings.ts';
 import { analyzeSheetPage, type SheetPageResult } from './sheets.ts';
 import { type SpecPageSignals, specSignals, type TextLine } from './spec-signals.ts';
-import { readTextLayerWords } from './text-layer.ts';
 import { printsTitleBlock } from './title-block.ts';
 
 export interface PageResult {
@@ -43,6 +43,8 @@ export interface PageOptions {
 }
 
 const LEGAL_AREA = 612 * 1008;
+/** A page with more drawing operators (pdf.js) or page objects (PDFium) than this is read without rulings. */
+const MAX_PATHS = 2_000_000;
 
 export const isLargePageSize = (width: number, height: number): boolean =>
   Math.max(width, height) > 1100 || width * height > LEGAL_AREA * 1.15;
@@ -57,25 +59,30 @@ const toTextLine = (line: Line): TextLine => ({
 });
 
 export const processPage = async (
-  doc: PdfDocument,
-  pdfjs: PdfJs,
+  opened: Pick<OpenedPdf, 'doc' | 'pdfjs' | 'pdfium'>,
   pageNumber: number,
   options: PageOptions,
 ): Promise<PageResult> => {
   const { limits } = options;
+  const { doc, pdfjs } = opened;
   let geometry: PageGeometry = { width: 612, height: 792, rotation: 0, transform: [1, 0, 0, -1, 0, 792] };
+  const started = Date.now();
   // The page's reads that can stop early (the drawing area's OCR) stop by then: see processPage's timeout.
-  const deadline = Date.now() + limits.pageTimeoutMs;
+  const deadline = started + limits.pageTimeoutMs;
+  // pdf.js's page is loaded only for what still reads it (a sheet's paths, OCR's renders): a text page is
+  // read by PDFium alone.
+  let pdfjsPage: PdfPage | null = null;
+  const loadPdfjsPage = async (): Promise<PdfPage> => {
+    pdfjsPage ??= await doc.getPage(pageNumber);
+    return pdfjsPage;
+  };
   const run = async (): Promise<PageResult> => {
-    const page = await doc.getPage(pageNumber);
+    const pdfiumPage = opened.pdfium.page(pageNumber);
     try {
-      geometry = pageGeometry(page);
-      const { words, charCount } = await readTextLayerWords(
-        page,
-        pdfjs,
-        geometry,
-        limits.maxTextItemsPerPage,
-      );
+      geometry = pdfiumPage.geometry;
+      const { words, charCount } = readPdfiumWords(pdfiumPage, limits.maxTextItemsPerPage);
+      // PDFium reads the text in one synchronous call that no timer can interrupt: the budget is checked after.
+      if (Date.now() - started >= limits.pageTimeoutMs) throw pageTimeout(pageNumber, limits.pageTimeoutMs);
       const isLargePage = isLargePageSize(geometry.width, geometry.height);
       let pageWords: Word[] = words;
       let ocr: PageResult['ocr'] = null;
@@ -90,30 +97,35 @@ export const processPage = async (
       let sheet: SheetPageResult | null = null;
       let pageIssue: PageIssue | null = null;
       if (isLargePage || reducedSheet) {
+        const page = await loadPdfjsPage();
         let ocrRequest: OcrRequest | null = null;
+        // A sheet OCR will read is parsed by pdf.js for its renders anyway: its rulings come from pdf.js's
+        // operator list, as the OCR passes were tuned on (PDFium keeps no page object for a path neither
+        // filled nor stroked, and such a rectangle decides an as-built sheet's title block). Other sheets'
+        // rulings come from PDFium's page objects, and pdf.js parses nothing of them unless OCR is needed.
+        const ocrWillRead = wantsOcr && options.ocrBudget.pagesLeft > 0;
+        const sheetRulings = (minLength: number): Promise<Ruling[]> =>
+          ocrWillRead
+            ? readRulings(page, pdfjs, geometry, minLength, MAX_PATHS)
+            : Promise.resolve(readPdfiumRulings(pdfiumPage, minLength, MAX_PATHS));
         // Short rulings (cell borders) are read once, on first use: the number cells and the title block use them.
         let cellRulingsRead: Promise<Ruling[]> | null = null;
         const cellRulings = (): Promise<Ruling[]> => {
-          cellRulingsRead ??= readRulings(page, pdfjs, geometry, 10, 2_000_000);
+          cellRulingsRead ??= sheetRulings(10);
           return cellRulingsRead;
         };
-        if (wantsOcr && options.ocrBudget.pagesLeft > 0) {
+        if (ocrWillRead) {
           ocrRequest = {
             page,
             geometry,
             limits,
             deadline,
+            pdfiumPage,
             cellRulings,
             ...(reducedSheet ? { dpi: reducedSheetDpi(geometry) } : {}),
           };
         }
-        const rulings = await readRulings(
-          page,
-          pdfjs,
-          geometry,
-          Math.min(geometry.width, geometry.height) * 0.15,
-          2_000_000,
-        ).catch(() => []);
+        const rulings = await sheetRulings(Math.min(geometry.width, geometry.height) * 0.15).catch(() => []);
         const fallbackOcr: OcrRequest | null =
           !ocrRequest && options.ocr === 'auto' && options.ocrBudget.pagesLeft > 0
             ? {
@@ -154,7 +166,7 @@ export const processPage = async (
       } else if (wantsOcr && options.ocrBudget.pagesLeft > 0 && charCount < 20) {
         options.ocrBudget.pagesLeft--;
         try {
-          const result = await ocrPage({ page, geometry, limits }, 'page');
+          const result = await ocrPage({ page: await loadPdfjsPage(), geometry, limits }, 'page');
           pageWords = [...words, ...result.words];
           ocr = { used: true, scope: 'page', meanConfidence: result.meanConfidence, seconds: result.seconds };
         } catch (error) {
@@ -180,15 +192,13 @@ export const processPage = async (
         issue: pageIssue,
       };
     } finally {
-      page.cleanup();
+      pdfiumPage.close();
+      pdfjsPage?.cleanup();
     }
   };
   try {
-    return await withTimeout(
-      run(),
-      limits.pageTimeoutMs,
-      () =>
-        new ExtractionError('page_timeout', `Page ${pageNumber} took more than ${limits.pageTimeoutMs} ms.`),
+    return await withTimeout(run(), limits.pageTimeoutMs, () =>
+      pageTimeout(pageNumber, limits.pageTimeoutMs),
     );
   } catch (error) {
     const code = isExtractionError(error) ? error.code : 'pdf_malformed';
@@ -196,6 +206,9 @@ export const processPage = async (
     return failedPage(pageNumber, geometry, { pageNumber, code, message });
   }
 };
+
+const pageTimeout = (pageNumber: number, ms: number): ExtractionError =>
+  new ExtractionError('page_timeout', `Page ${pageNumber} took more than ${ms} ms.`);
 
 /**
  * A drawing sheet printed onto a letter or legal page (an office print or scan of a sheet, a set plotted at

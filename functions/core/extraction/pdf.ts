@@ -9,6 +9,7 @@ import * as napiCanvas from '@napi-rs/canvas';
 import { imagePixelLimit } from './bilevel-images.ts';
 import { installSyncDecompression } from './decompression.ts';
 import { ExtractionError } from './errors.ts';
+import { PdfiumDocument } from './io/pdfium.ts';
 import { DEFAULT_LIMITS, type ExtractionLimits } from './limits.ts';
 import { sameThreadWorker } from './pdf-port.ts';
 import { tuneV8ForPdfJs } from './v8-tuning.ts';
@@ -190,6 +191,8 @@ const PDFJS_VERBOSITY = 0;
 export interface OpenedPdf {
   doc: PdfDocument;
   pdfjs: PdfJs;
+  /** The same file in PDFium: text and renders (see io/). Closed with `doc.destroy()`. */
+  pdfium: PdfiumDocument;
   pageCount: number;
 }
 
@@ -238,9 +241,21 @@ export const openPdf = async (
     worker.destroy();
     throw mapPdfJsError(error);
   }
-  // pdf.js ends only the workers it made: this document's own ends with it.
+  let pdfium: PdfiumDocument;
+  try {
+    pdfium = await PdfiumDocument.open(bytes);
+  } catch (error) {
+    await doc.destroy().catch(() => undefined);
+    worker.destroy();
+    throw mapPdfJsError(error);
+  }
+  // pdf.js ends only the workers it made: this document's own ends with it, and its PDFium twin.
   const destroyDocument = doc.destroy.bind(doc);
-  doc.destroy = () => destroyDocument().finally(() => worker.destroy());
+  doc.destroy = () =>
+    destroyDocument().finally(() => {
+      worker.destroy();
+      pdfium.close();
+    });
   const pageCount = doc.numPages;
   if (pageCount < 1) {
     await doc.destroy();
@@ -253,7 +268,30 @@ export const openPdf = async (
       `The PDF has ${pageCount} pages; the limit is ${limits.maxPages}.`,
     );
   }
-  return { doc, pdfjs, pageCount };
+  return { doc, pdfjs, pdfium, pageCount };
+};
+
+/**
+ * Opens the bytes in PDFium alone (crops and overlays need no pdf.js): the same byte checks and page-count
+ * limits as `openPdf`. The caller closes the document.
+ */
+export const openPdfiumFile = async (
+  bytes: Uint8Array,
+  limits: ExtractionLimits,
+): Promise<PdfiumDocument> => {
+  preflight(bytes, limits);
+  const pdfium = await PdfiumDocument.open(bytes);
+  const { pageCount } = pdfium;
+  if (pageCount < 1 || pageCount > limits.maxPages) {
+    pdfium.close();
+    throw pageCount < 1
+      ? new ExtractionError('pdf_empty', 'The PDF has no pages.')
+      : new ExtractionError(
+          'pdf_too_many_pages',
+          `The PDF has ${pageCount} pages; the limit is ${limits.maxPages}.`,
+        );
+  }
+  return pdfium;
 };
 
 export const mapPdfJsError = (error: unknown): ExtractionError => {

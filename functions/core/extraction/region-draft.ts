@@ -56,3 +56,7 @@ export const rowsOf = (lines: readonly Line[]): Line[][] => {
   for (const row of rows) row.sort((a, b) => a.x0 - b.x0);
   return rows;
 };
+
+/** The engine's id of a region: its page, type and position among the page's regions. */
+export const engineRegionId = (pageNumber: number, regionType: string, index: number): string =>
+  `p${pageNumber}-${regionType}-${index + 1}`;

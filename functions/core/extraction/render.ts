@@ -1,7 +1,10 @@
 /**
- * Rendering part of a page to a canvas (crops, overlays, OCR input), bounded by a pixel budget.
+ * Rendering part of a page to a canvas (crops, overlays, OCR input), bounded by a pixel budget. Crops and
+ * overlays are drawn by PDFium (io/render.ts); OCR's renders by pdf.js on @napi-rs/canvas, as they were when
+ * the engine's OCR was tuned (see docs/extraction.md, I/O layer: PDFium's pixels differ enough for tesseract
+ * to read some title blocks differently).
  */
-import { type Canvas, createCanvas } from '@napi-rs/canvas';
+import { type Canvas, createCanvas, ImageData } from '@napi-rs/canvas';
 import {
   drawBilevelImage,
   largeBilevelImage,
@@ -10,6 +13,8 @@ import {
 } from './bilevel-images.ts';
 import { ExtractionError } from './errors.ts';
 import type { Box } from './geometry.ts';
+import type { PdfiumPage } from './io/pdfium.ts';
+import { renderBox } from './io/render.ts';
 import { type GroupExtent, groupExtents } from './operator-groups.ts';
 import {
   drawingOperatorList,
@@ -33,6 +38,36 @@ export const cropCanvas = (source: Canvas, x: number, y: number, width: number, 
   const canvas = createCanvas(width, height);
   canvas.getContext('2d').drawImage(source, x, y, width, height, 0, 0, width, height);
   return canvas;
+};
+
+/**
+ * `box` (display points) of the page rendered by PDFium at `dpi`, scaled down to stay within `maxPixels`
+ * (crops and overlays). The page is placed at whole-pixel offsets: within half a pixel of `box`.
+ */
+export const renderPdfiumRegion = (
+  page: PdfiumPage,
+  box: Box,
+  dpi: number,
+  maxPixels: number,
+): RenderedRegion => {
+  const boxWidth = Math.max(1, box.x1 - box.x0);
+  const boxHeight = Math.max(1, box.y1 - box.y0);
+  let scale = dpi / 72;
+  if (boxWidth * boxHeight * scale * scale > maxPixels) scale = Math.sqrt(maxPixels / (boxWidth * boxHeight));
+  const pw = Math.max(1, Math.round(boxWidth * scale));
+  const ph = Math.max(1, Math.round(boxHeight * scale));
+  try {
+    const pixels = renderBox(page, box, scale, pw, ph);
+    const canvas = createCanvas(pw, ph);
+    canvas.getContext('2d').putImageData(new ImageData(pixels.data, pw, ph), 0, 0);
+    return { canvas, scale, box };
+  } catch (error) {
+    throw new ExtractionError(
+      'render_failed',
+      `Rendering page ${page.pageNumber} failed: ${(error as Error).message}`,
+      { cause: error, pageNumber: page.pageNumber },
+    );
+  }
 };
 
 export interface RenderBudget {

@@ -6,9 +6,9 @@ import { fromDisplayBox, iou } from './geometry.ts';
 import type { DisplayBox, NormalizedData, Region } from './model.ts';
 import { buildNormalizedData, parseNumberedEntries } from './normalize.ts';
 import type { FileSheets } from './reference-targets.ts';
+import { engineRegionId } from './region-draft.ts';
 import { DRAWING_AREA_LABEL } from './regions.ts';
 import { normalizeSheetNumber } from './sheet-number.ts';
-import { engineRegionId } from './sheets.ts';
 
 /** A fresh region is the stored one when their types agree and their boxes overlap this much. */
 const SAME_REGION_IOU = 0.8;

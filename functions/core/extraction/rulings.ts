@@ -2,6 +2,8 @@
  * Long straight lines (rulings) of a page, from its operator list: title-block borders, table grids.
  * Only axis-aligned segments longer than a minimum length are kept, in display coordinates.
  */
+import { forEachPdfiumPath } from './io/paths.ts';
+import type { PdfiumPage } from './io/pdfium.ts';
 import {
   drawingOperatorList,
   type OperatorList,
@@ -93,54 +95,76 @@ export const readRulings = async (
   if (list.fnArray.length > maxOps) return [];
   const out: Ruling[] = [];
   forEachPath(list, pdfjs, geometry, (_index, path, _userBox, toDisplay) => {
-    const push = (x0: number, y0: number, x1: number, y1: number): void => {
-      const [ax, ay] = apply(toDisplay, x0, y0);
-      const [bx, by] = apply(toDisplay, x1, y1);
-      if (Math.abs(ay - by) < 0.5 && Math.abs(ax - bx) >= minLength) {
-        out.push({ axis: 'h', at: (ay + by) / 2, from: Math.min(ax, bx), to: Math.max(ax, bx) });
-      } else if (Math.abs(ax - bx) < 0.5 && Math.abs(ay - by) >= minLength) {
-        out.push({ axis: 'v', at: (ax + bx) / 2, from: Math.min(ay, by), to: Math.max(ay, by) });
-      }
-    };
-    const coordinate = (at: number): number => path[at] ?? 0;
-    let currentX = 0;
-    let currentY = 0;
-    let startX = 0;
-    let startY = 0;
-    // pdf.js path codes: 0 moveTo x y, 1 lineTo x y, 2 curveTo (3 points), 3 quadraticCurveTo (2 points), 4 close.
-    for (let at = 0; at < path.length; ) {
-      const code = path[at++];
-      if (code === 0) {
-        currentX = coordinate(at);
-        currentY = coordinate(at + 1);
-        at += 2;
-        startX = currentX;
-        startY = currentY;
-      } else if (code === 1) {
-        const x = coordinate(at);
-        const y = coordinate(at + 1);
-        at += 2;
-        push(currentX, currentY, x, y);
-        currentX = x;
-        currentY = y;
-      } else if (code === 2) {
-        currentX = coordinate(at + 4);
-        currentY = coordinate(at + 5);
-        at += 6;
-      } else if (code === 3) {
-        currentX = coordinate(at + 2);
-        currentY = coordinate(at + 3);
-        at += 4;
-      } else if (code === 4) {
-        push(currentX, currentY, startX, startY);
-        currentX = startX;
-        currentY = startY;
-      } else {
-        break;
-      }
-    }
+    segmentsOf(path, toDisplay, minLength, out);
   });
   return mergeRulings(out, rowsFirst);
+};
+
+/** The axis-aligned segments of at least `minLength` points of one path (pdf.js path codes), added to `out`. */
+const segmentsOf = (path: ArrayLike<number>, toDisplay: Matrix, minLength: number, out: Ruling[]): void => {
+  const push = (x0: number, y0: number, x1: number, y1: number): void => {
+    const [ax, ay] = apply(toDisplay, x0, y0);
+    const [bx, by] = apply(toDisplay, x1, y1);
+    if (Math.abs(ay - by) < 0.5 && Math.abs(ax - bx) >= minLength) {
+      out.push({ axis: 'h', at: (ay + by) / 2, from: Math.min(ax, bx), to: Math.max(ax, bx) });
+    } else if (Math.abs(ax - bx) < 0.5 && Math.abs(ay - by) >= minLength) {
+      out.push({ axis: 'v', at: (ax + bx) / 2, from: Math.min(ay, by), to: Math.max(ay, by) });
+    }
+  };
+  const coordinate = (at: number): number => path[at] ?? 0;
+  let currentX = 0;
+  let currentY = 0;
+  let startX = 0;
+  let startY = 0;
+  // pdf.js path codes: 0 moveTo x y, 1 lineTo x y, 2 curveTo (3 points), 3 quadraticCurveTo (2 points), 4 close.
+  for (let at = 0; at < path.length; ) {
+    const code = path[at++];
+    if (code === 0) {
+      currentX = coordinate(at);
+      currentY = coordinate(at + 1);
+      at += 2;
+      startX = currentX;
+      startY = currentY;
+    } else if (code === 1) {
+      const x = coordinate(at);
+      const y = coordinate(at + 1);
+      at += 2;
+      push(currentX, currentY, x, y);
+      currentX = x;
+      currentY = y;
+    } else if (code === 2) {
+      currentX = coordinate(at + 4);
+      currentY = coordinate(at + 5);
+      at += 6;
+    } else if (code === 3) {
+      currentX = coordinate(at + 2);
+      currentY = coordinate(at + 3);
+      at += 4;
+    } else if (code === 4) {
+      push(currentX, currentY, startX, startY);
+      currentX = startX;
+      currentY = startY;
+    } else {
+      break;
+    }
+  }
+};
+
+/**
+ * `readRulings` from PDFium's page objects instead of pdf.js's operator list: no content stream parsed by
+ * pdf.js. `maxObjects` bounds the page objects walked (none are read past it).
+ */
+export const readPdfiumRulings = (
+  page: PdfiumPage,
+  minLength: number,
+  maxObjects: number,
+  rowsFirst = false,
+): Ruling[] => {
+  const out: Ruling[] = [];
+  const seen = forEachPdfiumPath(page, maxObjects, (path, toDisplay) =>
+    segmentsOf(path, toDisplay, minLength, out),
+  );
+  return seen > maxObjects ? [] : mergeRulings(out, rowsFirst);
 };
 
 /**

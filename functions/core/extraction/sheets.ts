@@ -22,7 +22,7 @@ import { buildNormalizedData, findCalloutReferences } from './normalize.ts';
 import { findNumberCandidates, GOOD_NUMBER_SCORE, type NumberCandidate } from './number-candidates.ts';
 import type { OcrRequest } from './ocr.ts';
 import type { PageGeometry } from './pdf.ts';
-import { rowsOf } from './region-draft.ts';
+import { engineRegionId, rowsOf } from './region-draft.ts';
 import { findRegions, type RegionDraft } from './regions.ts';
 import { fitRevisionFrames } from './revisions-and-stamps.ts';
 import type { Ruling } from './rulings.ts';
@@ -248,10 +248,6 @@ const assignCallouts = (
   }
   return out;
 };
-
-/** The engine's id of a region: its page, type and position among the page's regions. */
-export const engineRegionId = (pageNumber: number, regionType: string, index: number): string =>
-  `p${pageNumber}-${regionType}-${index + 1}`;
 
 const toRegion = (
   draft: RegionDraft,

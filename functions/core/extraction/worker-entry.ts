@@ -78,7 +78,7 @@ const main = async (): Promise<void> => {
     });
     return;
   }
-  const { doc, pdfjs, pageCount } = opened;
+  const { doc, pageCount } = opened;
   const ocrBudget = { pagesLeft: input.ocrPages };
   port.postMessage({ type: 'ready', pageCount });
   port.on('message', async (message: { type: 'range'; from: number; to: number } | { type: 'close' }) => {
@@ -90,7 +90,7 @@ const main = async (): Promise<void> => {
     }
     const pages = [];
     for (let pageNumber = message.from; pageNumber <= message.to; pageNumber++) {
-      pages.push(await processPage(doc, pdfjs, pageNumber, { limits, ocr: input.ocr, ocrBudget }));
+      pages.push(await processPage(opened, pageNumber, { limits, ocr: input.ocr, ocrBudget }));
     }
     port.postMessage({ type: 'pages', pages });
   });

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../../functions/core/extraction/limits.ts';
 import { inkPixels } from '../../../functions/core/extraction/ocr-cells.ts';
 import { openPdf } from '../../../functions/core/extraction/pdf.ts';
-import { renderRegion } from '../../../functions/core/extraction/render.ts';
+import { renderPdfiumRegion, renderRegion } from '../../../functions/core/extraction/render.ts';
 import { LETTER } from './fixtures.ts';
 
 /**
@@ -60,6 +60,30 @@ describe('JPEG 2000 images', () => {
     await doc.destroy();
 
     // Assess: the black box is 3/4 of the image's width and 1/2 of its height: about 150 x 50 points.
+    const pixels = rendered.canvas
+      .getContext('2d')
+      .getImageData(0, 0, rendered.canvas.width, rendered.canvas.height);
+    const dark = inkPixels(pixels.data);
+    expect(dark).toBeGreaterThan(150 * 50 * 0.9);
+    expect(dark).toBeLessThan(150 * 50 * 1.1);
+  });
+
+  it('are decoded and drawn by PDFium (crops and overlays)', async () => {
+    // Prepare
+    const opened = await openPdf(await pageWithJpxImage(), DEFAULT_LIMITS);
+    const page = opened.pdfium.page(1);
+
+    // Act: the image's rectangle at 72 dpi, as above.
+    const rendered = renderPdfiumRegion(
+      page,
+      { x0: 72, y0: 92, x1: 272, y1: 192 },
+      72,
+      DEFAULT_LIMITS.maxCanvasPixels,
+    );
+    page.close();
+    await opened.doc.destroy();
+
+    // Assess: the black box, about 150 x 50 points.
     const pixels = rendered.canvas
       .getContext('2d')
       .getImageData(0, 0, rendered.canvas.width, rendered.canvas.height);
