@@ -1067,6 +1067,24 @@ export interface components {
             /** @enum {string} */
             textSource: "textLayer" | "ocr" | "mixed" | "none";
             confidence: number;
+            /** @description Where the sheet number and title came from (title block, drawing index, numbering run) and the entry of the set's drawing index for the sheet. Absent on sheets extracted before it was recorded. */
+            identification?: {
+                /**
+                 * @description titleBlock: read where the sheet prints it; drawingIndex: one of its readings chosen, or its place taken, from the set's drawing index; numberingRun: its place in an unbroken run of the neighbouring sheets' numbers; none: no number.
+                 * @enum {string}
+                 */
+                numberSource: "titleBlock" | "drawingIndex" | "numberingRun" | "none";
+                /**
+                 * @description titleBlock: as read in the title block; drawingIndex: from the set's drawing index (nothing read in the block); both: the block's reading mended with the index entry; none: no title.
+                 * @enum {string}
+                 */
+                titleSource: "titleBlock" | "drawingIndex" | "both" | "none";
+                /** @description The entry of the set's drawing index for this sheet, as printed; null without an index or entry. */
+                indexEntry: {
+                    number: string;
+                    title: string;
+                } | null;
+            };
             regionCount: number;
         };
         ProjectSpecificationEntity: {
