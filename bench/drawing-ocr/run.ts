@@ -1,6 +1,7 @@
 /**
  * CPU of reading a whole outlined sheet by OCR (drawing-ocr.ts), against the native `tesseract` 5 command on
- * the same renders in the same run: the same tiles, rendered once by the engine, each read by tesseract.js
+ * the same renders in the same run: the same tiles, rendered by the engine (PDFium, as drawing-ocr.ts renders
+ * them; here tile by tile), each read by tesseract.js
  * (the engine's OCR, in this process) and by native tesseract (one thread, the same traineddata, the same page
  * segmentation), alternately.
  *
@@ -19,8 +20,9 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { drawingDpi, MIN_CONFIDENCE, planTiles } from '../../functions/core/extraction/drawing-ocr.ts';
 import { DEFAULT_LIMITS } from '../../functions/core/extraction/limits.ts';
-import { recognize, renderForOcr, terminateOcr } from '../../functions/core/extraction/ocr.ts';
-import { openPdf, pageGeometry } from '../../functions/core/extraction/pdf.ts';
+import { recognize, terminateOcr } from '../../functions/core/extraction/ocr.ts';
+import { openPdf } from '../../functions/core/extraction/pdf.ts';
+import { renderPdfiumRegion } from '../../functions/core/extraction/render.ts';
 import { ensureDebianTool } from '../poppler.ts';
 
 const args = process.argv.slice(2);
@@ -97,22 +99,22 @@ const nativeRead = (png: string, dpi: number): { seconds: number; words: number 
 };
 
 const bytes = new Uint8Array(readFileSync(file));
-const { doc } = await openPdf(bytes, DEFAULT_LIMITS);
+const { doc, pdfium } = await openPdf(bytes, DEFAULT_LIMITS);
 const totals = { render: 0, engine: 0, native: 0, engineWords: 0, nativeWords: 0 };
 const dpiFlag = Number(flag('--dpi', '0'));
 console.log(`drawing-ocr: ${path.basename(file)} pages ${from}-${to}`);
 // One warm-up read so that neither side pays for starting (tesseract.js loads its model once per worker).
 let warmedUp = false;
 for (let pageNumber = from ?? 1; pageNumber <= (to ?? from ?? 1); pageNumber++) {
-  const page = await doc.getPage(pageNumber);
-  const geometry = pageGeometry(page);
-  const request = { page, geometry, limits: DEFAULT_LIMITS };
+  // The engine's whole-drawing read renders with PDFium (drawing-ocr.ts): so does the bench.
+  const page = pdfium.page(pageNumber);
+  const { geometry } = page;
   const dpi = dpiFlag || drawingDpi([]);
   const tiles = planTiles({ x0: 0, y0: 0, x1: geometry.width, y1: geometry.height }, dpi);
   const sheet = { render: 0, engine: 0, native: 0, engineWords: 0, nativeWords: 0 };
   for (const tile of tiles) {
     let since = process.cpuUsage();
-    const rendered = await renderForOcr(request, tile.box, dpi);
+    const rendered = renderPdfiumRegion(page, tile.box, dpi, DEFAULT_LIMITS.maxCanvasPixels);
     sheet.render += cpuSeconds(since);
     const png = path.join(work, 'tile.png');
     writeFileSync(png, rendered.canvas.toBuffer('image/png'));
@@ -128,7 +130,7 @@ for (let pageNumber = from ?? 1; pageNumber <= (to ?? from ?? 1); pageNumber++) 
     sheet.native += native.seconds;
     sheet.nativeWords += native.words;
   }
-  page.cleanup();
+  page.close();
   for (const key of Object.keys(totals) as Array<keyof typeof totals>) totals[key] += sheet[key];
   console.log(
     `  p${pageNumber} ${Math.round(geometry.width / 72)}x${Math.round(geometry.height / 72)} in, ${tiles.length} tiles at ${dpi} dpi: ` +
