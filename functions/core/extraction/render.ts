@@ -40,6 +40,19 @@ export const cropCanvas = (source: Canvas, x: number, y: number, width: number, 
   return canvas;
 };
 
+/** The scale and pixel size of a render of `box` at `dpi`, scaled down to stay within `maxPixels`. */
+const pixelSize = (box: Box, dpi: number, maxPixels: number): { scale: number; pw: number; ph: number } => {
+  const boxWidth = Math.max(1, box.x1 - box.x0);
+  const boxHeight = Math.max(1, box.y1 - box.y0);
+  let scale = dpi / 72;
+  if (boxWidth * boxHeight * scale * scale > maxPixels) scale = Math.sqrt(maxPixels / (boxWidth * boxHeight));
+  return {
+    scale,
+    pw: Math.max(1, Math.round(boxWidth * scale)),
+    ph: Math.max(1, Math.round(boxHeight * scale)),
+  };
+};
+
 /**
  * `box` (display points) of the page rendered by PDFium at `dpi`, scaled down to stay within `maxPixels`
  * (crops and overlays). The page is placed at whole-pixel offsets: within half a pixel of `box`.
@@ -50,12 +63,7 @@ export const renderPdfiumRegion = (
   dpi: number,
   maxPixels: number,
 ): RenderedRegion => {
-  const boxWidth = Math.max(1, box.x1 - box.x0);
-  const boxHeight = Math.max(1, box.y1 - box.y0);
-  let scale = dpi / 72;
-  if (boxWidth * boxHeight * scale * scale > maxPixels) scale = Math.sqrt(maxPixels / (boxWidth * boxHeight));
-  const pw = Math.max(1, Math.round(boxWidth * scale));
-  const ph = Math.max(1, Math.round(boxHeight * scale));
+  const { scale, pw, ph } = pixelSize(box, dpi, maxPixels);
   try {
     const pixels = renderBox(page, box, scale, pw, ph);
     const canvas = createCanvas(pw, ph);
@@ -363,12 +371,7 @@ export const renderRegion = async (
   budget: RenderBudget = DEFAULT_BUDGET,
   areas: readonly Box[] = [box],
 ): Promise<RenderedRegion> => {
-  const boxWidth = Math.max(1, box.x1 - box.x0);
-  const boxHeight = Math.max(1, box.y1 - box.y0);
-  let scale = dpi / 72;
-  if (boxWidth * boxHeight * scale * scale > maxPixels) scale = Math.sqrt(maxPixels / (boxWidth * boxHeight));
-  const pw = Math.max(1, Math.round(boxWidth * scale));
-  const ph = Math.max(1, Math.round(boxHeight * scale));
+  const { scale, pw, ph } = pixelSize(box, dpi, maxPixels);
   // One walk of the page for the list (each call renders it through a filter that draws nothing).
   const list = await drawingOperatorList(page);
   await checkRenderable(page, list, budget, areas);

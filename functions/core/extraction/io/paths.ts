@@ -58,6 +58,29 @@ export const forEachPdfiumPath = (
     if (!getMatrix(object, scratch.ptr)) return [1, 0, 0, 1, 0, 0];
     return [scratch.f32(0), scratch.f32(1), scratch.f32(2), scratch.f32(3), scratch.f32(4), scratch.f32(5)];
   };
+  /** A path's segments as pdf.js path codes (a Bézier is three segments, two control points and its end). */
+  const pathCodes = (segments: number, segmentAt: (at: number) => number): number[] => {
+    const data: number[] = [];
+    let pending: number[] = [];
+    for (let at = 0; at < segments; at++) {
+      const segment = segmentAt(at);
+      if (!segmentPoint(segment, scratch.ptr, scratch.ptr + 4)) continue;
+      const x = scratch.f32(0);
+      const y = scratch.f32(1);
+      const kind = segmentType(segment);
+      if (kind === SEGMENT_MOVETO) data.push(PATH_MOVE, x, y);
+      else if (kind === SEGMENT_LINETO) data.push(PATH_LINE, x, y);
+      else if (kind === SEGMENT_BEZIERTO) {
+        pending.push(x, y);
+        if (pending.length === 6) {
+          data.push(PATH_CURVE, ...pending);
+          pending = [];
+        }
+      }
+      if (segmentClose(segment)) data.push(PATH_CLOSE);
+    }
+    return data;
+  };
   const walk = (
     count: number,
     objectAt: (index: number) => number,
@@ -72,27 +95,7 @@ export const forEachPdfiumPath = (
         const inner = multiply(outer, matrixOf(object));
         if (!walk(countFormObjects(object), (at) => formObject(object, at), inner, depth + 1)) return false;
       } else if (type === PAGEOBJ_PATH) {
-        const data: number[] = [];
-        const segments = countSegments(object);
-        let pending: number[] = [];
-        for (let at = 0; at < segments; at++) {
-          const segment = getSegment(object, at);
-          if (!segmentPoint(segment, scratch.ptr, scratch.ptr + 4)) continue;
-          const x = scratch.f32(0);
-          const y = scratch.f32(1);
-          const kind = segmentType(segment);
-          if (kind === SEGMENT_MOVETO) data.push(PATH_MOVE, x, y);
-          else if (kind === SEGMENT_LINETO) data.push(PATH_LINE, x, y);
-          else if (kind === SEGMENT_BEZIERTO) {
-            // A Bézier is three segments (two control points, then its end): one curve code.
-            pending.push(x, y);
-            if (pending.length === 6) {
-              data.push(PATH_CURVE, ...pending);
-              pending = [];
-            }
-          }
-          if (segmentClose(segment)) data.push(PATH_CLOSE);
-        }
+        const data = pathCodes(countSegments(object), (at) => getSegment(object, at));
         visit(data, multiply(outer, matrixOf(object)));
       }
       if (depth === 0) visitClip(object);
@@ -115,25 +118,7 @@ export const forEachPdfiumPath = (
     const paths = countClipPaths(clip);
     for (let path = 0; path < paths; path++) {
       const segments = countClipSegments(clip, path);
-      const data: number[] = [];
-      let pending: number[] = [];
-      for (let at = 0; at < segments; at++) {
-        const segment = clipSegment(clip, path, at);
-        if (!segmentPoint(segment, scratch.ptr, scratch.ptr + 4)) continue;
-        const x = scratch.f32(0);
-        const y = scratch.f32(1);
-        const kind = segmentType(segment);
-        if (kind === SEGMENT_MOVETO) data.push(PATH_MOVE, x, y);
-        else if (kind === SEGMENT_LINETO) data.push(PATH_LINE, x, y);
-        else if (kind === SEGMENT_BEZIERTO) {
-          pending.push(x, y);
-          if (pending.length === 6) {
-            data.push(PATH_CURVE, ...pending);
-            pending = [];
-          }
-        }
-        if (segmentClose(segment)) data.push(PATH_CLOSE);
-      }
+      const data = pathCodes(segments, (at) => clipSegment(clip, path, at));
       const key = data.join(',');
       if (clips.has(key)) continue;
       clips.add(key);
