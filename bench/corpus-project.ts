@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { benchApi, createReadyProject, ingestFile } from './local-api.ts';
 
@@ -17,9 +17,12 @@ function fingerprint(corpus: string, fileNames: string[]): string {
   const hash = createHash('sha256');
   hash.update(`embedder:${process.env.EMBEDDER ?? 'local'}\n`);
   for (const name of fileNames) hash.update(`${name}:${readFileSync(join(corpus, name)).length}\n`);
+  // Every file of the engine and the pipeline, in their subfolders too (the engine's io/).
   for (const folder of ['functions/core/extraction', 'functions/core/pipeline']) {
-    for (const entry of readdirSync(join(ROOT, folder)).sort())
-      hash.update(readFileSync(join(ROOT, folder, entry)));
+    for (const entry of (readdirSync(join(ROOT, folder), { recursive: true }) as string[]).sort()) {
+      const path = join(ROOT, folder, entry);
+      if (statSync(path).isFile()) hash.update(readFileSync(path));
+    }
   }
   for (const file of [
     'functions/core/search/analyzer.ts',
