@@ -7,10 +7,9 @@
  * (drawBilevelImage), instead of refusing the page.
  */
 import type { Canvas } from '@napi-rs/canvas';
-import type { Box } from './geometry.ts';
+import type { Box, Matrix } from './geometry.ts';
 import type { ExtractionLimits } from './limits.ts';
 import type { OperatorList, PdfJs, PdfPage } from './pdf.ts';
-import type { Matrix } from './rulings.ts';
 
 /** Most bytes of a dictionary read before and after `/Subtype /Image` (a guard, not a parser). */
 const DICTIONARY_REACH = 4096;

@@ -4,9 +4,9 @@
  * pieces are chained at their shared ends, and a closed chain whose points lie at one distance from its
  * centre is a circle.
  */
-import type { Box } from './geometry.ts';
+import type { Box, Matrix } from './geometry.ts';
 import { drawingOperatorList, type PageGeometry, type PdfJs, type PdfPage } from './pdf.ts';
-import { forEachPath, type Matrix } from './rulings.ts';
+import { forEachPath } from './rulings.ts';
 
 export interface Bubble {
   box: Box;

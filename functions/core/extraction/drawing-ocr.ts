@@ -11,17 +11,17 @@
  * - Long rulings are painted out (borders and grid lines make tesseract drop what touches them).
  * - Words read with less than MIN_CONFIDENCE, and words of marks only, are linework read as letters (hatching,
  *   dimension ticks, symbols): dropped.
- * - The area is rendered once, by PDFium (`pdfiumPage` of the request), and the tiles cut from that render.
- *   Without PDFium (pdf.js renders), a page whose whole drawing is over the render budget (render.ts: pattern
- *   fills, operators) is not read (each tile would walk it again); a tile that cannot be rendered safely (too
- *   many pattern fills in it: see render.ts) is left out and the failure returned, for the page's issue; the
- *   other tiles are read. No tile starts after half the page's time (DEADLINE_SHARE), nor without time left
- *   for two tiles as slow as the slowest so far: what was read is kept, and the page's other results with it.
+ * - The area is rendered once, by PDFium (title-block reads keep pdf.js's pixels, which their passes were tuned
+ *   on; PDFium draws a page of a million operators in a fraction of pdf.js's time), and the tiles cut from it.
+ * - No tile starts after half the page's time (DEADLINE_SHARE), nor without time left for two tiles as slow as
+ *   the slowest so far: what was read is kept, and the page's other results with it; the failure is returned
+ *   for the page's issue.
  */
 import { ExtractionError, isExtractionError } from './errors.ts';
-import { type Box, centerX, centerY, type Word } from './geometry.ts';
-import { keepRender, type OcrRequest, type OcrResult, ocrArea } from './ocr.ts';
-import { checkWholePageRenderable, renderPdfiumRegion } from './render.ts';
+import { type Box, centerInside, centerX, centerY, type Word } from './geometry.ts';
+import type { PdfiumPage } from './io/pdfium.ts';
+import { type OcrRequest, type OcrResult, ocrArea, summarize } from './ocr.ts';
+import { renderPdfiumRegion } from './render.ts';
 import type { Ruling } from './rulings.ts';
 
 /** Overlap of neighbouring tiles, in points (1.5 in: longer than nearly every word of a drawing's notes). */
@@ -109,56 +109,42 @@ const inside = (box: Box, word: Word): boolean =>
   centerX(word) >= box.x0 && centerX(word) < box.x1 && centerY(word) >= box.y0 && centerY(word) < box.y1;
 
 /**
- * OCR of a sheet's area outside its title block, tile by tile (see the module comment). `read` are the words
- * read so far (their lettering sets the resolution; words already read are not read again by the caller's
- * merge). Returns the words of lettering with the time spent.
+ * OCR of a sheet's area outside its title block, tile by tile (see the module comment), the area rendered once
+ * by PDFium (`pdfiumPage`). `read` are the words read so far (their lettering sets the resolution; words already
+ * read are not read again by the caller's merge). Returns the words of lettering with the time spent, and the
+ * failure that cut the read short, if any (the words read before it are kept).
  */
 export const ocrDrawing = async (
   request: OcrRequest,
+  pdfiumPage: PdfiumPage,
   titleBlock: Box | null,
   rulings: readonly Ruling[],
   read: readonly Word[],
-): Promise<OcrResult & { dpi: number; tiles: number; failure: unknown }> => {
+): Promise<OcrResult & { failure: ExtractionError | null }> => {
   const started = Date.now();
   const { width, height } = request.geometry;
   const dpi = drawingDpi(read);
   const area = drawingAreaOf(width, height, titleBlock);
-  const tiles = planTiles(area, dpi);
-  const words: Word[] = [];
-  // A tile that cannot be rendered (too many pattern fills in it) is left out; the others are still read.
-  let failure: unknown = null;
-  // The area is rendered once and the tiles cut from it (a render walks the page's whole operator list); a
-  // render of the whole area that the budget refuses leaves each tile to be rendered on its own.
   const pageTime = request.limits.pageTimeoutMs;
   const deadline = request.deadline ?? started + pageTime;
-  // A render stops when half the time left to the page is spent (pdf.js walks a page of a million operators
-  // for every render): the rest is for reading it and for the page's other steps.
-  const reading = (): OcrRequest => ({
-    ...request,
-    renderTimeoutMs: Math.max(0, (deadline - Date.now()) / 2),
-  });
+  const words: Word[] = [];
+  let failure: ExtractionError | null = null;
+  // The tiles are cut from this render (renderForOcr takes a kept render that holds the area): this read's
+  // alone, its memory goes with it.
   const kept = request.renders?.length ?? 0;
-  if (request.pdfiumPage) {
-    // PDFium draws the area once, whatever the page's complexity; the tiles are cut from it.
-    request.renders ??= [];
-    request.renders.push({
-      dpi,
-      rendered: renderPdfiumRegion(request.pdfiumPage, area, dpi, request.limits.maxCanvasPixels),
-    });
-  } else {
-    await checkWholePageRenderable(request.page);
-    await keepRender(reading(), area, dpi).catch((error: unknown) => {
-      if (!stopsTheRead(error)) throw error;
-    });
-  }
+  request.renders ??= [];
+  request.renders.push({
+    dpi,
+    rendered: renderPdfiumRegion(pdfiumPage, area, dpi, request.limits.maxCanvasPixels),
+  });
   let slowestTile = 0;
   try {
-    for (const tile of tiles) {
+    for (const tile of planTiles(area, dpi)) {
       // A tile starts only in the first half of the page's time, and with time left for two tiles as slow as
       // the slowest so far and a margin: a tile under way is not interrupted.
       const left = deadline - Date.now();
       if (left < pageTime * (1 - DEADLINE_SHARE) || left < 2 * slowestTile + TILE_MARGIN_MS) {
-        failure ??= new ExtractionError(
+        failure = new ExtractionError(
           'page_timeout',
           `the page's time ran short after ${words.length} words (${Math.round((Date.now() - started) / 1000)} s)`,
         );
@@ -167,41 +153,27 @@ export const ocrDrawing = async (
       const tileStarted = Date.now();
       let result: OcrResult;
       try {
-        result = await ocrArea(reading(), tile.box, dpi, 0, rulings);
+        result = await ocrArea(request, tile.box, dpi, 0, rulings);
       } catch (error) {
-        if (!stopsTheRead(error)) throw error;
-        failure ??= error;
-        // A render that ran out of time leaves no time for the next; one refused for its content does.
-        if (isExtractionError(error) && error.code === 'page_timeout') break;
-        continue;
+        // OCR that ran out of time (or was stopped with its batch) leaves no time for the next tile.
+        if (!isExtractionError(error) || error.code !== 'page_timeout') throw error;
+        failure = error;
+        break;
       }
       slowestTile = Math.max(slowestTile, Date.now() - tileStarted);
       words.push(
         ...result.words.filter(
-          (word) => isLettering(word) && inside(tile.core, word) && !(titleBlock && inside(titleBlock, word)),
+          (word) =>
+            isLettering(word) && inside(tile.core, word) && !(titleBlock && centerInside(titleBlock, word)),
         ),
       );
     }
   } finally {
-    // The area's render is this read's alone: its memory goes with it.
-    request.renders?.splice(kept);
+    request.renders.splice(kept);
   }
   if (failure && words.length === 0) throw failure;
-  return {
-    words,
-    meanConfidence: words.length
-      ? Math.round(words.reduce((sum, word) => sum + (word.confidence ?? 0), 0) / words.length)
-      : 0,
-    seconds: (Date.now() - started) / 1000,
-    dpi,
-    tiles: tiles.length,
-    failure,
-  };
+  return { ...summarize(words, started), failure };
 };
-
-/** A render refused for its content (resource_limit) or stopped for time (page_timeout): the read goes on without it. */
-const stopsTheRead = (error: unknown): boolean =>
-  isExtractionError(error) && (error.code === 'resource_limit' || error.code === 'page_timeout');
 
 /**
  * The part of the sheet the title block leaves: above a bottom band, left of a right strip (the larger of the

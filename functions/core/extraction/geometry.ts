@@ -11,6 +11,19 @@ export interface Box {
 /** Reading direction of text on the displayed page: 0 left-to-right, 90 top-to-bottom, 270 bottom-to-top. */
 export type TextDirection = 0 | 90 | 180 | 270;
 
+/** An affine transform `[a, b, c, d, e, f]` (PDF's order): x' = a x + c y + e, y' = b x + d y + f. */
+export type Matrix = [number, number, number, number, number, number];
+
+/** `outer` after `inner`: the transform that applies `inner` first. */
+export const multiply = (outer: Matrix, inner: Matrix): Matrix => [
+  outer[0] * inner[0] + outer[2] * inner[1],
+  outer[1] * inner[0] + outer[3] * inner[1],
+  outer[0] * inner[2] + outer[2] * inner[3],
+  outer[1] * inner[2] + outer[3] * inner[3],
+  outer[0] * inner[4] + outer[2] * inner[5] + outer[4],
+  outer[1] * inner[4] + outer[3] * inner[5] + outer[5],
+];
+
 export interface Word extends Box {
   text: string;
   /** Glyph height (font size) in points. */

@@ -13,13 +13,7 @@ import { type Box, contains, type TextDirection, type Word } from './geometry.ts
 import type { PdfiumPage } from './io/pdfium.ts';
 import type { ExtractionLimits } from './limits.ts';
 import type { PageGeometry, PdfPage } from './pdf.ts';
-import {
-  cropCanvas,
-  DEFAULT_BUDGET,
-  type RenderBudget,
-  type RenderedRegion,
-  renderRegion,
-} from './render.ts';
+import { cropCanvas, type RenderedRegion, renderRegion } from './render.ts';
 import type { Ruling } from './rulings.ts';
 
 export interface OcrRequest {
@@ -35,10 +29,8 @@ export interface OcrRequest {
   renders?: Array<{ dpi: number; rendered: RenderedRegion }>;
   /** Resolution of title-block reads (default 300); higher for drawings printed small (on letter pages). */
   dpi?: number;
-  /** When the page's time runs out (ms since the epoch): reads that can stop early stop before it. */
+  /** When the page's time runs out (ms since the epoch): the drawing area's read starts no tile close to it. */
   deadline?: number;
-  /** A render for this request that runs longer than this is stopped (default: the render budget's). */
-  renderTimeoutMs?: number;
   /**
    * The page opened by PDFium, for reads that render large areas (the whole drawing area): PDFium draws a page
    * of a million operators in a fraction of what pdf.js takes. Title-block reads keep pdf.js's pixels, which
@@ -46,12 +38,6 @@ export interface OcrRequest {
    */
   pdfiumPage?: PdfiumPage;
 }
-
-/** The render budget of a request: the default, with the request's own render time limit. */
-const budgetOf = (request: OcrRequest): RenderBudget =>
-  request.renderTimeoutMs === undefined
-    ? DEFAULT_BUDGET
-    : { ...DEFAULT_BUDGET, timeoutMs: Math.min(DEFAULT_BUDGET.timeoutMs, request.renderTimeoutMs) };
 
 export const TITLE_BLOCK_DPI = 300;
 
@@ -77,7 +63,7 @@ export const keepRender = async (
     area,
     dpi,
     request.limits.maxCanvasPixels,
-    budgetOf(request),
+    undefined,
     parts,
   );
   request.renders ??= [];
@@ -92,7 +78,7 @@ export const renderForOcr = async (request: OcrRequest, area: Box, dpi: number):
   const kept = request.renders?.find((render) => render.dpi === dpi && contains(render.rendered.box, area));
   return kept
     ? cutKeptRender(kept.rendered, area)
-    : renderRegion(request.page, area, dpi, request.limits.maxCanvasPixels, budgetOf(request));
+    : renderRegion(request.page, area, dpi, request.limits.maxCanvasPixels);
 };
 
 /** The area cut from a kept render at whole-pixel offsets (thin strokes are not resampled). */

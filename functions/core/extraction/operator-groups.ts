@@ -6,8 +6,8 @@
  * its restore (see render.ts).
  */
 import type { Box } from './geometry.ts';
+import { type Matrix, multiply } from './geometry.ts';
 import type { OperatorList, PageGeometry, PdfJs } from './pdf.ts';
-import { type Matrix, multiply } from './rulings.ts';
 
 /** A group's restore index and the display box of what it draws; null box when its extent is not known. */
 export interface GroupExtent {

@@ -1,7 +1,7 @@
 /**
- * Rendering part of a page to a canvas (crops, overlays, OCR input), bounded by a pixel budget. Crops and
- * overlays are drawn by PDFium (io/render.ts); OCR's renders by pdf.js on @napi-rs/canvas, as they were when
- * the engine's OCR was tuned (see docs/extraction.md, I/O layer: PDFium's pixels differ enough for tesseract
+ * Rendering part of a page to a canvas (crops, overlays, OCR input), bounded by a pixel budget. Crops, overlays
+ * and the whole drawing area's OCR are drawn by PDFium (io/render.ts); the title-block OCR's renders by pdf.js
+ * on @napi-rs/canvas, as they were when that OCR was tuned (see docs/extraction.md, I/O layer: PDFium's pixels differ enough for tesseract
  * to read some title blocks differently).
  */
 import { type Canvas, createCanvas, ImageData } from '@napi-rs/canvas';
@@ -12,7 +12,7 @@ import {
   type SampledImage,
 } from './bilevel-images.ts';
 import { ExtractionError } from './errors.ts';
-import type { Box } from './geometry.ts';
+import { type Box, type Matrix, multiply } from './geometry.ts';
 import type { PdfiumPage } from './io/pdfium.ts';
 import { renderBox } from './io/render.ts';
 import { type GroupExtent, groupExtents } from './operator-groups.ts';
@@ -24,7 +24,7 @@ import {
   type PdfPage,
   pageGeometry,
 } from './pdf.ts';
-import { forEachPath, type Matrix, multiply } from './rulings.ts';
+import { forEachPath } from './rulings.ts';
 
 export interface RenderedRegion {
   canvas: Canvas;
@@ -55,7 +55,7 @@ const pixelSize = (box: Box, dpi: number, maxPixels: number): { scale: number; p
 
 /**
  * `box` (display points) of the page rendered by PDFium at `dpi`, scaled down to stay within `maxPixels`
- * (crops and overlays). The page is placed at whole-pixel offsets: within half a pixel of `box`.
+ * (crops, overlays, the drawing area's OCR). The page is placed at whole-pixel offsets: within half a pixel of `box`.
  */
 export const renderPdfiumRegion = (
   page: PdfiumPage,
@@ -86,7 +86,7 @@ export interface RenderBudget {
   maxOperators: number;
 }
 
-export const DEFAULT_BUDGET: RenderBudget = {
+const DEFAULT_BUDGET: RenderBudget = {
   timeoutMs: 30_000,
   maxGrowthBytes: 1024 * 1024 * 1024,
   maxPatternFills: 200,
@@ -101,25 +101,6 @@ export const DEFAULT_BUDGET: RenderBudget = {
  * title block of a sheet of 1.5 million operators is a few thousand of them). The operator list is cached by
  * pdf.js.
  */
-/**
- * Refuses (resource_limit) a page whose whole drawing is over the render budget, or over half its operators:
- * reads that would render most of it in parts (the whole drawing area's OCR) are not started on it; each part
- * would count only its own share and pass, yet every pdf.js render walks the whole page again (C6 of the
- * Ochlocknee addendum, 1.09 million operators, spent its page's minute on it).
- */
-export const checkWholePageRenderable = async (page: PdfPage): Promise<void> => {
-  const { width, height } = pageGeometry(page);
-  const list = await drawingOperatorList(page);
-  // A read in parts renders the page several times, each render walking its whole list.
-  if (list.fnArray.length > DEFAULT_BUDGET.maxOperators / 2)
-    throw new ExtractionError(
-      'resource_limit',
-      `Page ${page.pageNumber} is too complex to render in parts (${list.fnArray.length} operators).`,
-      { pageNumber: page.pageNumber },
-    );
-  await checkRenderable(page, list, DEFAULT_BUDGET, [{ x0: 0, y0: 0, x1: width, y1: height }]);
-};
-
 const checkRenderable = async (
   page: PdfPage,
   list: OperatorList,

@@ -2,6 +2,7 @@
  * Long straight lines (rulings) of a page, from its operator list: title-block borders, table grids.
  * Only axis-aligned segments longer than a minimum length are kept, in display coordinates.
  */
+import { type Matrix, multiply } from './geometry.ts';
 import { forEachPdfiumPath } from './io/paths.ts';
 import type { PdfiumPage } from './io/pdfium.ts';
 import {
@@ -21,17 +22,6 @@ export interface Ruling {
   from: number;
   to: number;
 }
-
-export type Matrix = [number, number, number, number, number, number];
-
-export const multiply = (outer: Matrix, inner: Matrix): Matrix => [
-  outer[0] * inner[0] + outer[2] * inner[1],
-  outer[1] * inner[0] + outer[3] * inner[1],
-  outer[0] * inner[2] + outer[2] * inner[3],
-  outer[1] * inner[2] + outer[3] * inner[3],
-  outer[0] * inner[4] + outer[2] * inner[5] + outer[4],
-  outer[1] * inner[4] + outer[3] * inner[5] + outer[5],
-];
 
 const apply = (matrix: Matrix, x: number, y: number): [number, number] => [
   matrix[0] * x + matrix[2] * y + matrix[4],

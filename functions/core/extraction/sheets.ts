@@ -141,9 +141,9 @@ export const analyzeSheetPage = async (
         )
     : [findTitleLinesWithoutNumber(lines, titleBlock, pageWidth, pageHeight)];
   // An outlined or scanned sheet is read whole: its notes, legends, schedules, view titles and callouts.
-  if (ocrRequest) {
+  if (ocrRequest?.pdfiumPage) {
     try {
-      const drawing = await ocrDrawing(ocrRequest, titleBlock, longRulings, words);
+      const drawing = await ocrDrawing(ocrRequest, ocrRequest.pdfiumPage, titleBlock, longRulings, words);
       if (drawing.failure)
         issue ??= ocrSkipped(pageNumber, drawing.failure, 'OCR of part of the drawing area');
       words = mergeOcrWords(words, drawing.words);
@@ -153,10 +153,11 @@ export const analyzeSheetPage = async (
       issue ??= ocrSkipped(pageNumber, error, 'OCR of the drawing area');
     }
   }
-  // A sheet titled as an index, whose drawing area was not read (outlined or scanned), is read for its table.
   // Any sheet may print the set's index (under `DRAWINGS:`, `SHEET LIST`, or no heading at all): its rows are
   // looked for on every sheet, and the set keeps a list only if it names the set's sheets (setDrawingIndex).
   let drawingIndex = readDrawingIndex(words, titleBlock);
+  // An outlined or scanned sheet titled as an index whose rows the whole read missed (tesseract's layout analysis
+  // drops a narrow column of short numbers) is read again in column strips.
   if (drawingIndex.length === 0 && lines.some((line) => INDEX_HEADING_RE.test(line.text))) {
     if (ocrRequest && titleBlock) {
       try {

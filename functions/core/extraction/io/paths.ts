@@ -7,7 +7,8 @@
  * object's clipping path also holds the form's bounding box, which pdf.js's list has not as a path, and
  * PDFium gives no way to tell the two apart: clipping paths inside forms are not read.
  */
-import { type Matrix, type PdfiumPage, rawExports, scratchOf } from './pdfium.ts';
+import { type Matrix, multiply } from '../geometry.ts';
+import { type PdfiumPage, rawExports, scratchOf } from './pdfium.ts';
 
 /** FPDF_PAGEOBJ_* and FPDF_SEGMENT_* (fpdf_edit.h). */
 const PAGEOBJ_PATH = 2;
@@ -21,15 +22,6 @@ export const PATH_MOVE = 0;
 export const PATH_LINE = 1;
 export const PATH_CURVE = 2;
 export const PATH_CLOSE = 4;
-
-const multiply = (outer: Matrix, inner: Matrix): Matrix => [
-  outer[0] * inner[0] + outer[2] * inner[1],
-  outer[1] * inner[0] + outer[3] * inner[1],
-  outer[0] * inner[2] + outer[2] * inner[3],
-  outer[1] * inner[2] + outer[3] * inner[3],
-  outer[0] * inner[4] + outer[2] * inner[5] + outer[4],
-  outer[1] * inner[4] + outer[3] * inner[5] + outer[5],
-];
 
 /**
  * Calls `visit` for every path object of the page (in drawing order, form XObjects entered) with its

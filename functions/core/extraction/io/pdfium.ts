@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { init, type WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { ExtractionError } from '../errors.ts';
+import type { Matrix } from '../geometry.ts';
 
 export type Pdfium = WrappedPdfiumModule;
 
@@ -61,7 +62,6 @@ const FPDF_ERR_PASSWORD = 4;
 const FPDF_ERR_SECURITY = 5;
 
 /** An affine matrix [a, b, c, d, e, f]: (x, y) -> (a x + c y + e, b x + d y + f). */
-export type Matrix = [number, number, number, number, number, number];
 
 /** Displayed page geometry (after /Rotate, inside the CropBox; points, origin top-left, y down). */
 export interface PdfiumPageGeometry {
