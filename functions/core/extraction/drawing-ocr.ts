@@ -135,7 +135,7 @@ export const ocrDrawing = async (
   request.renders ??= [];
   request.renders.push({
     dpi,
-    rendered: renderPdfiumRegion(pdfiumPage, area, dpi, request.limits.maxCanvasPixels),
+    rendered: renderPdfiumRegion(pdfiumPage, area, dpi, request.limits.maxCanvasPixels, request.turn),
   });
   let slowestTile = 0;
   try {

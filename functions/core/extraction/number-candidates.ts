@@ -17,6 +17,11 @@ export interface NumberCandidate {
   score: number;
   source: 'textLayer' | 'ocr';
   confidence: number | null;
+  /**
+   * Short parts printed just before the number on its line, in reading order (`4977`, `S` before an OCR'd
+   * `DW08` whose underscores were lost): a set whose numbers share a head checks it against them.
+   */
+  head?: string[];
 }
 
 /** A candidate scoring this much is a convincing sheet number. */
@@ -44,8 +49,12 @@ const OTHER_FIELD_PENALTY = 4;
 export const readsAsNumber = (text: string): boolean =>
   parseSheetNumber(text) !== null || NUMERIC_ID_RE.test(text.replace(/[.,;]$/, ''));
 
+/**
+ * The labels of a sheet's number field. A sheet of standard details is numbered as a detail (`DETAIL NO.` as the
+ * whole label of a title-block field; a detail's number in a callout or a view title is never labelled so).
+ */
 export const NUMBER_LABEL_RE =
-  /^(?:SHEET|SHT\.?|DRAWING|DWG\.?|DRG\.?)\s*(?:NO\.?|NUMBER|#|NUM\.?)?:?$|^(?:SHEET|DRAWING)\s+(?:NO|NUMBER)|^NO\.?:?$/i;
+  /^(?:SHEET|SHT\.?|DRAWING|DWG\.?|DRG\.?)\s*(?:NO\.?|NUMBER|#|NUM\.?)?:?$|^(?:SHEET|DRAWING)\s+(?:NO|NUMBER)|^NO\.?:?$|^(?:STANDARD\s+)?DETAIL\s*(?:NO\.?|NUMBER|#):?$/i;
 
 /** Sheet-number candidates among words (and two-word `TCP: 032` forms), scored by position, size and labels. */
 export const findNumberCandidates = (
@@ -108,7 +117,16 @@ export const findNumberCandidates = (
     if (/^[A-Z]\d$/.test(parsed.printed)) score -= 1.2; // grid bubbles, keynote tags
     if (source === 'ocr' && conf !== null) score += (conf - 70) / 30;
     if (numericLabel) score = Math.min(score - NUMERIC_ID_PENALTY, NUMERIC_ID_MAX_SCORE);
-    candidates.push({ ...parsed, box, size, score, source, confidence: conf });
+    const head = dir === 0 ? headOf(words, box, size) : [];
+    candidates.push({
+      ...parsed,
+      box,
+      size,
+      score,
+      source,
+      confidence: conf,
+      ...(head.length ? { head } : {}),
+    });
   };
   for (const word of words) {
     if (word.dir !== 0 && word.dir !== 90 && word.dir !== 270) continue;
@@ -146,6 +164,37 @@ export const findNumberCandidates = (
     }
   }
   return candidates.sort((a, b) => b.score - a.score);
+};
+
+/** A part of a several-part identifier: letters and digits, at most eight. */
+const PART_RE = /^[A-Z0-9]{1,8}$/;
+
+/**
+ * Up to three short parts printed right before `box` on its baseline, each within two sizes of the next (an
+ * underscore read as a space leaves a wide gap). Looked for among all words, not the line: two OCR passes over
+ * one cell put their readings on lines of their own.
+ */
+const headOf = (words: readonly Word[], box: Box, size: number): string[] => {
+  const head: string[] = [];
+  let next = box;
+  while (head.length < 3) {
+    const from = next;
+    const before = words
+      .filter(
+        (word) =>
+          word.dir === 0 &&
+          PART_RE.test(word.text) &&
+          word.x1 <= from.x0 + 0.2 * size &&
+          from.x0 - word.x1 <= 2 * size &&
+          Math.abs(centerY(word) - centerY(box)) < 0.4 * size &&
+          Math.abs(word.size - size) < 0.3 * size,
+      )
+      .sort((first, second) => second.x1 - first.x1)[0];
+    if (!before) break;
+    head.unshift(before.text);
+    next = before;
+  }
+  return head;
 };
 
 /**

@@ -13,12 +13,19 @@ import { type Box, contains, type TextDirection, type Word } from './geometry.ts
 import type { PdfiumPage } from './io/pdfium.ts';
 import type { ExtractionLimits } from './limits.ts';
 import type { PageGeometry, PdfPage } from './pdf.ts';
+import type { Turn } from './reading-frame.ts';
 import { cropCanvas, type RenderedRegion, renderRegion } from './render.ts';
 import type { Ruling } from './rulings.ts';
 
 export interface OcrRequest {
   page: PdfPage;
+  /**
+   * The frame every box of the request is in: the displayed page's geometry, or that of the page turned by
+   * `turn` (a sheet placed sideways on the page, read upright: reading-frame.ts). Renders are drawn in it.
+   */
   geometry: PageGeometry;
+  /** Clockwise quarter turn of `geometry` against the displayed page (default 0). */
+  turn?: Turn;
   limits: ExtractionLimits;
   /** Short ruling lines (cell borders) of the page, read on demand for the sheet-number cell pass. */
   cellRulings?: () => Promise<Ruling[]>;
@@ -65,6 +72,7 @@ export const keepRender = async (
     request.limits.maxCanvasPixels,
     undefined,
     parts,
+    request.geometry,
   );
   request.renders ??= [];
   request.renders.push({ dpi, rendered });
@@ -78,7 +86,15 @@ export const renderForOcr = async (request: OcrRequest, area: Box, dpi: number):
   const kept = request.renders?.find((render) => render.dpi === dpi && contains(render.rendered.box, area));
   return kept
     ? cutKeptRender(kept.rendered, area)
-    : renderRegion(request.page, area, dpi, request.limits.maxCanvasPixels);
+    : renderRegion(
+        request.page,
+        area,
+        dpi,
+        request.limits.maxCanvasPixels,
+        undefined,
+        [area],
+        request.geometry,
+      );
 };
 
 /** The area cut from a kept render at whole-pixel offsets (thin strokes are not resampled). */

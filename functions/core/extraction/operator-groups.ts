@@ -22,7 +22,8 @@ interface OpenGroup {
   bounded: boolean;
 }
 
-const extentsByList = new WeakMap<OperatorList, Map<number, GroupExtent>>();
+/** Per list, per frame (the page transform: a sheet read turned has extents of its own). */
+const extentsByList = new WeakMap<OperatorList, Map<string, Map<number, GroupExtent>>>();
 
 /** Operators that draw something whose extent is not taken from a path's box (text, images, shadings). */
 const unboundedOperators = (pdfjs: PdfJs): Set<number> => {
@@ -89,7 +90,10 @@ export const groupExtents = (
   pdfjs: PdfJs,
   geometry: PageGeometry,
 ): Map<number, GroupExtent> => {
-  const known = extentsByList.get(list);
+  const frame = geometry.transform.join(',');
+  const byFrame = extentsByList.get(list) ?? new Map<string, Map<number, GroupExtent>>();
+  extentsByList.set(list, byFrame);
+  const known = byFrame.get(frame);
   if (known) return known;
   const { OPS } = pdfjs;
   const unbounded = unboundedOperators(pdfjs);
@@ -130,6 +134,6 @@ export const groupExtents = (
       else top.bounded = false;
     } else if (top && operator !== undefined && unbounded.has(operator)) top.bounded = false;
   }
-  extentsByList.set(list, extents);
+  byFrame.set(frame, extents);
   return extents;
 };

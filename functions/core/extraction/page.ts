@@ -9,10 +9,25 @@ import { readPdfiumWords } from './io/text.ts';
 import { buildLines } from './layout.ts';
 import type { ExtractionLimits } from './limits.ts';
 import type { PageIssue } from './model.ts';
+import { GOOD_NUMBER_SCORE } from './number-candidates.ts';
 import { type OcrRequest, ocrPage } from './ocr.ts';
 import { type OpenedPdf, type PageGeometry, type PdfPage, withTimeout } from './pdf.ts';
+import {
+  boxToDisplay,
+  rulingToTurned,
+  sheetToDisplay,
+  type Turn,
+  turnGeometry,
+  wordToTurned,
+} from './reading-frame.ts';
 import { type Ruling, readPdfiumRulings, readRulings } from './rulings.ts';
-import { analyzeSheetPage, type SheetPageResult } from './sheets.ts';
+import {
+  analyzeSheetPage,
+  numberScoreOf,
+  readTitleBlock,
+  type SheetPageResult,
+  sidewaysTurns,
+} from './sheets.ts';
 import { type SpecPageSignals, specSignals, type TextLine } from './spec-signals.ts';
 import { printsTitleBlock } from './title-block.ts';
 
@@ -45,6 +60,15 @@ export interface PageOptions {
 const LEGAL_AREA = 612 * 1008;
 /** A page with more drawing operators (pdf.js) or page objects (PDFium) than this is read without rulings. */
 const MAX_PATHS = 2_000_000;
+
+/** A frame a sheet is read in, with what the page gives in it. */
+interface SheetFrame {
+  turn: Turn;
+  geometry: PageGeometry;
+  words: Word[];
+  rulings: Ruling[];
+  ocrRequest: OcrRequest | null;
+}
 
 export const isLargePageSize = (width: number, height: number): boolean =>
   Math.max(width, height) > 1100 || width * height > LEGAL_AREA * 1.15;
@@ -96,6 +120,8 @@ export const processPage = async (
         (options.ocr === 'auto' && needsOcr(words, charCount, isLargePage || reducedSheet, geometry));
       let sheet: SheetPageResult | null = null;
       let pageIssue: PageIssue | null = null;
+      /** The quarter turn the sheet was read in (its words in `pageWords` are in that frame). */
+      let readingTurn: Turn = 0;
       if (isLargePage || reducedSheet) {
         const page = await loadPdfjsPage();
         let ocrRequest: OcrRequest | null = null;
@@ -135,7 +161,32 @@ export const processPage = async (
                 cellRulings,
               }
             : null;
-        const analyzed = await analyzeSheetPage(
+        // The page as displayed, and (for a sheet that may stand sideways on it) turned by a quarter either way.
+        const frameOf = (turn: Turn): SheetFrame => {
+          if (turn === 0) return { turn, geometry, words, rulings, ocrRequest };
+          const turned = turnGeometry(geometry, turn);
+          const turnedRulings = (minLength: number): Promise<Ruling[]> =>
+            cellRulings().then((read) =>
+              read
+                .filter((ruling) => ruling.to - ruling.from >= minLength)
+                .map((ruling) => rulingToTurned(ruling, geometry, turn)),
+            );
+          return {
+            turn,
+            geometry: turned,
+            words: words.map((word) => wordToTurned(word, geometry, turn)),
+            rulings: rulings.map((ruling) => rulingToTurned(ruling, geometry, turn)),
+            ocrRequest: ocrRequest && {
+              ...ocrRequest,
+              geometry: turned,
+              turn,
+              renders: [],
+              cellRulings: () => turnedRulings(0),
+            },
+          };
+        };
+        let frame = frameOf(0);
+        let titleBlockRead = await readTitleBlock(
           words,
           geometry,
           pageNumber,
@@ -143,9 +194,38 @@ export const processPage = async (
           rulings,
           fallbackOcr,
         );
+        for (const turn of sidewaysTurns(geometry, titleBlockRead)) {
+          const turned = frameOf(turn);
+          const read = await readTitleBlock(
+            turned.words,
+            turned.geometry,
+            pageNumber,
+            turned.ocrRequest,
+            turned.rulings,
+          );
+          // Every read counts in the page's OCR time, the one kept or not.
+          const seconds = (read.ocr?.seconds ?? 0) + (titleBlockRead.ocr?.seconds ?? 0);
+          const better = numberScoreOf(read) > numberScoreOf(titleBlockRead);
+          if (better) {
+            frame = turned;
+            titleBlockRead = read;
+          }
+          if (titleBlockRead.ocr) titleBlockRead.ocr.seconds = Math.round(seconds * 10) / 10;
+          if (numberScoreOf(titleBlockRead) >= GOOD_NUMBER_SCORE) break;
+        }
+        const analyzed = await analyzeSheetPage(
+          frame.words,
+          frame.geometry,
+          pageNumber,
+          frame.ocrRequest,
+          frame.rulings,
+          fallbackOcr,
+          titleBlockRead,
+        );
+        readingTurn = frame.turn;
         // The budget counts pages OCR actually read (a sheet with a convincing text-layer number is not).
         if (analyzed.ocr?.used) options.ocrBudget.pagesLeft--;
-        sheet = analyzed.sheet;
+        sheet = sheetToDisplay(analyzed.sheet, geometry, readingTurn);
         pageIssue = analyzed.issue;
         ocr = analyzed.ocr;
         pageWords = analyzed.words;
@@ -173,10 +253,11 @@ export const processPage = async (
           pageIssue = ocrSkipped(pageNumber, error);
         }
       }
+      // Lines are built in the frame the sheet was read in (its lettering across), and placed on the page.
       const lines = buildLines(
         pageWords.filter((word) => word.dir === 0),
         { gapFactor: isLargePage ? 1.5 : 4.5 },
-      ).map(toTextLine);
+      ).map((line) => boxToDisplay(toTextLine(line), geometry, readingTurn));
       return {
         pageNumber,
         width: geometry.width,

@@ -20,10 +20,12 @@ import {
   drawingOperatorList,
   loadPdfJs,
   type OperatorList,
+  type PageGeometry,
   type PdfJs,
   type PdfPage,
   pageGeometry,
 } from './pdf.ts';
+import type { Turn } from './reading-frame.ts';
 import { forEachPath } from './rulings.ts';
 
 export interface RenderedRegion {
@@ -62,10 +64,12 @@ export const renderPdfiumRegion = (
   box: Box,
   dpi: number,
   maxPixels: number,
+  /** `box` is in the displayed page turned clockwise by this (reading-frame.ts); the page is drawn so. */
+  turn: Turn = 0,
 ): RenderedRegion => {
   const { scale, pw, ph } = pixelSize(box, dpi, maxPixels);
   try {
-    const pixels = renderBox(page, box, scale, pw, ph);
+    const pixels = renderBox(page, box, scale, pw, ph, turn);
     const canvas = createCanvas(pw, ph);
     canvas.getContext('2d').putImageData(new ImageData(pixels.data, pw, ph), 0, 0);
     return { canvas, scale, box };
@@ -106,12 +110,13 @@ const checkRenderable = async (
   list: OperatorList,
   budget: RenderBudget,
   areas: readonly Box[],
+  geometry: PageGeometry,
 ): Promise<void> => {
   const pdfjs = await loadPdfJs();
-  const patterns = patternPaints(list, pdfjs, page, areas);
+  const patterns = patternPaints(list, pdfjs, geometry, areas);
   const operators =
     list.fnArray.length > budget.maxOperators
-      ? drawnOperators(list, pdfjs, page, areas)
+      ? drawnOperators(list, pdfjs, geometry, areas)
       : list.fnArray.length;
   if (patterns > budget.maxPatternFills || operators > budget.maxOperators) {
     throw new ExtractionError(
@@ -123,8 +128,12 @@ const checkRenderable = async (
 };
 
 /** Operators a render of `areas` draws: all of them but the painted paths wholly outside (see outsideFilter). */
-const drawnOperators = (list: OperatorList, pdfjs: PdfJs, page: PdfPage, areas: readonly Box[]): number => {
-  const geometry = pageGeometry(page);
+const drawnOperators = (
+  list: OperatorList,
+  pdfjs: PdfJs,
+  geometry: PageGeometry,
+  areas: readonly Box[],
+): number => {
   if (isWholePage(areas, geometry.width, geometry.height)) return list.fnArray.length;
   let outside = 0;
   forEachPath(list, pdfjs, geometry, (_index, _data, userBox, toDisplay) => {
@@ -137,9 +146,13 @@ const drawnOperators = (list: OperatorList, pdfjs: PdfJs, page: PdfPage, areas: 
  * Pattern paints a render of `areas` draws: shading fills, and paths painted while a pattern is the fill or
  * stroke colour that reach an area (all of them when the areas are most of the page).
  */
-const patternPaints = (list: OperatorList, pdfjs: PdfJs, page: PdfPage, areas: readonly Box[]): number => {
+const patternPaints = (
+  list: OperatorList,
+  pdfjs: PdfJs,
+  geometry: PageGeometry,
+  areas: readonly Box[],
+): number => {
   const { OPS } = pdfjs;
-  const geometry = pageGeometry(page);
   const wholePage = isWholePage(areas, geometry.width, geometry.height);
   let shadings = 0;
   let patternColors = 0;
@@ -249,13 +262,13 @@ const renderFilter = (
   executing: () => OperatorList | undefined,
   pdfjs: PdfJs,
   page: PdfPage,
+  geometry: PageGeometry,
   areas: readonly Box[],
   largeBilevel: boolean,
   maxPixels: number,
   sampled: SampledImage[],
 ): ((index: number) => boolean) | null => {
   const { OPS } = pdfjs;
-  const geometry = pageGeometry(page);
   const leaveOutPaths = !isWholePage(areas, geometry.width, geometry.height);
   if (!leaveOutPaths && !largeBilevel) return null;
   const paints = new Set<number>([
@@ -351,11 +364,16 @@ export const renderRegion = async (
   maxPixels: number,
   budget: RenderBudget = DEFAULT_BUDGET,
   areas: readonly Box[] = [box],
+  /**
+   * The frame `box` and `areas` are in: the displayed page (default), or the page turned by a quarter to read
+   * a sheet placed sideways (reading-frame.ts's turnGeometry); the page is drawn in that frame.
+   */
+  geometry: PageGeometry = pageGeometry(page),
 ): Promise<RenderedRegion> => {
   const { scale, pw, ph } = pixelSize(box, dpi, maxPixels);
   // One walk of the page for the list (each call renders it through a filter that draws nothing).
   const list = await drawingOperatorList(page);
-  await checkRenderable(page, list, budget, areas);
+  await checkRenderable(page, list, budget, areas, geometry);
   // The filter reads the operator list pdf.js is drawing (that of the render task).
   let task: ReturnType<PdfPage['render']> | null = null;
   const executing = (): OperatorList | undefined =>
@@ -366,12 +384,17 @@ export const renderRegion = async (
   const largeBilevel = paintsLargeImage(list, pdfjs, maxPixels);
   const operationsFilter = process.env.NO_RENDER_FILTER
     ? null
-    : renderFilter(executing, pdfjs, page, areas, largeBilevel, maxPixels, sampled);
+    : renderFilter(executing, pdfjs, page, geometry, areas, largeBilevel, maxPixels, sampled);
   const canvas = createCanvas(pw, ph);
   const context = canvas.getContext('2d');
   context.fillStyle = '#ffffff';
   context.fillRect(0, 0, pw, ph);
-  const viewport = page.getViewport({ scale, offsetX: -box.x0 * scale, offsetY: -box.y0 * scale });
+  const viewport = page.getViewport({
+    scale,
+    rotation: geometry.rotation,
+    offsetX: -box.x0 * scale,
+    offsetY: -box.y0 * scale,
+  });
   try {
     // pdf.js types expect DOM canvases; @napi-rs/canvas implements the same 2D API.
     const params = {

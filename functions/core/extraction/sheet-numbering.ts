@@ -12,6 +12,7 @@
  */
 import { centerX, centerY } from './geometry.ts';
 import { GOOD_NUMBER_SCORE, type NumberCandidate } from './number-candidates.ts';
+import { parseCompoundSheetNumber } from './sheet-number.ts';
 
 export interface NumberingPage {
   pageNumber: number;
@@ -197,4 +198,88 @@ export const withSetSeparator = (numbers: ReadonlyArray<string | null>): Array<s
   return numbers.map((printed) =>
     printed !== null && GROUPED_NUMBER_RE.test(printed) ? printed.replace(/[,.]/g, separator) : printed,
   );
+};
+
+/** A number the set chose, with what the reading says about it. */
+export interface SetNumber {
+  printed: string;
+  prefix: string;
+  /** Read by OCR (its letters and digits may be confused). */
+  ocr: boolean;
+  /** Short parts printed just before it on its line (NumberCandidate.head). */
+  head: readonly string[];
+}
+
+/** Letters OCR reads for digits (the confusions of sans-serif lettering). */
+const DIGIT_OF: Readonly<Record<string, string>> = { O: '0', I: '1', L: '1', Z: '2', S: '5', B: '8' };
+
+/**
+ * OCR reads a digit after a number's letters as a letter now and then (`DWO7`, `DWI1`): a reading whose
+ * prefix is another reading's prefix and one letter that stands for a digit, where the set gives the shorter
+ * prefix to more sheets than the longer, takes the digit.
+ */
+export const withOcrDigits = (numbers: ReadonlyArray<SetNumber | null>): Array<SetNumber | null> => {
+  const counts = new Map<string, number>();
+  for (const number of numbers) if (number) counts.set(number.prefix, (counts.get(number.prefix) ?? 0) + 1);
+  return numbers.map((number) => {
+    if (!number?.ocr || number.prefix.length < 2) return number;
+    const shorter = number.prefix.slice(0, -1);
+    const digit = DIGIT_OF[number.prefix.slice(-1)];
+    if (!digit || (counts.get(shorter) ?? 0) <= (counts.get(number.prefix) ?? 0)) return number;
+    if (!number.printed.toUpperCase().startsWith(number.prefix)) return number;
+    return {
+      ...number,
+      printed: `${shorter}${digit}${number.printed.slice(number.prefix.length)}`,
+      prefix: shorter,
+    };
+  });
+};
+
+/** The head of a several-part number: all but its last part, with the separator after it (`4977_S_`). */
+const HEAD_RE = /^(.+[-_.])[A-Z0-9]+$/;
+
+/** Parts compared as OCR reads them: confusable letters as their digits. */
+const asRead = (part: string): string =>
+  part
+    .toUpperCase()
+    .split('')
+    .map((char) => DIGIT_OF[char] ?? char)
+    .join('');
+
+/**
+ * Firms that put the project code and a discipline or role into every sheet identifier (ISO 19650-style names:
+ * `4977_S_DW01`, `1234-A-101`) print the same head on every sheet, and OCR reads the head's underscores as
+ * spaces: the number cell reads `4977 S DW08`, and only `DW08` passes for a number. When two or more of the
+ * set's several-part numbers share a head, and at least half of them, a reading of a tail alone takes that
+ * head if it was printed right before it (its parts, as OCR reads them), or if the set numbers most of its
+ * sheets with that head and its tails start with the same letters (`DW09` among `4977_S_DW01` ... `DW12`).
+ */
+export const withSetHeads = (numbers: ReadonlyArray<SetNumber | null>): Array<SetNumber | null> => {
+  const heads = new Map<string, string[]>();
+  let compound = 0;
+  for (const number of numbers) {
+    const match = number && parseCompoundSheetNumber(number.printed) ? HEAD_RE.exec(number.printed) : null;
+    if (!match?.[1] || !number) continue;
+    compound++;
+    heads.set(match[1], [...(heads.get(match[1]) ?? []), number.printed.slice(match[1].length)]);
+  }
+  const [head, tails] = [...heads].sort((first, second) => second[1].length - first[1].length)[0] ?? ['', []];
+  if (tails.length < 2 || tails.length < compound / 2) return [...numbers];
+  const parts = head.split(/[-_.]/).filter(Boolean).map(asRead);
+  const lettersOf = (printed: string): string => /^[A-Z]+/.exec(printed.toUpperCase())?.[0] ?? '';
+  const tailLetters = new Set(tails.map(lettersOf).filter(Boolean));
+  const numbered = numbers.filter(Boolean).length;
+  return numbers.map((number) => {
+    if (!number || /[-_.\s]/.test(number.printed)) return number;
+    const printedHead =
+      number.head.length >= parts.length &&
+      number.head
+        .slice(-parts.length)
+        .map(asRead)
+        .every((part, index) => part === parts[index]);
+    const likeTails = tails.length >= numbered / 2 && tailLetters.has(lettersOf(number.printed));
+    if (!printedHead && !likeTails) return number;
+    const parsed = parseCompoundSheetNumber(`${head}${number.printed}`);
+    return parsed ? { ...number, printed: parsed.printed, prefix: parsed.prefix } : number;
+  });
 };

@@ -14,10 +14,17 @@ import {
 } from './drawing-index.ts';
 import { boxOf, toDisplayBox } from './geometry.ts';
 import type { Sheet, SheetIdentification } from './model.ts';
+import { boxToDisplay, boxToTurned } from './reading-frame.ts';
 import { resolveReferenceTargets } from './reference-targets.ts';
 import { drawingTypeOf } from './regions.ts';
 import { disciplineOf, normalizeSheetNumber, parseSheetNumber } from './sheet-number.ts';
-import { chooseSheetNumbers, withSetSeparator } from './sheet-numbering.ts';
+import {
+  chooseSheetNumbers,
+  type SetNumber,
+  withOcrDigits,
+  withSetHeads,
+  withSetSeparator,
+} from './sheet-numbering.ts';
 import { rankTitleCandidates, type TitleCandidate } from './sheet-title.ts';
 import type { SheetPageResult } from './sheets.ts';
 import { boilerplateCleaner, foldLine, onEverySheet } from './title-boilerplate.ts';
@@ -65,21 +72,40 @@ export const assembleSheets = (
     // those of the page's best candidate.
     const index = choice.kind === 'candidate' ? choice.index : 0;
     const candidate = page.sheet.numberCandidates[index] ?? null;
-    return { page, choice, candidate, titleLines: page.sheet.titleLines[index] ?? [] };
+    // A sheet read turned has its title lines ranked in the frame it was read in (where they stack as lines).
+    const { width, height, turn = 0 } = page.sheet;
+    const titleLines = (page.sheet.titleLines[index] ?? []).map((line) => ({
+      ...line,
+      box: boxToTurned(line.box, { width, height }, turn),
+    }));
+    const anchor = candidate && { ...candidate, box: boxToTurned(candidate.box, { width, height }, turn) };
+    return { page, choice, candidate, anchor, titleLines, turn };
   });
   // Title-block lines repeated across the set are boilerplate (project name, client, firm).
   const linesPerSheet = chosen.map((entry) => entry.titleLines.map((line) => line.text));
   const withoutBoilerplate = boilerplateCleaner(linesPerSheet);
   const setWide = onEverySheet(linesPerSheet);
-  const numberOf = (entry: (typeof chosen)[number]): { printed: string; prefix: string } | null => {
-    if (entry.choice.kind === 'inferred') return entry.choice;
-    return entry.choice.kind === 'candidate' ? entry.candidate : null;
+  const readNumber = (entry: (typeof chosen)[number]): SetNumber | null => {
+    if (entry.choice.kind === 'inferred') return { ...entry.choice, ocr: false, head: [] };
+    const { candidate } = entry;
+    return entry.choice.kind === 'candidate' && candidate
+      ? {
+          printed: candidate.printed,
+          prefix: candidate.prefix,
+          ocr: candidate.source === 'ocr',
+          head: candidate.head ?? [],
+        }
+      : null;
   };
+  // Readings checked against the set's own numbering: its prefixes (OCR's letters for digits), its heads.
+  const numbers = withSetHeads(withOcrDigits(chosen.map(readNumber)));
+  const numberOf = (entry: (typeof chosen)[number]): SetNumber | null =>
+    numbers[chosen.indexOf(entry)] ?? null;
   const prefixes = new Set(chosen.flatMap((entry) => numberOf(entry)?.prefix ?? []).filter(Boolean));
   const readings = chosen.map((entry) => {
     // A sheet without a number candidate ranks the lines that name a kind of drawing by themselves.
     const anchor =
-      entry.candidate ??
+      entry.anchor ??
       (entry.titleLines.length ? { box: boxOf(entry.titleLines.map((line) => line.box)), size: 0 } : null);
     const titles: TitleCandidate[] = anchor
       ? rankTitleCandidates(entry.titleLines, anchor, withoutBoilerplate, setWide)
@@ -143,7 +169,11 @@ export const assembleSheets = (
         name: pageSizeName(page.width, page.height),
       },
       sheetNumberBox: read ? toDisplayBox(read.box) : null,
-      sheetTitleBox: title ? toDisplayBox(boxOf([title.box])) : null,
+      sheetTitleBox: title
+        ? toDisplayBox(
+            boxToDisplay(boxOf([title.box]), { width: sheet.width, height: sheet.height }, entry.turn),
+          )
+        : null,
       textSource: read ? read.source : 'none',
       // A number inferred from the neighbouring sheets' run is less sure than one read.
       confidence: read ? Math.max(0, Math.min(1, read.score / 8)) : choice.kind === 'inferred' ? 0.3 : 0,

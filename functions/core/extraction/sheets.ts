@@ -22,6 +22,7 @@ import { buildNormalizedData, findCalloutReferences } from './normalize.ts';
 import { findNumberCandidates, GOOD_NUMBER_SCORE, type NumberCandidate } from './number-candidates.ts';
 import type { OcrRequest } from './ocr.ts';
 import type { PageGeometry } from './pdf.ts';
+import type { Turn } from './reading-frame.ts';
 import { engineRegionId, rowsOf } from './region-draft.ts';
 import { findRegions, type RegionDraft } from './regions.ts';
 import { fitRevisionFrames } from './revisions-and-stamps.ts';
@@ -48,6 +49,11 @@ export interface SheetPageResult {
   usedOcr: boolean;
   /** The drawing index the sheet prints (number and title per row); empty on most sheets, absent on older results. */
   drawingIndex?: DrawingIndexEntry[];
+  /**
+   * A sheet placed sideways on its page: the clockwise quarter turn it was read in (its boxes are on the page as
+   * displayed all the same). Absent when it was read upright.
+   */
+  turn?: Turn;
 }
 
 export interface SheetAnalysis {
@@ -63,7 +69,25 @@ export interface SheetAnalysis {
  */
 const CONFIDENT_TEXT_NUMBER_SCORE = 7;
 
-export const analyzeSheetPage = async (
+/** The title block's read (text layer, then OCR when needed): the words so far and the sheet-number candidates. */
+export interface TitleBlockRead {
+  words: Word[];
+  numberCandidates: NumberCandidate[];
+  ocr: SheetAnalysis['ocr'];
+  issue: PageIssue | null;
+  /** The title block was read with OCR: the rest of the sheet is too (a convincing text-layer number made it pointless). */
+  readsWithOcr: boolean;
+}
+
+/** How convincing a title block's read is: the score of its best sheet number (0 without one). */
+export const numberScoreOf = (read: TitleBlockRead): number => read.numberCandidates[0]?.score ?? 0;
+
+/**
+ * The first step of a sheet's analysis: its sheet-number candidates from the text layer, and from the title
+ * block's OCR when the layer gives no convincing number. Cheap next to the rest (no drawing-area OCR), so a
+ * page can be read this far in several frames (see reading-frame.ts) before one is chosen.
+ */
+export const readTitleBlock = async (
   textWords: Word[],
   geometry: PageGeometry,
   pageNumber: number,
@@ -71,15 +95,15 @@ export const analyzeSheetPage = async (
   rulings: readonly Ruling[] = [],
   /** OCR of the number cells only, used when the text layer yields no convincing sheet number. */
   fallbackOcr: OcrRequest | null = null,
-): Promise<SheetAnalysis> => {
+): Promise<TitleBlockRead> => {
   let words = textWords;
   let ocr: SheetAnalysis['ocr'] = null;
   let issue: SheetAnalysis['issue'] = null;
   const { width: pageWidth, height: pageHeight } = geometry;
   let lines = buildLines(words, { gapFactor: 1.5 });
   let numberCandidates = findNumberCandidates(words, lines, pageWidth, pageHeight).slice(0, 6);
-  if ((numberCandidates[0]?.score ?? 0) >= CONFIDENT_TEXT_NUMBER_SCORE) ocrRequest = null;
-  if (ocrRequest) {
+  const read = ocrRequest !== null && (numberCandidates[0]?.score ?? 0) < CONFIDENT_TEXT_NUMBER_SCORE;
+  if (ocrRequest && read) {
     let result: Awaited<ReturnType<typeof ocrTitleBlock>>;
     try {
       result = await ocrTitleBlock(words, geometry, ocrRequest, rulings);
@@ -104,7 +128,7 @@ export const analyzeSheetPage = async (
     };
   }
   // A text-layer sheet without a convincing number may print its number outlined: read the number cells.
-  if (!ocrRequest && fallbackOcr && (numberCandidates[0]?.score ?? 0) < GOOD_NUMBER_SCORE) {
+  if (!read && fallbackOcr && (numberCandidates[0]?.score ?? 0) < GOOD_NUMBER_SCORE) {
     try {
       const pass = await ocrNumberCells(words, geometry, fallbackOcr);
       if (pass.result) {
@@ -122,6 +146,42 @@ export const analyzeSheetPage = async (
       issue = ocrSkipped(pageNumber, error);
     }
   }
+  return { words, numberCandidates, ocr, issue, readsWithOcr: read };
+};
+
+/**
+ * The quarter turns a page is read in besides upright. Drawing sheets are drawn landscape with the title block
+ * along the right edge or across the bottom, so a portrait page whose title block was read with OCR (it has no
+ * usable text layer) and gave no convincing sheet number may hold a landscape sheet placed sideways: with its
+ * lettering running down the page (turned clockwise to fit, read turned back by 270) or up it (read turned 90).
+ */
+export const sidewaysTurns = (
+  geometry: { width: number; height: number },
+  upright: TitleBlockRead,
+): Turn[] =>
+  geometry.height > geometry.width && upright.readsWithOcr && numberScoreOf(upright) < GOOD_NUMBER_SCORE
+    ? [270, 90]
+    : [];
+
+export const analyzeSheetPage = async (
+  textWords: Word[],
+  geometry: PageGeometry,
+  pageNumber: number,
+  ocrRequest: OcrRequest | null,
+  rulings: readonly Ruling[] = [],
+  /** OCR of the number cells only, used when the text layer yields no convincing sheet number. */
+  fallbackOcr: OcrRequest | null = null,
+  /** The title block already read in this frame (readTitleBlock). */
+  titleBlockRead: TitleBlockRead | null = null,
+): Promise<SheetAnalysis> => {
+  const first =
+    titleBlockRead ??
+    (await readTitleBlock(textWords, geometry, pageNumber, ocrRequest, rulings, fallbackOcr));
+  let { words, issue } = first;
+  const { numberCandidates, ocr } = first;
+  const request = first.readsWithOcr ? ocrRequest : null;
+  const { width: pageWidth, height: pageHeight } = geometry;
+  let lines = buildLines(words, { gapFactor: 1.5 });
   const best = numberCandidates[0] ?? null;
   const longRulings = rulings.filter(
     (ruling) => ruling.to - ruling.from >= Math.min(pageWidth, pageHeight) * 0.15,
@@ -141,9 +201,9 @@ export const analyzeSheetPage = async (
         )
     : [findTitleLinesWithoutNumber(lines, titleBlock, pageWidth, pageHeight)];
   // An outlined or scanned sheet is read whole: its notes, legends, schedules, view titles and callouts.
-  if (ocrRequest?.pdfiumPage) {
+  if (request?.pdfiumPage) {
     try {
-      const drawing = await ocrDrawing(ocrRequest, ocrRequest.pdfiumPage, titleBlock, longRulings, words);
+      const drawing = await ocrDrawing(request, request.pdfiumPage, titleBlock, longRulings, words);
       if (drawing.failure)
         issue ??= ocrSkipped(pageNumber, drawing.failure, 'OCR of part of the drawing area');
       words = mergeOcrWords(words, drawing.words);
@@ -159,9 +219,9 @@ export const analyzeSheetPage = async (
   // An outlined or scanned sheet titled as an index whose rows the whole read missed (tesseract's layout analysis
   // drops a narrow column of short numbers) is read again in column strips.
   if (drawingIndex.length === 0 && lines.some((line) => INDEX_HEADING_RE.test(line.text))) {
-    if (ocrRequest && titleBlock) {
+    if (request && titleBlock) {
       try {
-        const area = await ocrDrawingArea(ocrRequest, titleBlock, rulings);
+        const area = await ocrDrawingArea(request, titleBlock, rulings);
         drawingIndex = readDrawingIndex(area.words, titleBlock);
         if (ocr) ocr.seconds = Math.round((ocr.seconds + area.seconds) * 10) / 10;
       } catch (error) {
@@ -171,9 +231,9 @@ export const analyzeSheetPage = async (
   }
   // An outlined sheet's view titles are read beside its bubbles (its drawing area has no text to read them from).
   let bubbleViews: RegionDraft[] = [];
-  if (ocrRequest) {
+  if (request) {
     try {
-      const read = await readBubbleViews(ocrRequest, titleBlock);
+      const read = await readBubbleViews(request, titleBlock);
       bubbleViews = read.views;
       if (ocr) ocr.seconds = Math.round((ocr.seconds + read.seconds) * 10) / 10;
     } catch (error) {

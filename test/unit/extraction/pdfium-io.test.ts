@@ -6,6 +6,8 @@ import { renderBox } from '../../../functions/core/extraction/io/render.ts';
 import { readPdfiumWords } from '../../../functions/core/extraction/io/text.ts';
 import { DEFAULT_LIMITS } from '../../../functions/core/extraction/limits.ts';
 import { openPdf, pageGeometry } from '../../../functions/core/extraction/pdf.ts';
+import { turnGeometry } from '../../../functions/core/extraction/reading-frame.ts';
+import { renderPdfiumRegion, renderRegion } from '../../../functions/core/extraction/render.ts';
 import { encryptedPdf, LETTER, truncate } from './fixtures.ts';
 
 /**
@@ -59,6 +61,43 @@ describe('PDFium I/O layer', () => {
       });
     },
   );
+
+  it('reads lettering printed with its letters spaced out as words, and words a space apart as words', async () => {
+    // Prepare: `DRAWING TITLE` and `4977_S_DE03` drawn a letter at a time with spacing between them, as CAD
+    // programs export spaced lettering (PDFium puts a space in every gap), and `3 @ 12 = 36` set with word spaces.
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage(LETTER);
+    const spaced = (text: string, y: number): void => {
+      let x = 72;
+      for (const char of text) {
+        if (char !== ' ') page.drawText(char, { x, y, size: 9, font });
+        x += (char === ' ' ? 3.5 : font.widthOfTextAtSize(char, 9)) + 1.5;
+      }
+    };
+    spaced('DRAWING TITLE', 700);
+    spaced('4977_S_DE03', 650);
+    page.drawText('3 @ 12 = 36', { x: 72, y: 600, size: 9, font });
+    const document = await PdfiumDocument.open(await doc.save());
+    const pdfiumPage = document.page(1);
+
+    // Act
+    const { words } = readPdfiumWords(pdfiumPage, 10_000);
+    pdfiumPage.close();
+    document.close();
+
+    // Assess
+    expect(words.map((word) => word.text)).toEqual([
+      'DRAWING',
+      'TITLE',
+      '4977_S_DE03',
+      '3',
+      '@',
+      '12',
+      '=',
+      '36',
+    ]);
+  });
 
   it.each([0, 90, 270] as const)(
     'reads words with display boxes, sizes and directions (/Rotate %i)',
@@ -144,7 +183,7 @@ describe('PDFium I/O layer', () => {
 
       // Act: once whole, once in strips of 7 rows.
       const whole = renderBox(page, area, scale, width, height);
-      const strips = renderBox(page, area, scale, width, height, width * 7);
+      const strips = renderBox(page, area, scale, width, height, 0, width * 7);
       page.close();
       document.close();
 
@@ -156,6 +195,56 @@ describe('PDFium I/O layer', () => {
       const dark = whole.data.filter((value, index) => index % 4 === 0 && value < 128).length;
       expect(dark / (scale * scale * 50 * 20)).toBeCloseTo(1, 1);
       expect(Buffer.from(strips.data).equals(Buffer.from(whole.data))).toBe(true);
+    },
+  );
+
+  it.each([
+    [0, 90],
+    [0, 270],
+    [90, 90],
+    [90, 270],
+  ] as const)(
+    'renders a box of the page turned by a quarter where the turned geometry puts it (/Rotate %i, turned %i)',
+    async (rotate, turn) => {
+      // Prepare: the black block's box in the turned frame, from its PDF corners through the turned geometry.
+      const opened = await openPdf(await markedPage(rotate), DEFAULT_LIMITS);
+      const page = opened.pdfium.page(1);
+      const pdfjsPage = await opened.doc.getPage(1);
+      const turned = turnGeometry(page.geometry, turn);
+      const corners = [toDisplay(turned.transform, 100, 100), toDisplay(turned.transform, 150, 120)];
+      const block = {
+        x0: Math.min(corners[0]?.[0] ?? 0, corners[1]?.[0] ?? 0),
+        y0: Math.min(corners[0]?.[1] ?? 0, corners[1]?.[1] ?? 0),
+        x1: Math.max(corners[0]?.[0] ?? 0, corners[1]?.[0] ?? 0),
+        y1: Math.max(corners[0]?.[1] ?? 0, corners[1]?.[1] ?? 0),
+      };
+      const area = { x0: block.x0 - 20, y0: block.y0 - 20, x1: block.x1 + 20, y1: block.y1 + 20 };
+
+      // Act: PDFium and pdf.js, each told the frame.
+      const pdfium = renderPdfiumRegion(page, area, 144, 10_000_000, turn);
+      const pdfjs = await renderRegion(
+        pdfjsPage,
+        area,
+        144,
+        10_000_000,
+        undefined,
+        undefined,
+        turnGeometry(pageGeometry(pdfjsPage), turn),
+      );
+      page.close();
+      await opened.doc.destroy();
+
+      // Assess: the block is 20 pt wide and 50 pt high once turned; dark inside it, white around it, both ways.
+      expect(block.x1 - block.x0).toBeCloseTo(rotate === 0 ? 20 : 50, 1);
+      for (const { canvas } of [pdfium, pdfjs]) {
+        const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+        const grey = (x: number, y: number): number => pixels[(y * canvas.width + x) * 4] ?? -1;
+        expect(grey(Math.round(canvas.width / 2), Math.round(canvas.height / 2))).toBeLessThan(10);
+        expect(grey(10, 10)).toBeGreaterThan(245);
+        expect(grey(canvas.width - 10, canvas.height - 10)).toBeGreaterThan(245);
+        const dark = pixels.filter((value, index) => index % 4 === 0 && value < 128).length;
+        expect(dark / (4 * 50 * 20)).toBeCloseTo(1, 1);
+      }
     },
   );
 

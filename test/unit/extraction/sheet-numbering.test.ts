@@ -4,6 +4,9 @@ import { parseSheetNumber } from '../../../functions/core/extraction/sheet-numbe
 import {
   chooseSheetNumbers,
   type NumberingPage,
+  type SetNumber,
+  withOcrDigits,
+  withSetHeads,
 } from '../../../functions/core/extraction/sheet-numbering.ts';
 
 /** A candidate read by OCR at (x, y) on a 1224 x 792 sheet. */
@@ -125,5 +128,76 @@ describe('set-level sheet numbers', () => {
 
     // Assess
     expect(printed).toEqual([null, 'C-1']);
+  });
+});
+
+describe("a set's own numbering repairs OCR readings", () => {
+  const number = (printed: string, prefix: string, ocr: boolean, head: string[] = []): SetNumber => ({
+    printed,
+    prefix,
+    ocr,
+    head,
+  });
+
+  it('reads a letter after the prefix as a digit when the set gives the shorter prefix to more sheets', () => {
+    // Prepare: DW07 read as DWO7 and DW11 as DWI1 by OCR; the set's other sheets carry DW.
+    const numbers = [
+      number('DW06', 'DW', true),
+      number('DWO7', 'DWO', true),
+      number('DW08', 'DW', true),
+      number('DWI1', 'DWI', true),
+      number('DW12', 'DW', true),
+      number('DWO7', 'DWO', false),
+    ];
+
+    // Act
+    const repaired = withOcrDigits(numbers).map((entry) => entry?.printed);
+
+    // Assess: the text layer's reading is left as printed.
+    expect(repaired).toEqual(['DW06', 'DW07', 'DW08', 'DW11', 'DW12', 'DWO7']);
+  });
+
+  it('gives the head the set prints to a tail read alone, after that head or like its tails', () => {
+    // Prepare: three text-layer numbers `4977_S_…`; OCR read `4977 S DW08` (the underscores as spaces) and a
+    // `DW09` without its head; `A-101` and `X7` share nothing with the set's tails.
+    const numbers = [
+      number('4977_S_DW01', 'S', false),
+      number('4977_S_DW02', 'S', false),
+      number('4977_S_DE01', 'S', false),
+      number('DW08', 'DW', true, ['4977', 'S']),
+      number('DW09', 'DW', true),
+      number('XY7', 'XY', true),
+      null,
+    ];
+
+    // Act
+    const withHeads = withSetHeads(numbers);
+
+    // Assess
+    expect(withHeads.map((entry) => entry?.printed ?? null)).toEqual([
+      '4977_S_DW01',
+      '4977_S_DW02',
+      '4977_S_DE01',
+      '4977_S_DW08',
+      '4977_S_DW09',
+      'XY7',
+      null,
+    ]);
+    expect(withHeads[3]?.prefix).toBe('S');
+  });
+
+  it('leaves tails alone in a set that shares no head on most of its several-part numbers', () => {
+    // Prepare: two heads, one sheet each.
+    const numbers = [
+      number('4977_S_DW01', 'S', false),
+      number('5120-A-101', 'A', false),
+      number('DW08', 'DW', true, ['4977', 'S']),
+    ];
+
+    // Act
+    const withHeads = withSetHeads(numbers);
+
+    // Assess
+    expect(withHeads.map((entry) => entry?.printed)).toEqual(['4977_S_DW01', '5120-A-101', 'DW08']);
   });
 });

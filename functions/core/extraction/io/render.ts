@@ -34,10 +34,16 @@ export const renderBox = (
   scale: number,
   width: number,
   height: number,
+  /** `box` is in the displayed page turned clockwise by this many degrees (a quarter turn swaps its sides). */
+  turn: 0 | 90 | 180 | 270 = 0,
   /** Most pixels of one strip's bitmap. */
   maxStripPixels = MAX_STRIP_PIXELS,
 ): RenderedPixels => {
-  const { pdfium, geometry } = page;
+  const { pdfium } = page;
+  const quarter = turn === 90 || turn === 270;
+  const geometry = quarter
+    ? { width: page.geometry.height, height: page.geometry.width }
+    : { width: page.geometry.width, height: page.geometry.height };
   const out = new Uint8ClampedArray(width * height * 4);
   const offsetX = Math.round(box.x0 * scale);
   const offsetY = Math.round(box.y0 * scale);
@@ -57,7 +63,8 @@ export const renderBox = (
         -offsetY - top,
         pageWidth,
         pageHeight,
-        0,
+        // Quarter turns clockwise, on top of the page's own /Rotate.
+        turn / 90,
         FPDF_ANNOT,
       );
       const buffer = pdfium.FPDFBitmap_GetBuffer(bitmap);

@@ -309,7 +309,7 @@ export const readPdfiumWords = (page: PdfiumPage, maxChars: number): { words: Wo
     };
   }
   close();
-  return { words: joinTouchingWords(words, spaced), charCount };
+  return { words: joinLetterSpacedWords(joinTouchingWords(words, spaced)), charCount };
 };
 
 /** A word's extent along its reading direction and its baseline band across it (a frame where it reads left to right). */
@@ -397,4 +397,117 @@ export const joinTouchingWords = (
     out.push(word);
   });
   return out;
+};
+
+/** Letters and digits in a piece of text (separators and punctuation do not count). */
+const lettersIn = (text: string): number => [...text.replace(/[^\p{L}\p{N}]/gu, '')].length;
+
+/** Letter spacing is at most this share of the font size: a word space is wider (about a quarter of it). */
+const MAX_LETTER_GAP = 0.22;
+/** Pieces further apart than this (in font sizes) are not one run of spaced lettering. */
+const MAX_RUN_GAP = 0.8;
+/** Fewest pieces of one or two characters that make a run of spaced lettering. */
+const MIN_RUN_PIECES = 4;
+
+/**
+ * Joins lettering printed with its letters spaced out (title-block labels and values drawn with character
+ * spacing: `D R A W IN G  T IT LE`, `4 9 7 7 _S _ D E 0 3`). PDFium puts a space in every gap, so each letter is
+ * a word. A run of at least four pieces, at least half of them single letters, on one baseline, in one size, whose gaps
+ * are mostly one narrow letter spacing, is cut into words where a gap is clearly wider than that spacing (the
+ * word spaces of spaced lettering); each part becomes one word. Pieces a word space apart (`3 @ 12`) are not
+ * joined: their gaps are wider than any letter spacing.
+ */
+export const joinLetterSpacedWords = (words: readonly Word[]): Word[] => {
+  const framed = words.map((word, index) => ({ word, frame: frameOf(word), index }));
+  // Pieces of up to four letters or digits (PDFium keeps some letters of spaced lettering together: `IN`,
+  // `4977`; separators do not count: `_S_`), by direction, size and baseline band (within a third of the size).
+  const short = framed
+    .filter(({ word }) => lettersIn(word.text) <= 4)
+    .sort(
+      (first, second) =>
+        first.word.dir - second.word.dir ||
+        first.word.size - second.word.size ||
+        first.frame.bottom - second.frame.bottom,
+    );
+  const bands: Array<typeof short> = [];
+  for (const piece of short) {
+    const band = bands[bands.length - 1];
+    const head = band?.[0];
+    if (
+      band &&
+      head &&
+      head.word.dir === piece.word.dir &&
+      Math.abs(head.word.size - piece.word.size) <= 0.05 * piece.word.size &&
+      Math.abs(head.frame.bottom - piece.frame.bottom) <= piece.word.size / 3
+    )
+      band.push(piece);
+    else bands.push([piece]);
+  }
+  const replaced = new Map<number, Word | null>();
+  for (const band of bands) {
+    if (band.length < MIN_RUN_PIECES) continue;
+    band.sort((first, second) => first.frame.start - second.frame.start);
+    let run: typeof band = [];
+    const flush = (): void => {
+      if (run.length >= MIN_RUN_PIECES) joinRun(run, replaced);
+      run = [];
+    };
+    for (const piece of band) {
+      const previous = run[run.length - 1];
+      const gap = previous ? piece.frame.start - previous.frame.end : 0;
+      if (previous && (gap < 0 || gap > MAX_RUN_GAP * piece.word.size)) flush();
+      run.push(piece);
+    }
+    flush();
+  }
+  if (replaced.size === 0) return [...words];
+  return words.flatMap((word, index) => {
+    const replacement = replaced.get(index);
+    if (replacement === undefined) return [word];
+    return replacement ? [replacement] : [];
+  });
+};
+
+/** One run of spaced pieces cut at its word spaces; `replaced` gets each part's word (at its first piece). */
+const joinRun = (
+  run: ReadonlyArray<{ word: Word; frame: { start: number; end: number }; index: number }>,
+  replaced: Map<number, Word | null>,
+): void => {
+  const size = run[0]?.word.size ?? 0;
+  const gaps = run.slice(1).map((piece, position) => piece.frame.start - (run[position]?.frame.end ?? 0));
+  const sorted = [...gaps].sort((first, second) => first - second);
+  const letterGap = sorted[Math.floor((sorted.length - 1) / 2)] ?? 0;
+  if (letterGap > MAX_LETTER_GAP * size) return;
+  // Mostly single letters: pieces of words set close together (`PLAN - AREA OF WORK A & B` in a condensed
+  // font) are not spaced lettering.
+  const lettered = run.filter((piece) => lettersIn(piece.word.text) > 0);
+  if (lettered.filter((piece) => lettersIn(piece.word.text) === 1).length < 0.5 * lettered.length) return;
+  // Mostly one spacing: most gaps are within half again of the median.
+  if (gaps.filter((gap) => gap <= 1.5 * letterGap + 0.02 * size).length < 0.6 * gaps.length) return;
+  const wordSpace = Math.max(2 * letterGap, letterGap + 0.12 * size);
+  let part = [run[0]];
+  const close = (): void => {
+    if (part.length > 1) {
+      const words = part.flatMap((piece) => (piece ? [piece.word] : []));
+      const first = part[0];
+      if (!first) return;
+      replaced.set(first.index, {
+        ...first.word,
+        text: words.map((word) => word.text).join(''),
+        x0: Math.min(...words.map((word) => word.x0)),
+        y0: Math.min(...words.map((word) => word.y0)),
+        x1: Math.max(...words.map((word) => word.x1)),
+        y1: Math.max(...words.map((word) => word.y1)),
+      });
+      for (const piece of part.slice(1)) if (piece) replaced.set(piece.index, null);
+    }
+  };
+  run.slice(1).forEach((piece, position) => {
+    if ((gaps[position] ?? 0) > wordSpace) {
+      close();
+      part = [];
+    }
+    part.push(piece);
+  });
+  close();
 };
