@@ -244,7 +244,9 @@ export const ocrTitleBlock = async (
     }
   }
   // A scan has no ruled cells to read one by one: the field under a number label read without its value is.
-  const fields = good() ? [] : unreadNumberFields(merged);
+  const fields = good()
+    ? []
+    : unreadNumberFields(merged, request.cellRulings ? await request.cellRulings().catch(() => []) : []);
   if (fields.length && Date.now() < deadline) {
     // Read at twice the resolution (field values are small lettering); only what reads as a number is kept (the
     // labels were read already, and misread again here they would pass for title lines).
@@ -254,8 +256,11 @@ export const ocrTitleBlock = async (
     );
     add({
       ...fieldPass,
+      // `OF` too, which makes a sheet's place in its set of the numbers beside it (`1 OF 1` under `SHEET`).
       words: fieldPass.words.filter(
-        (word) => readsAsNumber(word.text) && (word.confidence ?? 0) >= TRUSTED_FIELD_CONFIDENCE,
+        (word) =>
+          (readsAsNumber(word.text) || /^OF$/i.test(word.text)) &&
+          (word.confidence ?? 0) >= TRUSTED_FIELD_CONFIDENCE,
       ),
     });
   }
@@ -270,9 +275,11 @@ const MAX_LABEL_FIELDS = 3;
 
 /**
  * The fields under OCR-read number labels (`FILE NO.`, `DRAWING NO.`) that hold no sheet-number candidate:
- * from the label's top to three label heights under it, widened to the right, where a cell prints its value.
+ * from the label's top down to the cell border under it (`borders`: the first horizontal ruling across the
+ * label, within six label heights: a value in lettering twice the label's sits lower than three), else three
+ * label heights under it; widened to the right, where a cell prints its value.
  */
-export const unreadNumberFields = (words: readonly Word[]): Box[] => {
+export const unreadNumberFields = (words: readonly Word[], borders: readonly Ruling[] = []): Box[] => {
   const upright = words.filter((word) => word.dir === 0);
   const lines = buildLines(upright, { gapFactor: 1.5 });
   const values = new Set(
@@ -286,11 +293,22 @@ export const unreadNumberFields = (words: readonly Word[]): Box[] => {
     if (label.words.some((word) => word.source !== 'ocr')) continue;
     if (!NUMBER_LABEL_RE.test(text) && !NUMERIC_ID_LABEL_RE.test(text)) continue;
     const height = label.y1 - label.y0;
+    const middle = (label.x0 + label.x1) / 2;
+    const border = borders
+      .filter(
+        (ruling) =>
+          ruling.axis === 'h' &&
+          ruling.from <= middle &&
+          ruling.to >= middle &&
+          ruling.at > label.y1 + height &&
+          ruling.at < label.y1 + 6 * height,
+      )
+      .sort((first, second) => first.at - second.at)[0];
     const field = {
       x0: label.x0 - 2 * height,
       y0: label.y0,
       x1: label.x1 + 6 * height,
-      y1: label.y1 + 3 * height,
+      y1: border ? border.at : label.y1 + 3 * height,
     };
     if ([...values].some((box) => centerInside(field, box))) continue;
     fields.push(field);
