@@ -7,6 +7,8 @@ import { drawingTypeOf, type RegionDraft } from './region-draft.ts';
 import { SCALE_TEXT_RE } from './sheet-title.ts';
 
 const VIEW_NUMBER_RE = /^[A-Z]?\d{1,2}[A-Z]?$/;
+/** A scale line's label without its value: `SCALE:`, `SCALE: HORIZ`, `SCALE: AS SHOWN`. */
+const SCALE_LABEL_RE = /^SCALE\s*:?\s*(?:(?:HORIZ(?:ONTAL)?|VERT(?:ICAL)?|AS\s+(?:SHOWN|NOTED)|NONE)\b.*)?$/i;
 
 /** Drawing views: a title line with a scale line under it (or on it), and a view number bubble to the left. */
 export const findViews = (
@@ -20,12 +22,18 @@ export const findViews = (
   for (const scaleLine of horizontal) {
     const st = scaleLine.text.trim();
     const sm = SCALE_TEXT_RE.exec(st);
-    if (!sm) continue;
+    // Under a view title the scale is printed `SCALE: 1"=30'`; OCR may read the label and lose the value (thin
+    // lettering of fractions and primes): the label alone, its line no longer than a profile's `SCALE: HORIZ`,
+    // still marks the line above as a view title.
+    const labelOnly = !sm && SCALE_LABEL_RE.test(st) && scaleLine.words.length <= 3;
+    if (!sm && !labelOnly) continue;
     const size = scaleLine.size;
-    const before = st
-      .slice(0, sm.index)
-      .replace(/\bSCALE\s*:?\s*$/i, '')
-      .trim();
+    const before = sm
+      ? st
+          .slice(0, sm.index)
+          .replace(/\bSCALE\s*:?\s*$/i, '')
+          .trim()
+      : '';
     let titleLine: Line | null = null;
     let titleText = '';
     if (before.replace(/[^A-Za-z]/g, '').length >= 3) {
@@ -76,7 +84,7 @@ export const findViews = (
       titleText = lead[2] ?? '';
     }
     const titleBox = number ? boxOf([titleBoxCore, number]) : titleBoxCore;
-    const scaleText = sm[0].trim();
+    const scaleText = sm ? sm[0].trim() : null;
     views.push({
       regionType: 'view',
       label: viewNumber ? `${viewNumber} ${titleText}` : titleText,
