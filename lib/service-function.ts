@@ -66,9 +66,12 @@ export interface ServiceFunctionProps {
  */
 export class ServiceFunction extends Construct {
   readonly fn: NodejsFunction;
+  /** The handler module it runs (relative to the repository root). */
+  readonly entry: string;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
+    this.entry = props.entry;
     const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
     const layers = props.layers ?? [];
     Validations.of(this).acknowledge({

@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { matchPath } from '../functions/shared/route-matching.ts';
 import { FALLBACK_HANDLER, STREAM_ROUTE } from '../functions/shared/routes.ts';
-import { functionNameOf, lambdaContext, loadHandler } from './lambda.ts';
+import { asFunction, functionNameOf, lambdaContext, loadHandler } from './lambda.ts';
 import { createResponseStream, installStreamingShim } from './streaming-shim.ts';
 import { serveViewer } from './viewer-static.ts';
 
@@ -138,11 +138,13 @@ export async function startApiServer(port: number): Promise<{ server: Server; ur
     if (STREAM_PATH.test(path)) {
       // On AWS a function URL; here the same origin. Function URLs pass every method and path through.
       const event = toEvent(request, body, '$default', {});
-      const handler = await loadHandler(STREAM_ROUTE.handler);
       const stream = createResponseStream(response);
       try {
-        const streaming = handler as unknown as (e: unknown, s: unknown, c: unknown) => Promise<void>;
-        await streaming(event, stream, lambdaContext(functionNameOf(STREAM_ROUTE.handler), 60_000));
+        await asFunction(STREAM_ROUTE.handler, async () => {
+          const handler = await loadHandler(STREAM_ROUTE.handler);
+          const streaming = handler as unknown as (e: unknown, s: unknown, c: unknown) => Promise<void>;
+          await streaming(event, stream, lambdaContext(functionNameOf(STREAM_ROUTE.handler), 60_000));
+        });
       } catch (error) {
         // A client that went away mid-stream is not a crash.
         if ((error as { code?: string }).code !== 'ERR_STREAM_PREMATURE_CLOSE') {
@@ -162,8 +164,13 @@ export async function startApiServer(port: number): Promise<{ server: Server; ur
     const routeKey = match ? `${match.route.method} ${match.route.path}` : '$default';
     const event = toEvent(request, body, routeKey, match?.pathParameters ?? {});
     try {
-      const handler = await loadHandler(file);
-      writeResult(response, await handler(event, lambdaContext(functionNameOf(file))));
+      writeResult(
+        response,
+        await asFunction(file, async () => {
+          const handler = await loadHandler(file);
+          return handler(event, lambdaContext(functionNameOf(file)));
+        }),
+      );
     } catch (error) {
       // What API Gateway answers when the function itself crashes.
       console.error(`${file} crashed:`, error);
