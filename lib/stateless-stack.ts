@@ -164,7 +164,8 @@ export class StatelessStack extends Stack {
           level: LogLevel.ERROR,
           includeExecutionData: false,
         },
-        timeout: Duration.hours(2),
+        // No `timeout` here: with a definition from a file the CDK drops it. Each ASL file carries its
+        // own TimeoutSeconds (the infra test reads it from the template).
       });
       // Exactly these functions (CDK's grantInvoke would add a `function:*` version wildcard).
       machine.addToRolePolicy(

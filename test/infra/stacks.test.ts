@@ -386,6 +386,50 @@ describe('CDK stacks', () => {
     }
   });
 
+  it('bounds every execution by the TimeoutSeconds of its definition, and every task inside it, Map children included', () => {
+    // Prepare
+    const machines = Object.values(stateless.findResources('AWS::StepFunctions::StateMachine'));
+    const expected = {
+      'project-source-test-provision-project': 300,
+      'project-source-test-review-execution': 900,
+      'project-source-test-process-job': 7200,
+      'project-source-test-normalize-regions': 7200,
+    };
+    interface State {
+      Type: string;
+      TimeoutSeconds?: number;
+      ItemProcessor?: { States: Record<string, State> };
+    }
+    const tasks = (states: Record<string, State>): State[] =>
+      Object.values(states).flatMap((state) => [
+        ...(state.Type === 'Task' ? [state] : []),
+        ...(state.ItemProcessor ? tasks(state.ItemProcessor.States) : []),
+      ]);
+    // Act: the definitions as deployed (CDK's own `timeout` prop is dropped with a definition file)
+    const definitions = machines.map((machine) => ({
+      name: machine.Properties.StateMachineName as string,
+      // A definition from a file deploys as an asset: the assembly holds it as `asset.<key>`.
+      definition: JSON.parse(
+        readFileSync(join(outdir, `asset.${machine.Properties.DefinitionS3Location.Key}`), 'utf8'),
+      ) as {
+        TimeoutSeconds?: number;
+        States: Record<string, State>;
+      },
+    }));
+    // Assess
+    expect(
+      Object.fromEntries(definitions.map(({ name, definition }) => [name, definition.TimeoutSeconds])),
+    ).toEqual(expected);
+    for (const { name, definition } of definitions) {
+      const limits = tasks(definition.States).map((task) => task.TimeoutSeconds);
+      expect(
+        limits.filter((limit) => limit === undefined),
+        name,
+      ).toEqual([]);
+      expect(Math.max(...(limits as number[])), name).toBeLessThan(definition.TimeoutSeconds as number);
+    }
+  });
+
   it("sends every machine's executions that end FAILED, TIMED_OUT or ABORTED to the recovery function, with retries and a dead-letter queue", () => {
     const machines = Object.keys(stateless.findResources('AWS::StepFunctions::StateMachine'));
     const fn = statelessStack.functions.get(ENDED_EXECUTIONS_TARGET.id);
