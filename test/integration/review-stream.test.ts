@@ -100,12 +100,87 @@ describe('review execution stream (function URL handler)', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
-    // stream.ready opens every connection, with the cursor it resumes after.
+    // stream.ready opens every connection, with a sequence greater than the cursor it resumes after.
     expect(lines.map((event) => [event.type, event.sequence])).toEqual([
-      ['stream.ready', 3],
+      ['stream.ready', 4],
       ['response.text.delta', 10],
       ['response.completed', 11],
     ]);
+  });
+
+  it('gives stream.ready a sequence greater than `after`, never one the client has seen', async () => {
+    // Prepare: events as the store allocates them (odd sequences)
+    const allocated = await seedExecution(org.orgId, projectId, reviewId, [1, 3, 5, 7, 9]);
+    const url = path().replace(executionId, allocated);
+    // Act
+    const response = await get(`${url}?after=7`, {
+      authorization: `Bearer ${org.apiKey}`,
+      accept: 'application/x-ndjson',
+    });
+    const lines = (await response.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    // Assess
+    expect(lines.map((event) => [event.type, event.sequence])).toEqual([
+      ['stream.ready', 8],
+      ['response.completed', 9],
+    ]);
+  });
+
+  it('ends a stream whose `after` is at or past the end of an ended execution with its terminal event', async () => {
+    // Prepare: the client already read the terminal event (11), or asks past it
+    const started = Date.now();
+    // Act
+    const replies = await Promise.all(
+      [11, 500].map(async (after) => {
+        const response = await get(`${path()}?after=${after}`, {
+          authorization: `Bearer ${org.apiKey}`,
+          accept: 'application/x-ndjson',
+        });
+        return (await response.text())
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as { type: string; sequence: number });
+      }),
+    );
+    // Assess: no silent wait for a heartbeat that never comes
+    expect(replies.map((lines) => lines.map((event) => event.type))).toEqual([
+      ['stream.ready', 'response.completed'],
+      ['stream.ready', 'response.completed'],
+    ]);
+    expect(replies.map((lines) => lines[0]?.sequence)).toEqual([12, 500]);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('refuses a request without Accept with 406, and serves SSE to one that accepts anything', async () => {
+    // Prepare: node:http sends no Accept of its own (fetch and curl send */*)
+    const withoutAccept = () =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = httpRequest(`${apiUrl}${path()}`, {
+          headers: { authorization: `Bearer ${org.apiKey}` },
+        });
+        request.on('response', (response) => {
+          let body = '';
+          response.on('data', (chunk) => {
+            body += chunk;
+          });
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+        });
+        request.on('error', reject);
+        request.end();
+      });
+    // Act
+    const missing = await withoutAccept();
+    const anything = await get(path(), { authorization: `Bearer ${org.apiKey}`, accept: '*/*' });
+    // Assess
+    expect([missing.status, JSON.parse(missing.body).error.code]).toEqual([
+      406,
+      'review_stream_media_type_not_acceptable',
+    ]);
+    expect(anything.status).toBe(200);
+    expect(anything.headers.get('content-type')).toContain('text/event-stream');
+    expect((await anything.text()).startsWith('id: 0\nevent: stream.ready')).toBe(true);
   });
 
   it('refuses bad requests with the spec codes', async () => {

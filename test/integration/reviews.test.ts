@@ -224,7 +224,7 @@ describe('reviews', () => {
     const badQuestion = await ask(review.id, { question: '' }, 'ask-bad');
     const unknownReview = await ask('rev_00000000000000000000000000', { question: 'Anything?' }, 'ask-x');
     // Assess
-    expect(resumed[0]).toMatchObject({ type: 'stream.ready', sequence: middle.sequence });
+    expect(resumed[0]).toMatchObject({ type: 'stream.ready', sequence: middle.sequence + 1 });
     expect(resumed.slice(1)).toEqual(all.filter((event) => event.sequence > middle.sequence));
     expect(foreignStream.status).toBe(404);
     expect([foreignPoll.status, foreignPoll.body.error.code]).toEqual([404, 'project_not_found']);

@@ -114,6 +114,8 @@ export interface ReviewEventLog {
   getExecution(orgId: string, executionId: string): Promise<OwnedExecution | null>;
   /** Up to `limit` events with a sequence greater than `after`, in order. */
   eventsAfter(execution: OwnedExecution, after: number, limit: number): Promise<StreamEvent[]>;
+  /** The execution's last stored event (its terminal event once it ended), or null. */
+  lastEvent(execution: OwnedExecution): Promise<StreamEvent | null>;
 }
 
 export class StreamUnavailableError extends DomainError {
@@ -209,10 +211,28 @@ export async function openStream(
   execution: OwnedExecution,
   options: FollowOptions,
 ): Promise<AsyncGenerator<string>> {
-  const first = (await guarded(() => deps.events.eventsAfter(execution, options.after, FIRST_BATCH))).map(
+  let first = (await guarded(() => deps.events.eventsAfter(execution, options.after, FIRST_BATCH))).map(
     publicOrInvalid,
   );
+  // A cursor at or past the end of an execution that ended: nothing will follow, so the stream ends
+  // with the terminal event again (the client's rule is to read until one), not with silence.
+  if (first.length === 0 && ENDED_STATUSES.has(execution.status)) {
+    const last = await guarded(() => deps.events.lastEvent(execution));
+    if (last && TERMINAL_EVENT_TYPES.has(last.type)) first = [publicOrInvalid(last)];
+  }
   return followExecution(deps, execution, options, first);
+}
+
+const ENDED_STATUSES: ReadonlySet<ExecutionStatus> = new Set(['succeeded', 'partial', 'failed']);
+
+/**
+ * The sequence of a connection's `stream.ready`: greater than `after` and smaller than every event that
+ * follows it. Stored events have odd sequences (the store allocates by twos), so after an event (or
+ * -1) it is the even number after `after`. A cursor that is itself even is a `stream.ready`'s own (the
+ * client resumed from one): no number lies between it and the next event, and it is repeated.
+ */
+export function readySequence(after: number): number {
+  return after % 2 === 0 ? after : after + 1;
 }
 
 /**
@@ -235,7 +255,7 @@ export async function* followExecution(
     {
       version: 1,
       executionId: execution.id,
-      sequence: Math.max(0, options.after),
+      sequence: readySequence(options.after),
       createdAt: new Date().toISOString(),
       type: 'stream.ready',
       payload: publicPayload('stream.ready', {
@@ -257,7 +277,7 @@ export async function* followExecution(
     let ended = false;
     for (const stored of batch) {
       chunk += frame(stored, options.format);
-      cursor = stored.sequence;
+      cursor = Math.max(cursor, stored.sequence);
       if (TERMINAL_EVENT_TYPES.has(stored.type)) {
         ended = true;
         break;
