@@ -233,6 +233,33 @@ describe('reviews', () => {
     expect([unknownReview.status, unknownReview.body.error.code]).toEqual([404, 'open_api_review_not_found']);
   });
 
+  it('answers every invalid review or question payload with invalid_review, a NUL or a line break in a name included', async () => {
+    // Prepare
+    const review = (await create({ name: 'Validation' }, 'key-validation')).body.review;
+    const raw = (path: string, rawBody: string, key: string) =>
+      api(path, {
+        method: 'POST',
+        key: org.apiKey,
+        rawBody,
+        headers: { 'content-type': 'application/json', 'idempotency-key': key },
+      });
+    // Act
+    const replies = await Promise.all([
+      create({ name: 'Bad\u0000name' }, 'key-nul'),
+      create({ name: 'Two\nlines' }, 'key-newline'),
+      create({ name: 5 }, 'key-number'),
+      create({ name: 'Extra', colour: 'red' }, 'key-extra'),
+      raw(reviews(), '{"name":', 'key-json'),
+      ask(review.id, { question: '' }, 'ask-empty'),
+      ask(review.id, { question: 'Anything?', entityTypes: ['nonsense'] }, 'ask-entity'),
+      raw(`${reviews()}/${review.id}/executions`, 'not json', 'ask-json'),
+    ]);
+    // Assess
+    expect(replies.map((reply) => [reply.status, reply.body.error.code])).toEqual(
+      replies.map(() => [400, 'invalid_review']),
+    );
+  });
+
   it('goes on to its answer when the client disconnects, and starts no second execution on reconnect', async () => {
     // Prepare
     const review = (await create({ name: 'Disconnect' }, 'key-disconnect')).body.review;

@@ -201,7 +201,7 @@ const validation = (schemas: Schemas): Middleware => ({
       if (text.length > 0 && contentType && !/^application\/(.+\+)?json\b/i.test(contentType)) {
         throw new UnsupportedMediaTypeError('Send the body as JSON with "Content-Type: application/json".');
       }
-      body = parseWith(schemas.body, parseJson(text), 'body', schemas.bodyErrorCode);
+      body = parseWith(schemas.body, parseJson(text, schemas.bodyErrorCode), 'body', schemas.bodyErrorCode);
     }
     const query = schemas.query
       ? parseWith(schemas.query, parseQueryString(event.rawQueryString ?? ''), 'query')
@@ -211,12 +211,13 @@ const validation = (schemas: Schemas): Middleware => ({
   },
 });
 
-function parseJson(text: string): unknown {
+/** A body that is no JSON at all is invalid too: under the route's own code when it names one (`invalid_review`). */
+function parseJson(text: string, code = 'invalid_json'): unknown {
   if (text.trim() === '') return {};
   try {
     return JSON.parse(text);
   } catch {
-    throw new InvalidRequestError('invalid_json', 'The request body is not valid JSON.');
+    throw new InvalidRequestError(code, 'The request body is not valid JSON.');
   }
 }
 

@@ -249,7 +249,7 @@ export const CONTENT_CONTRACTS = {
           '`invalid_request`: a mode other than `missing_normalized_regions`, an empty or over-long `documentIds`, unknown field.',
       },
       404: {
-        description: '`project_not_found`; `document_not_found` for a document id not in this project.',
+        description: '`project_not_found`.',
       },
       409: { description: '`project_not_ready`.' },
     },
