@@ -46,6 +46,7 @@ export function searchDeps(): SearchDeps {
     index: sourceIndex(),
     embedder: embedder(),
     reviews: reviewSourceLookup(),
+    jobs: jobStore(),
     fusion: {
       lexicalK: config.SEARCH_LEXICAL_RRF_K,
       semanticK: config.SEARCH_SEMANTIC_RRF_K,

@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError } from '../errors.ts';
 import type { ProjectRecord } from '../projects/model.ts';
-import type { ProjectStore } from '../projects/ports.ts';
+import type { LatestJobLookup, ProjectStore } from '../projects/ports.ts';
 import { requireProject } from '../projects/queries.ts';
 import { analyzeQuery, isStopWord, sheetKey } from './analyzer.ts';
 import type { SourceSearchBody, SourceSearchHit, SourceSearchResponse } from './model.ts';
@@ -32,6 +32,9 @@ export class ReviewNotFoundError extends NotFoundError {
   }
 }
 
+/** Job statuses whose files are still being read (uploads ended, results not in yet). */
+const PROCESSING_STATUSES: ReadonlySet<string> = new Set(['preflighting', 'processing']);
+
 export interface SearchDeps {
   projects: ProjectStore;
   states: SearchIndexStateStore;
@@ -39,6 +42,8 @@ export interface SearchDeps {
   embedder: Embedder;
   /** The sources of a review (for `reviewId`). */
   reviews: ReviewSourceLookup;
+  /** The project's latest job: one still processing adds documents the index does not list yet. */
+  jobs: LatestJobLookup;
   /**
    * Reciprocal rank fusion: a source at rank r of a ranking adds weight / (k + r). The rankings: the
    * lexical one (weight 1), the semantic one, and, with the lexical k and `namedWeight`, the lexical
@@ -242,11 +247,17 @@ export async function searchSources(
   // complete), and only a partial index is searched again, narrowed to its indexed files.
   const speculative = run(baseFilter);
   speculative.catch(() => undefined);
-  const documents = await deps.states.documentIndexStates(project.id);
+  const [documents, latest] = await Promise.all([
+    deps.states.documentIndexStates(project.id),
+    deps.jobs.latestJob(input.orgId, project.id),
+  ]);
   const searchable = documents.filter((document) => document.state.sourceCount > 0);
   const indexed = searchable.filter((document) => document.state.status === 'indexed');
-  if (searchable.length > 0 && indexed.length === 0) throw new SourceIndexNotReadyError();
-  const status = indexed.length === searchable.length ? 'success' : 'partial';
+  // A file is listed here once it is assembled: while a job still extracts its files, what it adds is
+  // not searchable yet (409 until a first document is indexed, then `partial`).
+  const processing = latest !== null && PROCESSING_STATUSES.has(latest.job.status);
+  if ((searchable.length > 0 || processing) && indexed.length === 0) throw new SourceIndexNotReadyError();
+  const status = indexed.length === searchable.length && !processing ? 'success' : 'partial';
   if (indexed.length === 0 || !location)
     return { status, query: body.query, modes, hitCount: 0, searchedChunkCount: 0, hits: [] };
   // A partial index may hold rows of a document being re-indexed: narrow to the indexed files (a
