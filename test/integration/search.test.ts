@@ -164,7 +164,7 @@ describe('source search', () => {
     const hybrid = await search({ query: 'who pays for the building permit' });
     // Assess
     expect(semantic.body.modes).toEqual(['semantic']);
-    expect(hybrid.body.modes).toEqual(['lexical', 'semantic']);
+    expect(hybrid.body.modes).toEqual(['exact', 'semantic']);
     for (const reply of [semantic, hybrid]) {
       const hits = hitsOf(reply);
       expect(

@@ -65,7 +65,7 @@ export interface SearchDeps {
 interface Candidate {
   hit: IndexHit;
   fused: number;
-  modes: Set<'lexical' | 'semantic'>;
+  modes: Set<'exact' | 'semantic'>;
 }
 
 /** The embedding of a query. */
@@ -202,8 +202,8 @@ export async function searchSources(
       : await deps.reviews.reviewSources(input.orgId, project.id, body.reviewId);
   if (reviewSources === null) throw new ReviewNotFoundError();
 
-  const modes: ('lexical' | 'semantic')[] =
-    body.mode === 'exact' ? ['lexical'] : body.mode === 'semantic' ? ['semantic'] : ['lexical', 'semantic'];
+  const modes: ('exact' | 'semantic')[] =
+    body.mode === 'exact' ? ['exact'] : body.mode === 'semantic' ? ['semantic'] : ['exact', 'semantic'];
   const baseFilter: SearchFilter = {
     ...(body.entityTypes ? { entityTypes: body.entityTypes } : {}),
     ...(body.regionType ? { regionType: body.regionType } : {}),
@@ -233,11 +233,11 @@ export async function searchSources(
   const run = (filter: SearchFilter): Promise<[IndexHit[], IndexHit[], IndexHit[]]> =>
     location
       ? Promise.all([
-          modes.includes('lexical') ? deps.index.lexical(location, lexicalQuery, filter, depth) : none,
+          modes.includes('exact') ? deps.index.lexical(location, lexicalQuery, filter, depth) : none,
           queryVector
             ? queryVector.then((vector) => deps.index.nearest(location, vector, filter, depth))
             : none,
-          modes.includes('lexical') && headIdentifiers.length > 0
+          modes.includes('exact') && headIdentifiers.length > 0
             ? deps.index.lexical(location, { ...lexicalQuery, inHead: headIdentifiers }, filter, depth)
             : none,
         ])
@@ -268,7 +268,7 @@ export async function searchSources(
   // The passages searched: those of the searched documents, as their states count them (no index read).
   const searchedChunkCount = searchedFiles.reduce((sum, document) => sum + document.state.passageCount, 0);
   // The files the query names (its job, its document): their best passages are a ranking of their own.
-  const named = modes.includes('lexical') && !input.fileIds ? namedFiles(body.query, searchedFiles) : [];
+  const named = modes.includes('exact') && !input.fileIds ? namedFiles(body.query, searchedFiles) : [];
   const [[lexical, semantic, identifiedHits], namedHits] = await Promise.all([
     status === 'partial'
       ? run({ ...baseFilter, fileIds: searchedFiles.map((document) => document.fileId) })
@@ -280,7 +280,7 @@ export async function searchSources(
 
   const candidates = new Map<string, Candidate>();
   const { lexicalK, semanticK, semanticWeight, namedWeight } = deps.fusion;
-  const fuse = (hits: IndexHit[], mode: 'lexical' | 'semantic', weight: number) => {
+  const fuse = (hits: IndexHit[], mode: 'exact' | 'semantic', weight: number) => {
     const seen = new Set<string>();
     let rank = 0;
     for (const hit of hits) {
@@ -294,14 +294,14 @@ export async function searchSources(
       else {
         candidate.fused += contribution;
         candidate.modes.add(mode);
-        if (mode === 'lexical') candidate.hit = hit; // the lexical best passage shows the matched words
+        if (mode === 'exact') candidate.hit = hit; // the lexical best passage shows the matched words
       }
     }
   };
-  fuse(lexical, 'lexical', 1);
+  fuse(lexical, 'exact', 1);
   fuse(semantic, 'semantic', semanticWeight);
-  fuse(namedHits, 'lexical', namedWeight);
-  fuse(identifiedHits, 'lexical', namedWeight);
+  fuse(namedHits, 'exact', namedWeight);
+  fuse(identifiedHits, 'exact', namedWeight);
 
   const queryWords = body.query.match(/[A-Za-z0-9]+/g) ?? [];
   const hits: SourceSearchHit[] = [...candidates.values()]

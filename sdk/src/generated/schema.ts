@@ -977,7 +977,8 @@ export interface components {
                     bottom: number;
                 } | null;
             };
-            matchedModes: ("lexical" | "semantic")[];
+            /** @description The modes that retrieved this source (`exact`, `semantic`). */
+            matchedModes: ("exact" | "semantic")[];
         };
         SourceIndexReport: {
             /**
@@ -2620,8 +2621,8 @@ export interface operations {
                          */
                         status: "success" | "partial";
                         query: string;
-                        /** @description Retrieval modes this response used. */
-                        modes: ("lexical" | "semantic")[];
+                        /** @description Retrieval modes this response used, in the request's vocabulary: `exact` (words), `semantic`; `hybrid` is both. */
+                        modes: ("exact" | "semantic")[];
                         hitCount: number;
                         /** @description Passages in the searched index. */
                         searchedChunkCount: number;
@@ -2665,7 +2666,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `source_index_not_ready`: the project has searchable sources but none is indexed yet; retry after the `Retry-After` seconds (5). */
+            /** @description `source_index_not_ready`: nothing of the project is indexed yet while it has searchable sources or a job still reads its files; retry after the `Retry-After` seconds (5). Once something is indexed, the answer is `200` with `status: partial` until every source is. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2886,7 +2887,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `project_not_found`; `document_not_found` for a document id not in this project. */
+            /** @description `project_not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4345,7 +4346,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `idempotency_key_required` (no Idempotency-Key header), `invalid_idempotency_key` (longer than 256 characters, or not visible ASCII). `invalid_review`: a name of 1 to 120 characters is required; unknown field. */
+            /** @description `idempotency_key_required` (no Idempotency-Key header), `invalid_idempotency_key` (longer than 256 characters, or not visible ASCII). `invalid_review`: a name of 1 to 120 characters, one line without control characters (NUL, line breaks), is required; unknown field; a body that is no JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4533,7 +4534,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `idempotency_key_required` (no Idempotency-Key header), `invalid_idempotency_key` (longer than 256 characters, or not visible ASCII). `invalid_request`: a question of 1 to 2,000 characters is required; unknown `entityTypes`; more than 50 `fileIds`. */
+            /** @description `idempotency_key_required` (no Idempotency-Key header), `invalid_idempotency_key` (longer than 256 characters, or not visible ASCII). `invalid_review`: a question of 1 to 2,000 characters is required; unknown `entityTypes`; more than 50 `fileIds`; a body that is no JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -48,7 +48,7 @@ const hitOf = (
   classification: null,
   pageNumber,
   score: 1,
-  matchedModes: ['lexical'],
+  matchedModes: ['exact'],
   snippet: '',
 });
 
