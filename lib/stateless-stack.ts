@@ -242,7 +242,8 @@ export class StatelessStack extends Stack {
       this.functions.set(route.id, fn);
       this.api.addRoutes({
         path: route.path,
-        methods: [route.method as never],
+        // HEAD on a GET route: the same function answers with the GET's headers (RFC 9110).
+        methods: (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method]) as never[],
         integration: new HttpLambdaIntegration(`${pascal(route.id)}Integration`, fn.fn),
       });
     }

@@ -159,7 +159,9 @@ export async function startApiServer(port: number): Promise<{ server: Server; ur
       }
       return;
     }
-    const match = matchPath(path).find((candidate) => candidate.route.method === request.method);
+    // HEAD reaches the GET route's function, as on AWS (the stack routes both methods to it).
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    const match = matchPath(path).find((candidate) => candidate.route.method === method);
     const file = match?.route.handler ?? FALLBACK_HANDLER;
     const routeKey = match ? `${match.route.method} ${match.route.path}` : '$default';
     const event = toEvent(request, body, routeKey, match?.pathParameters ?? {});

@@ -165,6 +165,14 @@ describe('CDK stacks', () => {
       expect(Object.keys(integration), `${route.method} ${route.path}`).toHaveLength(1);
       expect(statelessStack.functions.get(route.id)).toBeDefined();
     }
+    // HEAD on every GET route reaches the GET's function (which answers without the body), and only there.
+    const keysOf = (method: string) =>
+      Object.values(stateless.findResources('AWS::ApiGatewayV2::Route'))
+        .map((route) => String(route.Properties.RouteKey))
+        .filter((key) => key.startsWith(`${method} `))
+        .map((key) => key.slice(method.length + 1))
+        .sort();
+    expect(keysOf('HEAD')).toEqual(keysOf('GET'));
     // The fallback is the `$default` route: `/` and every unknown path get the service's 404 envelope.
     stateless.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: '$default' });
     expect(

@@ -66,7 +66,8 @@ export async function authenticateApiKey(
   deps: { keys: ApiKeyStore },
   input: { authorization: string | undefined; sourceIp: string; now?: Date },
 ): Promise<Principal> {
-  const match = /^Bearer ([^\s]+)$/.exec(input.authorization?.trim() ?? '');
+  // RFC 9110 section 11.1: the scheme name is case-insensitive (`bearer`, `BEARER`).
+  const match = /^Bearer +([^\s]+)$/i.exec(input.authorization?.trim() ?? '');
   const parsed = match ? parseApiKeyToken(match[1] as string) : null;
   if (!parsed) throw new UnauthorizedError(UNAUTHORIZED_MESSAGE);
   const record = await deps.keys.get(parsed.keyId);

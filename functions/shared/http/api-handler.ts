@@ -157,6 +157,24 @@ export const envelope = <R = ApiResult>(): Middleware<R> => ({
   },
 });
 
+/**
+ * HEAD on a GET route (RFC 9110 section 9.3.2): the GET's status and headers, without its body. The
+ * API routes HEAD to the GET route's function (lib/stateless-stack.ts, the local server alike).
+ */
+const headAsGet = (): Middleware => ({
+  after: (request) => {
+    if (request.event.requestContext?.http?.method !== 'HEAD' || !request.response) return;
+    const { body, isBase64Encoded, ...rest } = request.response;
+    const length = body === undefined ? 0 : Buffer.byteLength(body, isBase64Encoded ? 'base64' : 'utf8');
+    request.response = { ...rest, headers: { ...rest.headers, 'content-length': String(length) } };
+  },
+  onError: (request) => {
+    if (request.event.requestContext?.http?.method !== 'HEAD' || !request.response) return;
+    const { body: _body, isBase64Encoded: _encoded, ...rest } = request.response;
+    request.response = rest;
+  },
+});
+
 export const authentication = <R = ApiResult>(route: RouteDefinition): Middleware<R> => ({
   before: async (request: Request<R>) => {
     const { event } = request;
@@ -232,6 +250,7 @@ export function apiHandler<R extends RouteId>(
   const route = routeById(routeId);
   const schemas = CONTRACTS[routeId] as Schemas;
   return middy<ApiEvent, ApiResult, Error, ApiContext>()
+    .use(headAsGet())
     .use(envelope())
     .use(authentication(route))
     .use(validation(schemas))
