@@ -146,7 +146,12 @@ export async function startApiServer(port: number): Promise<{ server: Server; ur
           await streaming(event, stream, lambdaContext(functionNameOf(STREAM_ROUTE.handler), 60_000));
         });
       } catch (error) {
-        // A client that went away mid-stream is not a crash.
+        // A client that went away (before the first byte or mid-stream) is not a crash, and there is
+        // nobody left to answer: whatever the error the write to its closed stream raised.
+        if (response.destroyed || request.destroyed || response.socket?.destroyed !== false) {
+          response.destroy();
+          return;
+        }
         if ((error as { code?: string }).code !== 'ERR_STREAM_PREMATURE_CLOSE') {
           console.error('stream handler crashed:', error);
         }

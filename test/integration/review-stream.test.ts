@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { keys } from '../../functions/adapters/dynamodb/table.ts';
 import { newId } from '../../functions/core/ids.ts';
 import { dynamo } from '../../functions/shared/clients.ts';
@@ -257,5 +257,73 @@ describe('review execution stream (function URL handler)', () => {
       code: 'scope_required',
       scope: 'reviews:read',
     });
+  });
+
+  it('takes a client that hangs up (before the first byte or mid-stream) for no crash: nothing logged, nothing written', async () => {
+    // Prepare: a running execution (the stream follows it), served by a local server in this process
+    const running = newId('exe');
+    await dynamo.send(
+      new PutCommand({
+        TableName: process.env.TABLE_NAME,
+        Item: {
+          ...keys.reviewExecution(org.orgId, running),
+          entity: 'reviewExecution',
+          projectId,
+          reviewId,
+          status: 'running',
+        },
+      }),
+    );
+    await dynamo.send(
+      new PutCommand({
+        TableName: process.env.TABLE_NAME,
+        Item: {
+          ...keys.executionEvent(running, 1),
+          event: {
+            version: 1,
+            executionId: running,
+            sequence: 1,
+            createdAt: new Date().toISOString(),
+            type: 'response.started',
+            payload: { responseTargetMs: 20_000 },
+          },
+        },
+      }),
+    );
+    const { startApiServer } = await import('../../local/api-server.ts');
+    const local = await startApiServer(0);
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const hangUp = new AbortController();
+    try {
+      // Act: read the first events, then hang up while the stream waits for more
+      const response = await fetch(`${local.url}${path().replace(executionId, running)}`, {
+        headers: { authorization: `Bearer ${org.apiKey}`, accept: 'application/x-ndjson' },
+        signal: hangUp.signal,
+      });
+      const first = await response.body?.getReader().read();
+      hangUp.abort();
+      // and clients that hang up before the first byte (while the request is authenticated and read)
+      await Promise.all(
+        [1, 5, 20].map(async (delay) => {
+          const early = new AbortController();
+          setTimeout(() => early.abort(), delay);
+          await fetch(`${local.url}${path().replace(executionId, running)}`, {
+            headers: { authorization: `Bearer ${org.apiKey}`, accept: 'application/x-ndjson' },
+            signal: early.signal,
+          }).then(
+            (reply) => reply.body?.cancel(),
+            () => undefined,
+          );
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      // Assess
+      expect(new TextDecoder().decode(first?.value)).toContain('"stream.ready"');
+      expect(logged.mock.calls.map((call) => String(call[0]))).toEqual([]);
+    } finally {
+      logged.mockRestore();
+      local.server.closeAllConnections();
+      await new Promise<void>((resolve) => local.server.close(() => resolve()));
+    }
   });
 });
