@@ -2385,7 +2385,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The job and the outcome of each listed upload. Completing again is harmless. */
+            /** @description The job, the outcome of each listed upload, and every file the job still waits for. Completing again is harmless. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2402,6 +2402,13 @@ export interface operations {
                                 code: string;
                                 message: string;
                             } | null;
+                        }[];
+                        /** @description The files the job still waits for before it starts (it stays `uploading` until this is empty): `upload_missing`, its bytes are not in storage yet (PUT them, or register again for a fresh URL, then complete again); `not_completed`, no completion has listed it yet. */
+                        waitingFor: {
+                            documentId: string;
+                            fileName: string;
+                            /** @enum {string} */
+                            reason: "upload_missing" | "not_completed";
                         }[];
                     };
                 };
