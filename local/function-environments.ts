@@ -6,6 +6,7 @@ import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import type { FunctionEnvironment } from '../functions/shared/function-environment.ts';
 import { RESOURCES, type ResourceName } from '../functions/shared/resources.ts';
 import { StatelessStack } from '../lib/stateless-stack.ts';
+import { type Grant, grantsOf } from './grants.ts';
 
 /** One deployed function as the cloud assembly describes it. */
 export interface SynthesizedFunction {
@@ -17,8 +18,10 @@ export interface SynthesizedFunction {
   logicalId: string;
   /** `Environment.Variables` of its template resource, as synthesized (values may be CloudFormation tokens). */
   variables: Record<string, unknown>;
-  /** The actions of its role's policies, by resource (as synthesized), for grant checks. */
-  statements: { actions: string[]; resources: unknown[] }[];
+  /** The statements of its role's policies (as synthesized). */
+  statements: { actions: string[]; resources: unknown[]; leadingKeys?: string[] }[];
+  /** What they allow, by resource of `resources.ts`. */
+  grants: Grant[];
 }
 
 /**
@@ -35,6 +38,11 @@ export function synthesizeFunctions(stage = 'local'): SynthesizedFunction[] {
       Resources: Record<string, { Type: string; Properties: Record<string, unknown> }>;
     };
     const handlers = new Map<string, string>();
+    const machines = Object.fromEntries(
+      Object.entries(template.Resources)
+        .filter(([, resource]) => resource.Type === 'AWS::StepFunctions::StateMachine')
+        .map(([logicalId, resource]) => [logicalId, String(resource.Properties.StateMachineName)]),
+    );
     return [...stack.functions].map(([id, service]) => {
       const other = handlers.get(service.entry);
       if (other !== undefined && other !== id)
@@ -44,7 +52,7 @@ export function synthesizeFunctions(stage = 'local'): SynthesizedFunction[] {
       const properties = template.Resources[logicalId]?.Properties;
       if (!properties) throw new Error(`The template has no function ${logicalId} (${id})`);
       const role = (properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-      const statements = Object.values(template.Resources)
+      const statements: SynthesizedFunction['statements'] = Object.values(template.Resources)
         .filter(
           (resource) =>
             resource.Type === 'AWS::IAM::Policy' &&
@@ -52,17 +60,29 @@ export function synthesizeFunctions(stage = 'local'): SynthesizedFunction[] {
         )
         .flatMap(
           (policy) =>
-            (policy.Properties.PolicyDocument as { Statement: { Action: unknown; Resource: unknown }[] })
-              .Statement,
+            (
+              policy.Properties.PolicyDocument as {
+                Statement: {
+                  Action: unknown;
+                  Resource: unknown;
+                  Condition?: { 'ForAllValues:StringLike'?: { 'dynamodb:LeadingKeys'?: string[] } };
+                }[];
+              }
+            ).Statement,
         )
-        .map((statement) => ({
-          actions: [statement.Action].flat() as string[],
-          resources: [statement.Resource].flat(),
-        }));
+        .map((statement) => {
+          const leadingKeys = statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
+          return {
+            actions: [statement.Action].flat() as string[],
+            resources: [statement.Resource].flat(),
+            ...(leadingKeys ? { leadingKeys } : {}),
+          };
+        });
       return {
         id,
         handler: service.entry,
         logicalId,
+        grants: grantsOf({ statements }, stage, machines),
         variables:
           (properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {},
         statements,
@@ -114,5 +134,5 @@ export function localEnvironment(fn: SynthesizedFunction, local: LocalResources)
       );
     }
   }
-  return { name: fn.id, variables };
+  return { name: fn.id, variables, grants: fn.grants };
 }

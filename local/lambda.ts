@@ -13,13 +13,22 @@ const loaded = new Map<string, Promise<LambdaHandler>>();
 
 /** Each function's own environment, by handler module (set by the local stack from the synthesized template). */
 let environments: Record<string, FunctionEnvironment> | undefined;
+/** Local physical name -> resource name, for the grant checks of task threads. */
+let resourceNames: Record<string, string> | undefined;
 
-export function useFunctionEnvironments(byHandler: Record<string, FunctionEnvironment>): void {
+export function useFunctionEnvironments(
+  byHandler: Record<string, FunctionEnvironment>,
+  names?: Record<string, string>,
+): void {
   environments = byHandler;
+  resourceNames = names;
 }
 
-export function functionEnvironments(): Record<string, FunctionEnvironment> | undefined {
-  return environments;
+export function functionEnvironments(): {
+  environments?: Record<string, FunctionEnvironment>;
+  resourceNames?: Record<string, string>;
+} {
+  return { environments, resourceNames };
 }
 
 /**

@@ -15,6 +15,7 @@ import { startS3 } from './emulators/s3.ts';
 import { startSqs } from './emulators/sqs.ts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './emulators/util.ts';
 import { type LocalResources, localEnvironment, synthesizeFunctions } from './function-environments.ts';
+import { enforceGrants, localResourceNames } from './grants.ts';
 import { invokeHandler, useFunctionEnvironments } from './lambda.ts';
 import { LocalSqsPoller, localSqsClient } from './sqs-poller.ts';
 import { LocalStepFunctions, localStateMachineArn } from './step-functions.ts';
@@ -134,7 +135,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const functionEnvironments = Object.fromEntries(
     functions.map((fn) => [fn.handler, localEnvironment(fn, { values: resourceEnv, standIns, runtime })]),
   );
-  useFunctionEnvironments(functionEnvironments);
+  useFunctionEnvironments(functionEnvironments, localResourceNames(localName));
+  // ... and with exactly the grants of its role: every SDK call is checked against them.
+  const clients = await import('../functions/shared/clients.ts');
+  const resources = localResourceNames(localName);
+  enforceGrants([clients.dynamo, clients.s3, clients.sqs, clients.sfn], (target) => resources[target]);
 
   await resumeInterruptedWork(dynamo.endpoint, stepFunctions);
   const pollers = CONSUMERS.map(

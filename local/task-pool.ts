@@ -47,7 +47,7 @@ export class TaskPool {
       execArgv: TASK_WORKER_EXEC_ARGV,
       env: SHARE_ENV,
       // Each task runs in its function's own environment there too.
-      workerData: { environments: functionEnvironments() },
+      workerData: functionEnvironments(),
     });
     const slot = { worker, busy: false };
     worker.on(

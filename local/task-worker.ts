@@ -6,8 +6,20 @@ import { installStreamingShim } from './streaming-shim.ts';
 enableCompileCache();
 installStreamingShim();
 const { invokeHandler, useFunctionEnvironments } = await import('./lambda.ts');
-const { environments } = workerData as { environments?: Parameters<typeof useFunctionEnvironments>[0] };
-if (environments) useFunctionEnvironments(environments);
+const { environments, resourceNames } = workerData as {
+  environments?: Parameters<typeof useFunctionEnvironments>[0];
+  resourceNames?: Record<string, string>;
+};
+if (environments) {
+  useFunctionEnvironments(environments, resourceNames);
+  // This thread's own SDK clients: checked against each function's grants too.
+  const clients = await import('../functions/shared/clients.ts');
+  const { enforceGrants } = await import('./grants.ts');
+  enforceGrants(
+    [clients.dynamo, clients.s3, clients.sqs, clients.sfn],
+    (target) => resourceNames?.[target] as never,
+  );
+}
 
 /** `LOCAL_TASK_TIMINGS=1`: each task's CPU time in this thread, beside the wall time the pool prints. */
 const TASK_TIMINGS = process.env.LOCAL_TASK_TIMINGS === '1';

@@ -12,6 +12,20 @@ export interface FunctionEnvironment {
   /** The function's id in the stack (a route id, a task placeholder, a consumer id). */
   readonly name: string;
   readonly variables: Readonly<Record<string, string>>;
+  /** What its role allows, read from the same template; the local stack checks every SDK call against it. */
+  readonly grants?: readonly FunctionGrant[];
+}
+
+/** What one IAM statement of a function's role allows, on one resource of `resources.ts`. */
+export interface FunctionGrant {
+  resource: string;
+  /** A table or one of its indexes, a bucket or its objects, or the whole resource. */
+  part: 'table' | 'index' | 'bucket' | 'objects' | 'whole';
+  /** The table index it names, for `part: 'index'`. */
+  index?: string;
+  actions: string[];
+  /** `dynamodb:LeadingKeys` prefixes the statement is limited to, when it is. */
+  leadingKeys?: string[];
 }
 
 const running = new AsyncLocalStorage<FunctionEnvironment>();

@@ -1,10 +1,16 @@
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { keys } from '../../functions/adapters/dynamodb/table.ts';
 import { askQuestion } from '../../functions/core/reviews/reviews.ts';
+import { dynamo } from '../../functions/shared/clients.ts';
 import { projectStore } from '../../functions/shared/container.ts';
+import { runAsFunction } from '../../functions/shared/function-environment.ts';
 import { RESOURCES } from '../../functions/shared/resources.ts';
 import { reviewStore } from '../../functions/shared/review-container.ts';
 import { type SynthesizedFunction, synthesizeFunctions } from '../../local/function-environments.ts';
+import { enforceGrants, localResourceNames } from '../../local/grants.ts';
 import { useFunctionEnvironments } from '../../local/lambda.ts';
+import { localName } from '../../local/stack.ts';
 import { LocalStepFunctions, localStateMachineArn } from '../../local/step-functions.ts';
 import { specificationPdf } from '../fixtures/pdfs.ts';
 import {
@@ -54,8 +60,10 @@ describe('each function runs with exactly the environment of its synthesized tem
 
   beforeAll(async () => {
     functions = synthesizeFunctions();
-    // The handlers this file invokes run in this process: with the local stack's environments.
+    // The handlers this file invokes run in this process: with the local stack's environments and grants.
     useFunctionEnvironments(environments);
+    const names = localResourceNames(localName);
+    enforceGrants([dynamo], (target) => names[target]);
     org = await createOrg();
     projectId = String((await createProject(org.apiKey, 'Function environments')).body.project.id);
     await waitForProject(org.apiKey, projectId);
@@ -89,6 +97,49 @@ describe('each function runs with exactly the environment of its synthesized tem
       // The key itself stands in for its secret, for the functions bound to the secret only.
       expect('SIGNING_KEY' in given, fn.id).toBe(RESOURCES.signingKey.env in fn.variables);
     }
+  });
+
+  it('checks every call a function makes against its synthesized role: a read route may read, count its requests, and nothing else', async () => {
+    // Prepare: the getProject route (table: read), run as the stack runs it
+    const getProject = functions.find((fn) => fn.id === 'getProject');
+    const environment = environments[getProject?.handler ?? ''];
+    if (!environment) throw new Error('no getProject function');
+    const table = process.env.TABLE_NAME;
+    const attempt = (call: () => Promise<unknown>) =>
+      runAsFunction(environment, call).then(
+        () => 'allowed',
+        (error: Error) => error.name,
+      );
+    // Act
+    const outcomes = await Promise.all([
+      attempt(() =>
+        dynamo.send(new GetCommand({ TableName: table, Key: keys.project(org.orgId, projectId) })),
+      ),
+      attempt(() =>
+        dynamo.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: { pk: `RATE#${org.orgId}`, sk: 'grant-check' },
+            UpdateExpression: 'ADD hits :one',
+            ExpressionAttributeValues: { ':one': 1 },
+          }),
+        ),
+      ),
+      attempt(() =>
+        dynamo.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: keys.project(org.orgId, projectId),
+            UpdateExpression: 'SET #name = :name',
+            ExpressionAttributeNames: { '#name': 'name' },
+            ExpressionAttributeValues: { ':name': 'renamed' },
+          }),
+        ),
+      ),
+      attempt(() => dynamo.send(new PutCommand({ TableName: table, Item: { pk: 'X', sk: 'grant-check' } }))),
+    ]);
+    // Assess
+    expect(outcomes).toEqual(['allowed', 'allowed', 'AccessDeniedException', 'AccessDeniedException']);
   });
 
   it('answers a question with each task of the review machine in its own environment', async () => {
