@@ -14,7 +14,7 @@ import { RESOURCES, type ResourceName, resourcesOfKind } from '../../functions/s
 import { ROUTES, type RouteDefinition, STREAM_ROUTE } from '../../functions/shared/routes.ts';
 import { STATE_MACHINES } from '../../functions/shared/state-machines.ts';
 import { STREAM_PATH_PATTERN } from '../../lib/edge.ts';
-import { StatefulStack } from '../../lib/stateful-stack.ts';
+import { NONCURRENT_VERSION_DAYS, StatefulStack } from '../../lib/stateful-stack.ts';
 import { RESERVED_CONCURRENCY, StatelessStack } from '../../lib/stateless-stack.ts';
 
 /** Synthesizes both stacks once, with real esbuild bundling and the cdk-nag AwsSolutions pack. */
@@ -124,6 +124,37 @@ describe('CDK stacks', () => {
       JSON.stringify(policy.Properties.PolicyDocument).includes('"aws:SecureTransport":"false"'),
     );
     expect(tlsDenials.length).toBeGreaterThanOrEqual(names.length);
+  });
+
+  it('versions the data buckets (noncurrent versions kept 30 days) and keeps the prod queues and signing secret with the stack gone', () => {
+    // Prepare
+    const prod = Template.fromStack(new StatefulStack(new App(), 'StatefulProd', { stage: 'prod' }));
+    const dataBuckets = (template: Template, stage: string) =>
+      Object.values(template.findResources('AWS::S3::Bucket')).filter((bucket) =>
+        resourcesOfKind('bucket').some(([, definition]) =>
+          JSON.stringify(bucket.Properties.BucketName).includes(`psa-${stage}-${definition.name}-`),
+        ),
+      );
+    // Act
+    const buckets = dataBuckets(stateful, 'test');
+    const retained = (type: string) =>
+      Object.values(prod.findResources(type)).map((resource) => resource.DeletionPolicy);
+    // Assess
+    expect(buckets).toHaveLength(resourcesOfKind('bucket').length);
+    expect(buckets.map((bucket) => bucket.Properties.VersioningConfiguration)).toEqual(
+      buckets.map(() => ({ Status: 'Enabled' })),
+    );
+    expect(buckets.map((bucket) => bucket.Properties.LifecycleConfiguration.Rules)).toEqual(
+      buckets.map(() =>
+        expect.arrayContaining([
+          expect.objectContaining({
+            NoncurrentVersionExpiration: { NoncurrentDays: NONCURRENT_VERSION_DAYS },
+          }),
+        ]),
+      ),
+    );
+    expect(retained('AWS::SQS::Queue')).toEqual(resourcesOfKind('queue').flatMap(() => ['Retain', 'Retain']));
+    expect(retained('AWS::SecretsManager::Secret')).toEqual(['Retain']);
   });
 
   it("lets S3 write the viewer bucket's access logs under viewer/ of the access-log bucket (the viewer lives in the other stack)", () => {
