@@ -719,6 +719,46 @@ describe('CDK stacks', () => {
       }
     });
 
+    it("calls the answer model through its geography's cross-Region inference profile, granted on the profile and the model", () => {
+      // Prepare
+      const turn = statelessStack.functions.get('ReviewTurnFunctionArn');
+      if (!turn) throw new Error('no ReviewTurn function');
+      const logicalId = statelessStack.resolve(
+        (turn.fn.node.defaultChild as unknown as { logicalId: string }).logicalId,
+      );
+      // Act
+      const variable =
+        stateless.findResources('AWS::Lambda::Function')[logicalId]?.Properties.Environment.Variables[
+          RESOURCES.answerModel.env
+        ];
+      const policy = JSON.parse(policyOf('ReviewTurnFunctionArn')) as {
+        Statement: { Action: string[]; Resource: unknown }[];
+      }[];
+      const bedrock = policy
+        .flatMap((document) => document.Statement)
+        .filter((statement) => [statement.Action].flat().includes('bedrock:InvokeModelWithResponseStream'));
+      // Assess: `<geography>.amazon.nova-pro-v1:0`, the geography looked up from the Region
+      expect(variable).toEqual({
+        'Fn::Join': [
+          '.',
+          [
+            { 'Fn::FindInMap': ['BedrockInferenceGeography', expect.anything(), 'prefix'] },
+            'amazon.nova-pro-v1:0',
+          ],
+        ],
+      });
+      expect(stateless.toJSON().Mappings.BedrockInferenceGeography).toEqual({
+        us: { prefix: 'us' },
+        eu: { prefix: 'eu' },
+        ap: { prefix: 'apac' },
+      });
+      expect(bedrock).toHaveLength(1);
+      const resources = JSON.stringify(bedrock[0]?.Resource);
+      expect(resources).toContain(':inference-profile/');
+      expect(resources).toContain('BedrockInferenceGeography');
+      expect(resources).toContain(':bedrock:*::foundation-model/amazon.nova-pro-v1:0');
+    });
+
     it('grants no action wildcards to any function', () => {
       for (const id of statelessStack.functions.keys()) {
         const actions = [...policyOf(id).matchAll(/"([a-z0-9-]+:[A-Za-z*]+)"/g)].map((match) => match[1]);
