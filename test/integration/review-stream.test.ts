@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { keys } from '../../functions/adapters/dynamodb/table.ts';
 import { newId } from '../../functions/core/ids.ts';
 import { dynamo } from '../../functions/shared/clients.ts';
-import { apiUrl, createOrg, type TestOrg } from './helpers.ts';
+import { api, apiUrl, createOrg, type TestOrg } from './helpers.ts';
 
 /**
  * The stream endpoint replays stored events by sequence. The execution and its events are written
@@ -259,8 +259,8 @@ describe('review execution stream (function URL handler)', () => {
     });
   });
 
-  it('takes a client that hangs up (before the first byte or mid-stream) for no crash: nothing logged, nothing written', async () => {
-    // Prepare: a running execution (the stream follows it), served by a local server in this process
+  /** A running execution with one event: its stream follows it, waiting for more. */
+  const runningExecution = async () => {
     const running = newId('exe');
     await dynamo.send(
       new PutCommand({
@@ -290,6 +290,44 @@ describe('review execution stream (function URL handler)', () => {
         },
       }),
     );
+    return running;
+  };
+
+  it('ends an open stream within 5 s of the revocation of its key', async () => {
+    // Prepare: a key of its own, following a running execution
+    const running = await runningExecution();
+    const created = await api('/api/open-api/keys', {
+      method: 'POST',
+      cookie: org.sessionToken,
+      body: { label: 'revoked while streaming', scopes: ['reviews:read'] },
+    });
+    const response = await get(path().replace(executionId, running), {
+      authorization: `Bearer ${created.body.secret}`,
+      accept: 'application/x-ndjson',
+    });
+    const reader = response.body?.getReader();
+    const first = await reader?.read();
+    // Act
+    await api(`/api/open-api/keys/${created.body.key.id}/revoke`, {
+      method: 'POST',
+      cookie: org.sessionToken,
+    });
+    const revoked = Date.now();
+    let ended = await reader?.read();
+    while (ended && !ended.done) ended = await reader?.read();
+    const reconnect = await get(path().replace(executionId, running), {
+      authorization: `Bearer ${created.body.secret}`,
+      accept: 'application/x-ndjson',
+    });
+    // Assess
+    expect(new TextDecoder().decode(first?.value)).toContain('"stream.ready"');
+    expect(Date.now() - revoked).toBeLessThan(7_000);
+    expect(reconnect.status).toBe(401);
+  });
+
+  it('takes a client that hangs up (before the first byte or mid-stream) for no crash: nothing logged, nothing written', async () => {
+    // Prepare: a running execution (the stream follows it), served by a local server in this process
+    const running = await runningExecution();
     const { startApiServer } = await import('../../local/api-server.ts');
     const local = await startApiServer(0);
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);

@@ -95,6 +95,25 @@ export async function authenticateApiKey(
   };
 }
 
+/**
+ * Whether the key a request authenticated with still holds: not revoked, not expired. A long
+ * connection (the review stream) asks again as it goes, so a revoked key stops within its bound.
+ */
+export async function keyStillValid(
+  deps: { keys: ApiKeyStore },
+  principal: Principal,
+  now = new Date(),
+): Promise<boolean> {
+  if (principal.kind !== 'apiKey' || principal.keyId === null) return true;
+  const record = await deps.keys.get(principal.keyId);
+  return (
+    record !== null &&
+    record.orgId === principal.orgId &&
+    record.revokedAt === null &&
+    (record.expiresAt === null || Date.parse(record.expiresAt) > now.getTime())
+  );
+}
+
 export const SESSION_COOKIE = 'service_session';
 
 export async function authenticateSession(

@@ -195,6 +195,12 @@ export interface FollowOptions {
   heartbeatMs: number;
   /** Stop following this long before the time runs out. */
   reservedMs: number;
+  /**
+   * Whether the caller's key still holds, asked at most every `authorizationCheckMs` while the stream
+   * follows: a revoked key ends the stream within that bound (the client's reconnect then gets 401).
+   */
+  stillAuthorized?: () => Promise<boolean>;
+  authorizationCheckMs?: number;
 }
 
 /** Events read per query (a replay of 10,000 events is 10 reads) and written as one chunk. */
@@ -272,6 +278,7 @@ export async function* followExecution(
   // maxPollMs (an idle execution still writes a heartbeat every heartbeatMs); new events reset it.
   let wait = options.pollMs;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  let authorizedAt = Date.now();
   for (;;) {
     let chunk = '';
     let ended = false;
@@ -290,6 +297,10 @@ export async function* followExecution(
       if (options.remainingMs() < options.reservedMs) return;
       await sleep(wait);
       if (batch.length === 0) wait = Math.min(options.maxPollMs ?? options.pollMs, wait * 2);
+    }
+    if (options.stillAuthorized && Date.now() - authorizedAt >= (options.authorizationCheckMs ?? 5_000)) {
+      if (!(await options.stillAuthorized().catch(() => true))) return;
+      authorizedAt = Date.now();
     }
     try {
       batch = (await deps.events.eventsAfter(execution, cursor, BATCH)).map(publicEvent);
