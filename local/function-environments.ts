@@ -26,7 +26,7 @@ export interface SynthesizedFunction {
 
 /**
  * Synthesizes the stateless stack (without bundling: only its template is read) and returns each
- * function's environment and grants, read from the cloud assembly. About 2 s.
+ * function's environment and grants, read from the cloud assembly. About 5 s on this machine.
  */
 export function synthesizeFunctions(stage = 'local'): SynthesizedFunction[] {
   const outdir = mkdtempSync(join(tmpdir(), 'psa-assembly-'));
