@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { Stack } from 'aws-cdk-lib';
 import { Architecture, Code, type ILayerVersion, LayerVersion, Runtime } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 
@@ -145,8 +147,11 @@ export function nativeLayer(scope: Construct, id: string, name: NativeLayerName)
     description: `${spec.description}: ${versions.join(', ')}`.slice(0, 256),
     compatibleRuntimes: [Runtime.NODEJS_24_X],
     compatibleArchitectures: [Architecture.X86_64],
-    // Hashed from the staged files themselves (the default for a folder asset).
-    code: Code.fromAsset(stageLayer(name)),
+    // Hashed from the staged files themselves (the default for a folder asset). A synth that skips
+    // bundling (the local stack reads only the functions' environments) stages nothing either.
+    code: Code.fromAsset(
+      Stack.of(scope).bundlingRequired ? stageLayer(name) : mkdtempSync(join(tmpdir(), 'psa-layer-')),
+    ),
   });
   return { layer, modules: spec.modules };
 }

@@ -1,4 +1,4 @@
-import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Aws, CfnMapping, Duration, Fn, Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
@@ -11,7 +11,13 @@ import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import { Construct } from 'constructs';
 import { REQUEST_ACCOUNTING_PREFIXES, TABLE_DESIGN } from '../functions/adapters/dynamodb/table.ts';
-import { type Access, accessEntries, type KindOf, type ResourceName } from '../functions/shared/resources.ts';
+import {
+  type Access,
+  accessEntries,
+  type KindOf,
+  type ModelDefinition,
+  type ResourceName,
+} from '../functions/shared/resources.ts';
 import type { NativeLayer } from './native-layers.ts';
 
 const TABLE_READ = [
@@ -30,6 +36,21 @@ const TABLE_WRITE = [
 /** An ARN as cdk-nag prints it in a finding id, so an acknowledgement names exactly one resource. */
 function nagArn(scope: Construct, arn: string): string {
   return flattenCfnReference(Stack.of(scope).resolve(arn));
+}
+
+/**
+ * The geography prefix of Bedrock's cross-Region inference profiles for the stack's Region (`us`,
+ * `eu`, `apac`), looked up from the Region's first part at deploy time. A Region of another
+ * geography fails the deployment at this lookup (docs/operations.md).
+ */
+function bedrockGeography(stack: Stack): string {
+  const id = 'BedrockInferenceGeography';
+  const mapping =
+    (stack.node.tryFindChild(id) as CfnMapping | undefined) ??
+    new CfnMapping(stack, id, {
+      mapping: { us: { prefix: 'us' }, eu: { prefix: 'eu' }, ap: { prefix: 'apac' } },
+    });
+  return mapping.findInMap(Fn.select(0, Fn.split('-', Aws.REGION)), 'prefix');
 }
 
 /** The CDK construct behind each kind of resource. */
@@ -66,9 +87,12 @@ export interface ServiceFunctionProps {
  */
 export class ServiceFunction extends Construct {
   readonly fn: NodejsFunction;
+  /** The handler module it runs (relative to the repository root). */
+  readonly entry: string;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
+    this.entry = props.entry;
     const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
     const layers = props.layers ?? [];
     Validations.of(this).acknowledge({
@@ -203,20 +227,43 @@ export class ServiceFunction extends Construct {
         }
         case 'model': {
           const { modelId } = target as { modelId: string };
-          fn.addEnvironment(definition.env, modelId);
-          allow(
+          const stack = Stack.of(this);
+          const actions =
             mode === 'stream'
               ? ['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream']
-              : ['bedrock:InvokeModel'],
-            [
-              Stack.of(this).formatArn({
+              : ['bedrock:InvokeModel'];
+          if (!(definition as ModelDefinition).crossRegion) {
+            fn.addEnvironment(definition.env, modelId);
+            allow(actions, [
+              stack.formatArn({
                 service: 'bedrock',
                 account: '',
                 resource: 'foundation-model',
                 resourceName: modelId,
               }),
-            ],
-          );
+            ]);
+            break;
+          }
+          // The inference profile of this Region's geography; it routes each call to the model in one
+          // of the geography's Regions, so the grant names the profile and the model in any Region.
+          const profileId = Fn.join('.', [bedrockGeography(stack), modelId]);
+          fn.addEnvironment(definition.env, profileId);
+          const anyRegionModel = stack.formatArn({
+            service: 'bedrock',
+            region: '*',
+            account: '',
+            resource: 'foundation-model',
+            resourceName: modelId,
+          });
+          allow(actions, [
+            stack.formatArn({ service: 'bedrock', resource: 'inference-profile', resourceName: profileId }),
+            anyRegionModel,
+          ]);
+          Validations.of(fn).acknowledge({
+            id: `AwsSolutions-IAM5[Resource::${nagArn(this, anyRegionModel)}]`,
+            reason:
+              'One foundation model, in whichever Region of the geography its cross-Region inference profile routes a call to.',
+          });
           break;
         }
         case 'stateMachine': {

@@ -39,6 +39,9 @@ export interface StatefulStackProps extends StackProps {
  * Everything that holds data: the table, the buckets and queues of `resources.ts` (one construct per
  * entry), the signing secret.
  */
+/** Days a noncurrent object version (overwritten or deleted) is kept in the data buckets. */
+export const NONCURRENT_VERSION_DAYS = 30;
+
 export class StatefulStack extends Stack {
   readonly table: TableV2;
   readonly buckets = new Map<ResourceNameOfKind<'bucket'>, Bucket>();
@@ -104,11 +107,15 @@ export class StatefulStack extends Stack {
           blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
           encryption: BucketEncryption.S3_MANAGED,
           enforceSSL: true,
+          // An overwritten or deleted object (a source, a result, an index file) can be brought back
+          // for a month; noncurrent versions go after it.
+          versioned: true,
           serverAccessLogsBucket: accessLogs,
           serverAccessLogsPrefix: `${constructId}/`,
           lifecycleRules: [
             // A job's uploads may take its whole upload window: an unfinished multipart upload goes a day after.
             { abortIncompleteMultipartUploadAfter: Duration.days(UPLOAD_WINDOW_DAYS + 1) },
+            { noncurrentVersionExpiration: Duration.days(NONCURRENT_VERSION_DAYS) },
             ...(definition.scratch
               ? [{ prefix: definition.scratch.prefix, expiration: Duration.days(definition.scratch.days) }]
               : []),
@@ -141,6 +148,7 @@ export class StatefulStack extends Stack {
         encryption: QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
         retentionPeriod: Duration.days(14),
+        removalPolicy: retain,
       });
       whenAny(
         this,
@@ -160,6 +168,7 @@ export class StatefulStack extends Stack {
           enforceSSL: true,
           visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),
           deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: definition.maxReceiveCount },
+          removalPolicy: retain,
         }),
       );
     }
@@ -168,6 +177,8 @@ export class StatefulStack extends Stack {
       secretName: resourceName(props.stage, 'signingKey'),
       description: RESOURCES.signingKey.description,
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      // In prod the key outlives the stack: deleting it would invalidate every cursor and artifact path.
+      removalPolicy: retain,
     });
     Validations.of(this.signingSecret).acknowledge({
       id: 'AwsSolutions-SMG4',

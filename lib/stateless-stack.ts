@@ -164,7 +164,8 @@ export class StatelessStack extends Stack {
           level: LogLevel.ERROR,
           includeExecutionData: false,
         },
-        timeout: Duration.hours(2),
+        // No `timeout` here: with a definition from a file the CDK drops it. Each ASL file carries its
+        // own TimeoutSeconds (the infra test reads it from the template).
       });
       // Exactly these functions (CDK's grantInvoke would add a `function:*` version wildcard).
       machine.addToRolePolicy(
@@ -241,7 +242,8 @@ export class StatelessStack extends Stack {
       this.functions.set(route.id, fn);
       this.api.addRoutes({
         path: route.path,
-        methods: [route.method as never],
+        // HEAD on a GET route: the same function answers with the GET's headers (RFC 9110).
+        methods: (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method]) as never[],
         integration: new HttpLambdaIntegration(`${pascal(route.id)}Integration`, fn.fn),
       });
     }

@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { matchPath } from '../functions/shared/route-matching.ts';
 import { FALLBACK_HANDLER, STREAM_ROUTE } from '../functions/shared/routes.ts';
-import { functionNameOf, lambdaContext, loadHandler } from './lambda.ts';
+import { asFunction, functionNameOf, lambdaContext, loadHandler } from './lambda.ts';
 import { createResponseStream, installStreamingShim } from './streaming-shim.ts';
 import { serveViewer } from './viewer-static.ts';
 
@@ -138,13 +138,20 @@ export async function startApiServer(port: number): Promise<{ server: Server; ur
     if (STREAM_PATH.test(path)) {
       // On AWS a function URL; here the same origin. Function URLs pass every method and path through.
       const event = toEvent(request, body, '$default', {});
-      const handler = await loadHandler(STREAM_ROUTE.handler);
       const stream = createResponseStream(response);
       try {
-        const streaming = handler as unknown as (e: unknown, s: unknown, c: unknown) => Promise<void>;
-        await streaming(event, stream, lambdaContext(functionNameOf(STREAM_ROUTE.handler), 60_000));
+        await asFunction(STREAM_ROUTE.handler, async () => {
+          const handler = await loadHandler(STREAM_ROUTE.handler);
+          const streaming = handler as unknown as (e: unknown, s: unknown, c: unknown) => Promise<void>;
+          await streaming(event, stream, lambdaContext(functionNameOf(STREAM_ROUTE.handler), 60_000));
+        });
       } catch (error) {
-        // A client that went away mid-stream is not a crash.
+        // A client that went away (before the first byte or mid-stream) is not a crash, and there is
+        // nobody left to answer: whatever the error the write to its closed stream raised.
+        if (response.destroyed || request.destroyed || response.socket?.destroyed !== false) {
+          response.destroy();
+          return;
+        }
         if ((error as { code?: string }).code !== 'ERR_STREAM_PREMATURE_CLOSE') {
           console.error('stream handler crashed:', error);
         }
@@ -157,13 +164,20 @@ export async function startApiServer(port: number): Promise<{ server: Server; ur
       }
       return;
     }
-    const match = matchPath(path).find((candidate) => candidate.route.method === request.method);
+    // HEAD reaches the GET route's function, as on AWS (the stack routes both methods to it).
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    const match = matchPath(path).find((candidate) => candidate.route.method === method);
     const file = match?.route.handler ?? FALLBACK_HANDLER;
     const routeKey = match ? `${match.route.method} ${match.route.path}` : '$default';
     const event = toEvent(request, body, routeKey, match?.pathParameters ?? {});
     try {
-      const handler = await loadHandler(file);
-      writeResult(response, await handler(event, lambdaContext(functionNameOf(file))));
+      writeResult(
+        response,
+        await asFunction(file, async () => {
+          const handler = await loadHandler(file);
+          return handler(event, lambdaContext(functionNameOf(file)));
+        }),
+      );
     } catch (error) {
       // What API Gateway answers when the function itself crashes.
       console.error(`${file} crashed:`, error);

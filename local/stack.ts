@@ -6,6 +6,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { buildWordVectorCache } from '../functions/adapters/embeddings/word-vector-embedder.ts';
 import { CONSUMERS } from '../functions/shared/consumers.ts';
 import { EXPIRE_JOBS_SCHEDULE } from '../functions/shared/event-rules.ts';
+import type { FunctionEnvironment } from '../functions/shared/function-environment.ts';
 import { RESOURCES, type ResourceDefinition, resourcesOfKind } from '../functions/shared/resources.ts';
 import { startApiServer } from './api-server.ts';
 import { enableCompileCache } from './compile-cache.ts';
@@ -13,7 +14,9 @@ import { ensureTable, startDynamo } from './emulators/dynamodb.ts';
 import { startS3 } from './emulators/s3.ts';
 import { startSqs } from './emulators/sqs.ts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './emulators/util.ts';
-import { invokeHandler } from './lambda.ts';
+import { type LocalResources, localEnvironment, synthesizeFunctions } from './function-environments.ts';
+import { enforceGrants, localResourceNames } from './grants.ts';
+import { invokeHandler, useFunctionEnvironments } from './lambda.ts';
 import { LocalSqsPoller, localSqsClient } from './sqs-poller.ts';
 import { LocalStepFunctions, localStateMachineArn } from './step-functions.ts';
 
@@ -31,6 +34,8 @@ export interface LocalStackOptions {
 export interface LocalStack {
   apiUrl: string;
   env: Record<string, string>;
+  /** Each function's environment, by handler module: its template's variables, pointed at the local resources. */
+  functionEnvironments: Record<string, FunctionEnvironment>;
   stepFunctions: LocalStepFunctions;
   stop(): Promise<void>;
 }
@@ -64,7 +69,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   enableCompileCache();
   // The local embedder's word vectors, converted once per install before any worker needs them.
   buildWordVectorCache();
-  const [dynamo, s3, sqs] = await Promise.all([
+  const emulators = Promise.all([
     startDynamo({ dataDir: options.persistDynamo ? join(options.dataDir, 'dynamodb') : undefined }),
     startS3({
       dataDir: join(options.dataDir, 's3'),
@@ -72,42 +77,69 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     }),
     startSqs({ queues: resourcesOfKind('queue').map(([, definition]) => localName(definition)) }),
   ]);
+  // Each function's environment and grants, from the synthesized template (while the emulators start).
+  const functions = synthesizeFunctions();
+  const [dynamo, s3, sqs] = await emulators;
   await ensureTable(dynamo.endpoint, LOCAL_TABLE);
 
-  // Every resource's variable, as `bind` sets it on AWS (the signing key is given directly instead).
+  // Every resource's variable, as `bind` sets it on AWS (the signing key itself stands in for its secret).
   const resourceEnv: Record<string, string> = {};
   for (const definition of Object.values(RESOURCES) as ResourceDefinition[]) {
-    if (definition.kind === 'secret') continue;
     const name = localName(definition);
     resourceEnv[definition.env] = definition.kind === 'queue' ? (sqs.queueUrls[name] ?? '') : name;
   }
 
-  const env: Record<string, string> = {
+  const runtime: Record<string, string> = {
     AWS_REGION: LOCAL_REGION,
     AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
     AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
     AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
     AWS_ENDPOINT_URL_S3: s3.endpoint,
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
-    ...resourceEnv,
-    // A fresh key per start: cursors are short-lived, and no secret is written to disk.
-    SIGNING_KEY: randomBytes(32).toString('base64url'),
     POWERTOOLS_SERVICE_NAME: 'project-source-api',
     // Local receivers listen on localhost; on AWS private targets are refused.
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    LANCEDB_LOG: 'error',
     // Bedrock does not run here: passages and queries are embedded by GloVe word vectors on the CPU,
-    // and each project's index (an s3:// location on AWS) is a folder of the local data directory.
+    // questions answered by quoting the sources (each still needs its function bound to the model it
+    // stands in for), and each project's index (an s3:// location on AWS) is a folder of the local data directory.
     EMBEDDER: 'local',
     ANSWERER: 'extractive',
-    LANCEDB_LOG: 'error',
     LOCAL_INDEX_ROOT: join(options.dataDir, 'index'),
-    ...options.extraEnv,
+  };
+  // What stands in locally for a service AWS provides, given only to the functions bound to it.
+  const standIns = {
+    // A fresh key per start: cursors are short-lived, and no secret is written to disk.
+    signingKey: { SIGNING_KEY: randomBytes(32).toString('base64url') },
+  } satisfies LocalResources['standIns'];
+  // Settings (thresholds, intervals) for every function; a resource or its stand-in is never one.
+  for (const [name, value] of Object.entries(options.extraEnv ?? {})) {
+    if (name in resourceEnv || name in standIns.signingKey)
+      throw new Error(`${name} names a resource: it is not a setting`);
+    runtime[name] = value;
+  }
+
+  // The whole environment, for the code of this process that is no function (tests, seeding, tools).
+  const env: Record<string, string> = {
+    ...runtime,
+    ...resourceEnv,
+    ...Object.assign({}, ...Object.values(standIns)),
   };
   Object.assign(process.env, env);
 
   const stepFunctions = new LocalStepFunctions(options.taskOverrides);
-  env.AWS_ENDPOINT_URL_SFN = await stepFunctions.listen();
+  runtime.AWS_ENDPOINT_URL_SFN = await stepFunctions.listen();
+  env.AWS_ENDPOINT_URL_SFN = runtime.AWS_ENDPOINT_URL_SFN;
   process.env.AWS_ENDPOINT_URL_SFN = env.AWS_ENDPOINT_URL_SFN;
+  // Each function runs with exactly the environment its template gives it (lambda.ts `asFunction`).
+  const functionEnvironments = Object.fromEntries(
+    functions.map((fn) => [fn.handler, localEnvironment(fn, { values: resourceEnv, standIns, runtime })]),
+  );
+  useFunctionEnvironments(functionEnvironments, localResourceNames(localName));
+  // ... and with exactly the grants of its role: every SDK call is checked against them.
+  const clients = await import('../functions/shared/clients.ts');
+  const resources = localResourceNames(localName);
+  enforceGrants([clients.dynamo, clients.s3, clients.sqs, clients.sfn], (target) => resources[target]);
 
   await resumeInterruptedWork(dynamo.endpoint, stepFunctions);
   const pollers = CONSUMERS.map(
@@ -134,6 +166,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   return {
     apiUrl: api.url,
     env,
+    functionEnvironments,
     stepFunctions,
     stop: async () => {
       clearInterval(sweep);

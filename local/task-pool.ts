@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { SHARE_ENV, Worker } from 'node:worker_threads';
 import { tuneV8ForPdfJs } from '../functions/core/extraction/v8-tuning.ts';
+import { functionEnvironments } from './lambda.ts';
 
 /**
  * Task threads load the handlers through Node's own type stripping (the code is erasable TypeScript:
@@ -45,6 +46,8 @@ export class TaskPool {
     const worker = new Worker(new URL('./task-worker.ts', import.meta.url), {
       execArgv: TASK_WORKER_EXEC_ARGV,
       env: SHARE_ENV,
+      // Each task runs in its function's own environment there too.
+      workerData: functionEnvironments(),
     });
     const slot = { worker, busy: false };
     worker.on(

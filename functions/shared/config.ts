@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { currentFunction, type FunctionEnvironment } from './function-environment.ts';
 import { RESOURCES, type ResourceEnvVariable, type ResourceName } from './resources.ts';
 
 /**
@@ -83,7 +84,7 @@ const ConfigSchema = z.object({
 
 export type Config = z.infer<typeof ConfigSchema>;
 
-function parseConfig(env: NodeJS.ProcessEnv): Config {
+function parseConfig(env: Readonly<Record<string, string | undefined>>): Config {
   const parsed = ConfigSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
@@ -92,7 +93,26 @@ function parseConfig(env: NodeJS.ProcessEnv): Config {
   return parsed.data;
 }
 
-export const config: Config = parseConfig(process.env);
+/** This process's configuration, parsed at cold start (on Lambda: the function's own). */
+const processConfig = parseConfig(process.env);
+/** Locally, each function's own, parsed at its first use (`function-environment.ts`). */
+const configByFunction = new WeakMap<FunctionEnvironment, Config>();
+
+function currentConfig(): Config {
+  const fn = currentFunction();
+  if (!fn) return processConfig;
+  let parsed = configByFunction.get(fn);
+  if (!parsed) {
+    parsed = parseConfig(fn.variables);
+    configByFunction.set(fn, parsed);
+  }
+  return parsed;
+}
+
+/** The running function's configuration. */
+export const config: Config = new Proxy(processConfig, {
+  get: (_target, key) => currentConfig()[key as keyof Config],
+});
 
 type OptionalKeys = {
   [K in keyof Config]-?: undefined extends Config[K] ? K : never;

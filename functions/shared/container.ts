@@ -36,14 +36,16 @@ export const provisioningStarter = lazy((): ProvisioningStarter => {
 });
 export const projectIndexStore = lazy(() => new S3ProjectIndexStore(s3, resource('indexBucket')));
 
-let signingKeyPromise: Promise<string> | undefined;
+/** The signing key's fetch, per cold start (a failed fetch is tried again at the next call). */
+const signingKeyFetch = lazy((): { promise?: Promise<string> } => ({}));
 
 /**
  * The key that signs cursors and upload tokens: from Secrets Manager on AWS (fetched once per cold
- * start), from the environment locally.
+ * start), from the environment locally (given only to the functions bound to the secret).
  */
 function signingKey(): Promise<string> {
-  signingKeyPromise ??= (async () => {
+  const fetch = signingKeyFetch();
+  fetch.promise ??= (async () => {
     if (config.SIGNING_KEY) return config.SIGNING_KEY;
     const secret = await new SecretsManagerClient({}).send(
       new GetSecretValueCommand({ SecretId: resource('signingKey') }),
@@ -52,10 +54,10 @@ function signingKey(): Promise<string> {
       throw new Error('The signing secret is empty');
     return secret.SecretString;
   })();
-  signingKeyPromise.catch(() => {
-    signingKeyPromise = undefined;
+  fetch.promise.catch(() => {
+    fetch.promise = undefined;
   });
-  return signingKeyPromise;
+  return fetch.promise;
 }
 
 export { signingKey };

@@ -61,6 +61,12 @@ export interface SecretDefinition extends ResourceDefinitionBase {
 export interface ModelDefinition extends ResourceDefinitionBase {
   kind: 'model';
   modelId: string;
+  /**
+   * Served through the cross-Region inference profile of the deployment's geography (`us.`, `eu.`,
+   * `apac.` + the model id): the model is not served in-Region everywhere. The variable then carries
+   * the profile id, and the grant covers the profile and the model in the Regions it routes to.
+   */
+  crossRegion?: boolean;
 }
 export type ResourceDefinition =
   | ModelDefinition
@@ -117,6 +123,7 @@ export const RESOURCES = {
     name: 'answer-model',
     description: 'Bedrock model that answers review questions with tool use (Converse streaming)',
     modelId: 'amazon.nova-pro-v1:0',
+    crossRegion: true,
   },
   webhookQueue: {
     kind: 'queue',

@@ -19,24 +19,31 @@ export const executionStarter = lazy((): ExecutionStarter => {
   return { start: (orgId, executionId) => starter.start(executionId, { orgId, executionId }) };
 });
 
-export const answerer = lazy(
-  (): Answerer =>
-    config.ANSWERER === 'extractive'
-      ? new ExtractiveAnswerer()
-      : new BedrockAnswerer(
-          new BedrockRuntimeClient({ retryMode: 'adaptive', maxAttempts: 6 }),
-          resource('answerModel'),
-        ),
-);
+export const answerer = lazy((): Answerer => {
+  // The extractive answerer stands in for the model locally: its function must be bound to the model all the same.
+  const modelId = resource('answerModel');
+  return config.ANSWERER === 'extractive'
+    ? new ExtractiveAnswerer()
+    : new BedrockAnswerer(new BedrockRuntimeClient({ retryMode: 'adaptive', maxAttempts: 6 }), modelId);
+});
 
-/** What the execution's steps need (the tools step adds the project's tools: review-tools-container.ts). */
-export async function executionDeps(): Promise<ExecutionDeps> {
-  const artifacts = await artifactPaths();
+/**
+ * What the execution's steps need (the tools step adds the project's tools: review-tools-container.ts),
+ * each adapter built on first use: a step's function is given only the configuration (and grants) of
+ * what that step touches (begin and fail have neither the answer model nor the signing key).
+ */
+export function executionDeps(): ExecutionDeps {
   return {
-    reviews: reviewStore(),
-    events: reviewStore(),
-    answerer: answerer(),
-    artifacts,
+    get reviews() {
+      return reviewStore();
+    },
+    get events() {
+      return reviewStore();
+    },
+    get answerer() {
+      return answerer();
+    },
+    artifactPaths,
     settings: { heartbeatMs: config.REVIEW_HEARTBEAT_MS, responseTargetMs: config.REVIEW_RESPONSE_TARGET_MS },
   };
 }

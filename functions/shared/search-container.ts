@@ -23,15 +23,17 @@ export const sourceIndex = lazy(
     }),
 );
 
-export const embedder = lazy<Embedder>(() =>
-  config.EMBEDDER === 'local'
+export const embedder = lazy<Embedder>(() => {
+  // The word vectors stand in for the model locally: their function must be bound to the model all the same.
+  const modelId = resource('embeddingModel');
+  return config.EMBEDDER === 'local'
     ? new WordVectorEmbedder()
     : new BedrockEmbedder(
         new BedrockRuntimeClient({ retryMode: 'adaptive', maxAttempts: 8 }),
-        resource('embeddingModel'),
+        modelId,
         config.EMBEDDING_DIMENSION,
-      ),
-);
+      );
+});
 
 const reviewSourceLookup = lazy(() => new DynamoReviewStore(dynamo, resource('table')));
 export const searchIndexStates = lazy(() => new DynamoSearchIndexStates(dynamo, resource('table')));
@@ -44,6 +46,7 @@ export function searchDeps(): SearchDeps {
     index: sourceIndex(),
     embedder: embedder(),
     reviews: reviewSourceLookup(),
+    jobs: jobStore(),
     fusion: {
       lexicalK: config.SEARCH_LEXICAL_RRF_K,
       semanticK: config.SEARCH_SEMANTIC_RRF_K,

@@ -14,7 +14,7 @@ import { RESOURCES, type ResourceName, resourcesOfKind } from '../../functions/s
 import { ROUTES, type RouteDefinition, STREAM_ROUTE } from '../../functions/shared/routes.ts';
 import { STATE_MACHINES } from '../../functions/shared/state-machines.ts';
 import { STREAM_PATH_PATTERN } from '../../lib/edge.ts';
-import { StatefulStack } from '../../lib/stateful-stack.ts';
+import { NONCURRENT_VERSION_DAYS, StatefulStack } from '../../lib/stateful-stack.ts';
 import { RESERVED_CONCURRENCY, StatelessStack } from '../../lib/stateless-stack.ts';
 
 /** Synthesizes both stacks once, with real esbuild bundling and the cdk-nag AwsSolutions pack. */
@@ -126,6 +126,37 @@ describe('CDK stacks', () => {
     expect(tlsDenials.length).toBeGreaterThanOrEqual(names.length);
   });
 
+  it('versions the data buckets (noncurrent versions kept 30 days) and keeps the prod queues and signing secret with the stack gone', () => {
+    // Prepare
+    const prod = Template.fromStack(new StatefulStack(new App(), 'StatefulProd', { stage: 'prod' }));
+    const dataBuckets = (template: Template, stage: string) =>
+      Object.values(template.findResources('AWS::S3::Bucket')).filter((bucket) =>
+        resourcesOfKind('bucket').some(([, definition]) =>
+          JSON.stringify(bucket.Properties.BucketName).includes(`psa-${stage}-${definition.name}-`),
+        ),
+      );
+    // Act
+    const buckets = dataBuckets(stateful, 'test');
+    const retained = (type: string) =>
+      Object.values(prod.findResources(type)).map((resource) => resource.DeletionPolicy);
+    // Assess
+    expect(buckets).toHaveLength(resourcesOfKind('bucket').length);
+    expect(buckets.map((bucket) => bucket.Properties.VersioningConfiguration)).toEqual(
+      buckets.map(() => ({ Status: 'Enabled' })),
+    );
+    expect(buckets.map((bucket) => bucket.Properties.LifecycleConfiguration.Rules)).toEqual(
+      buckets.map(() =>
+        expect.arrayContaining([
+          expect.objectContaining({
+            NoncurrentVersionExpiration: { NoncurrentDays: NONCURRENT_VERSION_DAYS },
+          }),
+        ]),
+      ),
+    );
+    expect(retained('AWS::SQS::Queue')).toEqual(resourcesOfKind('queue').flatMap(() => ['Retain', 'Retain']));
+    expect(retained('AWS::SecretsManager::Secret')).toEqual(['Retain']);
+  });
+
   it("lets S3 write the viewer bucket's access logs under viewer/ of the access-log bucket (the viewer lives in the other stack)", () => {
     const statements = Object.values(stateful.findResources('AWS::S3::BucketPolicy')).flatMap(
       (policy) => policy.Properties.PolicyDocument.Statement as Record<string, unknown>[],
@@ -165,6 +196,14 @@ describe('CDK stacks', () => {
       expect(Object.keys(integration), `${route.method} ${route.path}`).toHaveLength(1);
       expect(statelessStack.functions.get(route.id)).toBeDefined();
     }
+    // HEAD on every GET route reaches the GET's function (which answers without the body), and only there.
+    const keysOf = (method: string) =>
+      Object.values(stateless.findResources('AWS::ApiGatewayV2::Route'))
+        .map((route) => String(route.Properties.RouteKey))
+        .filter((key) => key.startsWith(`${method} `))
+        .map((key) => key.slice(method.length + 1))
+        .sort();
+    expect(keysOf('HEAD')).toEqual(keysOf('GET'));
     // The fallback is the `$default` route: `/` and every unknown path get the service's 404 envelope.
     stateless.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: '$default' });
     expect(
@@ -383,6 +422,50 @@ describe('CDK stacks', () => {
         Level: 'ERROR',
         IncludeExecutionData: false,
       });
+    }
+  });
+
+  it('bounds every execution by the TimeoutSeconds of its definition, and every task inside it, Map children included', () => {
+    // Prepare
+    const machines = Object.values(stateless.findResources('AWS::StepFunctions::StateMachine'));
+    const expected = {
+      'project-source-test-provision-project': 300,
+      'project-source-test-review-execution': 900,
+      'project-source-test-process-job': 7200,
+      'project-source-test-normalize-regions': 7200,
+    };
+    interface State {
+      Type: string;
+      TimeoutSeconds?: number;
+      ItemProcessor?: { States: Record<string, State> };
+    }
+    const tasks = (states: Record<string, State>): State[] =>
+      Object.values(states).flatMap((state) => [
+        ...(state.Type === 'Task' ? [state] : []),
+        ...(state.ItemProcessor ? tasks(state.ItemProcessor.States) : []),
+      ]);
+    // Act: the definitions as deployed (CDK's own `timeout` prop is dropped with a definition file)
+    const definitions = machines.map((machine) => ({
+      name: machine.Properties.StateMachineName as string,
+      // A definition from a file deploys as an asset: the assembly holds it as `asset.<key>`.
+      definition: JSON.parse(
+        readFileSync(join(outdir, `asset.${machine.Properties.DefinitionS3Location.Key}`), 'utf8'),
+      ) as {
+        TimeoutSeconds?: number;
+        States: Record<string, State>;
+      },
+    }));
+    // Assess
+    expect(
+      Object.fromEntries(definitions.map(({ name, definition }) => [name, definition.TimeoutSeconds])),
+    ).toEqual(expected);
+    for (const { name, definition } of definitions) {
+      const limits = tasks(definition.States).map((task) => task.TimeoutSeconds);
+      expect(
+        limits.filter((limit) => limit === undefined),
+        name,
+      ).toEqual([]);
+      expect(Math.max(...(limits as number[])), name).toBeLessThan(definition.TimeoutSeconds as number);
     }
   });
 
@@ -634,6 +717,46 @@ describe('CDK stacks', () => {
           embeddingArn.test(policy) || answerArn.test(policy),
         );
       }
+    });
+
+    it("calls the answer model through its geography's cross-Region inference profile, granted on the profile and the model", () => {
+      // Prepare
+      const turn = statelessStack.functions.get('ReviewTurnFunctionArn');
+      if (!turn) throw new Error('no ReviewTurn function');
+      const logicalId = statelessStack.resolve(
+        (turn.fn.node.defaultChild as unknown as { logicalId: string }).logicalId,
+      );
+      // Act
+      const variable =
+        stateless.findResources('AWS::Lambda::Function')[logicalId]?.Properties.Environment.Variables[
+          RESOURCES.answerModel.env
+        ];
+      const policy = JSON.parse(policyOf('ReviewTurnFunctionArn')) as {
+        Statement: { Action: string[]; Resource: unknown }[];
+      }[];
+      const bedrock = policy
+        .flatMap((document) => document.Statement)
+        .filter((statement) => [statement.Action].flat().includes('bedrock:InvokeModelWithResponseStream'));
+      // Assess: `<geography>.amazon.nova-pro-v1:0`, the geography looked up from the Region
+      expect(variable).toEqual({
+        'Fn::Join': [
+          '.',
+          [
+            { 'Fn::FindInMap': ['BedrockInferenceGeography', expect.anything(), 'prefix'] },
+            'amazon.nova-pro-v1:0',
+          ],
+        ],
+      });
+      expect(stateless.toJSON().Mappings.BedrockInferenceGeography).toEqual({
+        us: { prefix: 'us' },
+        eu: { prefix: 'eu' },
+        ap: { prefix: 'apac' },
+      });
+      expect(bedrock).toHaveLength(1);
+      const resources = JSON.stringify(bedrock[0]?.Resource);
+      expect(resources).toContain(':inference-profile/');
+      expect(resources).toContain('BedrockInferenceGeography');
+      expect(resources).toContain(':bedrock:*::foundation-model/amazon.nova-pro-v1:0');
     });
 
     it('grants no action wildcards to any function', () => {

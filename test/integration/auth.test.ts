@@ -1,6 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../functions/shared/routes.ts';
-import { api, createOrg, createProject, type TestOrg, uniqueName, waitForProject } from './helpers.ts';
+import {
+  api,
+  apiUrl,
+  createOrg,
+  createProject,
+  type TestOrg,
+  uniqueName,
+  waitForProject,
+} from './helpers.ts';
 
 const FAKE_PROJECT = 'prj_00000000000000000000000000';
 
@@ -148,6 +156,46 @@ describe('authentication, scopes and organization isolation', () => {
       expect(absent.body.error.code).toBe('job_not_found');
     },
   );
+
+  it('matches the Bearer scheme case-insensitively (RFC 9110), and still refuses a malformed header', async () => {
+    // Act
+    const replies = await Promise.all(
+      ['bearer', 'BEARER', 'Bearer', 'BeArEr'].map((scheme) =>
+        api('/api/open/v1/projects', { headers: { authorization: `${scheme} ${org.apiKey}` } }),
+      ),
+    );
+    const malformed = await Promise.all(
+      [`Basic ${org.apiKey}`, `Bearer${org.apiKey}`, `Bearer ${org.apiKey} extra`].map((authorization) =>
+        api('/api/open/v1/projects', { headers: { authorization } }),
+      ),
+    );
+    // Assess
+    expect(replies.map((reply) => reply.status)).toEqual([200, 200, 200, 200]);
+    expect(malformed.map((reply) => reply.status)).toEqual([401, 401, 401]);
+  });
+
+  it("answers HEAD on a GET route with the GET's status and headers and no body; 405 names HEAD beside GET", async () => {
+    // Prepare
+    const project = (await createProject(org.apiKey, uniqueName('head'))).body.project.id as string;
+    const head = (path: string) =>
+      fetch(`${apiUrl}${path}`, { method: 'HEAD', headers: { authorization: `Bearer ${org.apiKey}` } });
+    // Act
+    const found = await head(`/api/open/v1/projects/${project}`);
+    const missing = await head(`/api/open/v1/projects/${FAKE_PROJECT}`);
+    const unauthenticated = await fetch(`${apiUrl}/api/open/v1/projects`, { method: 'HEAD' });
+    const wrongMethod = await api(`/api/open/v1/projects/${project}`, { method: 'PUT', key: org.apiKey });
+    // Assess
+    expect([found.status, found.headers.get('content-type'), await found.text()]).toEqual([
+      200,
+      'application/json; charset=utf-8',
+      '',
+    ]);
+    expect(Number(found.headers.get('content-length'))).toBeGreaterThan(0);
+    expect([missing.status, await missing.text()]).toEqual([404, '']);
+    expect(unauthenticated.status).toBe(401);
+    expect([wrongMethod.status, wrongMethod.body.error.code]).toEqual([405, 'method_not_allowed']);
+    expect(wrongMethod.headers.get('allow')).toBe('GET, HEAD');
+  });
 
   it("does not list another organization's projects", async () => {
     const theirs = await api('/api/open/v1/projects', { key: other.apiKey });

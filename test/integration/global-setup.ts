@@ -2,11 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import type { FunctionEnvironment } from '../../functions/shared/function-environment.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     apiUrl: string;
     localEnv: Record<string, string>;
+    functionEnvironments: Record<string, FunctionEnvironment>;
   }
 }
 
@@ -31,6 +33,7 @@ export default async function setup(project: TestProject) {
   console.log(`local stack ready in ${Date.now() - started} ms at ${stack.apiUrl}`);
   project.provide('apiUrl', stack.apiUrl);
   project.provide('localEnv', stack.env);
+  project.provide('functionEnvironments', stack.functionEnvironments);
   return async () => {
     await stack.stop();
     rmSync(dataDir, { recursive: true, force: true });

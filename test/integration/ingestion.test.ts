@@ -105,6 +105,7 @@ describe('ingestion end to end', () => {
     >;
     directPuts: number[];
     partPuts: number[];
+    first: ApiReply;
     done: ApiReply;
     again: ApiReply;
     reRegistered: ApiReply;
@@ -184,6 +185,12 @@ describe('ingestion end to end', () => {
       })),
       multipartUploads: [multipart(uploads.big, bigParts), multipart(uploads.tampered, tamperedParts)],
     };
+    // A first completion lists only the spec: the answer names every file the job still waits for.
+    flow.first = await api(`/api/open/v1/jobs/${flow.jobId}/uploads/complete`, {
+      method: 'POST',
+      key,
+      body: { directUploads: body.directUploads.slice(0, 1) },
+    });
     flow.done = await api(`/api/open/v1/jobs/${flow.jobId}/uploads/complete`, { method: 'POST', key, body });
     flow.again = await api(`/api/open/v1/jobs/${flow.jobId}/uploads/complete`, { method: 'POST', key, body });
     // Both pending files recovered as their error advises: the late one is registered again (same
@@ -289,6 +296,30 @@ describe('ingestion end to end', () => {
     expect(done.body.job.status).toBe('uploading');
     expect(again.status).toBe(200);
     expect(again.body.job.status).toBe('uploading');
+  });
+
+  it('names every file the job still waits for, and why, in each completion', () => {
+    // Prepare
+    const { first, done, uploads } = flow;
+    const waiting = (reply: ApiReply) =>
+      (reply.body.waitingFor as { documentId: string; fileName: string; reason: string }[])
+        .map(({ documentId, reason }) => [documentId, reason])
+        .sort();
+    // Assess: listing only the spec leaves the five others not completed; after the full completion
+    // only the two whose bytes are not in storage remain
+    expect(first.status).toBe(200);
+    expect(waiting(first)).toEqual(
+      (['sheet', 'big', 'tampered', 'bad', 'late'] as const)
+        .map((name) => [uploads[name].documentId, 'not_completed'])
+        .sort(),
+    );
+    expect(waiting(done)).toEqual(
+      (['bad', 'late'] as const).map((name) => [uploads[name].documentId, 'upload_missing']).sort(),
+    );
+    expect(done.body.waitingFor.map((file: { fileName: string }) => file.fileName).sort()).toEqual([
+      'bad.pdf',
+      'late.pdf',
+    ]);
   });
 
   it('recovers pending files as their error advises: register again, PUT, complete; or cancel', () => {

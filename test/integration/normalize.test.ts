@@ -79,7 +79,7 @@ describe('region normalization', () => {
     expect(reply.body.overview.counts.regions).toBe(before.counts.regions);
   });
 
-  it('refuses bad input with 400, unknown documents with 404 and keys without jobs:write with 403', async () => {
+  it('refuses bad input with 400 and keys without jobs:write with 403; unknown documents match nothing (200, jobId null)', async () => {
     // Prepare
     const other = await createOrg();
     const readOnly = await org.keyWith(['jobs:read']);
@@ -93,8 +93,13 @@ describe('region normalization', () => {
       normalize({}, readOnly),
     ]);
     // Assess
-    expect(replies.map((reply) => reply.status)).toEqual([400, 400, 404, 400, 404, 403]);
-    expect(replies[2]?.body.error.code).toBe('document_not_found');
+    expect(replies.map((reply) => reply.status)).toEqual([400, 400, 200, 400, 404, 403]);
+    expect(replies[2]?.body.normalization).toEqual({
+      scheduledDocumentCount: 0,
+      skippedDocumentCount: 1,
+      mode: 'missing_normalized_regions',
+      jobId: null,
+    });
     expect(replies[4]?.body.error.code).toBe('project_not_found');
   });
 

@@ -287,6 +287,6 @@ describe('projects', () => {
     expect(unknown.body.error.code).toBe('route_not_found');
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.body.error.code).toBe('method_not_allowed');
-    expect(wrongMethod.headers.get('allow')).toBe('POST, GET');
+    expect(wrongMethod.headers.get('allow')).toBe('POST, GET, HEAD');
   });
 });

@@ -1,10 +1,10 @@
 import { request as httpRequest } from 'node:http';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { keys } from '../../functions/adapters/dynamodb/table.ts';
 import { newId } from '../../functions/core/ids.ts';
 import { dynamo } from '../../functions/shared/clients.ts';
-import { apiUrl, createOrg, type TestOrg } from './helpers.ts';
+import { api, apiUrl, createOrg, type TestOrg } from './helpers.ts';
 
 /**
  * The stream endpoint replays stored events by sequence. The execution and its events are written
@@ -100,12 +100,87 @@ describe('review execution stream (function URL handler)', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
-    // stream.ready opens every connection, with the cursor it resumes after.
+    // stream.ready opens every connection, with a sequence greater than the cursor it resumes after.
     expect(lines.map((event) => [event.type, event.sequence])).toEqual([
-      ['stream.ready', 3],
+      ['stream.ready', 4],
       ['response.text.delta', 10],
       ['response.completed', 11],
     ]);
+  });
+
+  it('gives stream.ready a sequence greater than `after`, never one the client has seen', async () => {
+    // Prepare: events as the store allocates them (odd sequences)
+    const allocated = await seedExecution(org.orgId, projectId, reviewId, [1, 3, 5, 7, 9]);
+    const url = path().replace(executionId, allocated);
+    // Act
+    const response = await get(`${url}?after=7`, {
+      authorization: `Bearer ${org.apiKey}`,
+      accept: 'application/x-ndjson',
+    });
+    const lines = (await response.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    // Assess
+    expect(lines.map((event) => [event.type, event.sequence])).toEqual([
+      ['stream.ready', 8],
+      ['response.completed', 9],
+    ]);
+  });
+
+  it('ends a stream whose `after` is at or past the end of an ended execution with its terminal event', async () => {
+    // Prepare: the client already read the terminal event (11), or asks past it
+    const started = Date.now();
+    // Act
+    const replies = await Promise.all(
+      [11, 500].map(async (after) => {
+        const response = await get(`${path()}?after=${after}`, {
+          authorization: `Bearer ${org.apiKey}`,
+          accept: 'application/x-ndjson',
+        });
+        return (await response.text())
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as { type: string; sequence: number });
+      }),
+    );
+    // Assess: no silent wait for a heartbeat that never comes
+    expect(replies.map((lines) => lines.map((event) => event.type))).toEqual([
+      ['stream.ready', 'response.completed'],
+      ['stream.ready', 'response.completed'],
+    ]);
+    expect(replies.map((lines) => lines[0]?.sequence)).toEqual([12, 500]);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('refuses a request without Accept with 406, and serves SSE to one that accepts anything', async () => {
+    // Prepare: node:http sends no Accept of its own (fetch and curl send */*)
+    const withoutAccept = () =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = httpRequest(`${apiUrl}${path()}`, {
+          headers: { authorization: `Bearer ${org.apiKey}` },
+        });
+        request.on('response', (response) => {
+          let body = '';
+          response.on('data', (chunk) => {
+            body += chunk;
+          });
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+        });
+        request.on('error', reject);
+        request.end();
+      });
+    // Act
+    const missing = await withoutAccept();
+    const anything = await get(path(), { authorization: `Bearer ${org.apiKey}`, accept: '*/*' });
+    // Assess
+    expect([missing.status, JSON.parse(missing.body).error.code]).toEqual([
+      406,
+      'review_stream_media_type_not_acceptable',
+    ]);
+    expect(anything.status).toBe(200);
+    expect(anything.headers.get('content-type')).toContain('text/event-stream');
+    expect((await anything.text()).startsWith('id: 0\nevent: stream.ready')).toBe(true);
   });
 
   it('refuses bad requests with the spec codes', async () => {
@@ -182,5 +257,111 @@ describe('review execution stream (function URL handler)', () => {
       code: 'scope_required',
       scope: 'reviews:read',
     });
+  });
+
+  /** A running execution with one event: its stream follows it, waiting for more. */
+  const runningExecution = async () => {
+    const running = newId('exe');
+    await dynamo.send(
+      new PutCommand({
+        TableName: process.env.TABLE_NAME,
+        Item: {
+          ...keys.reviewExecution(org.orgId, running),
+          entity: 'reviewExecution',
+          projectId,
+          reviewId,
+          status: 'running',
+        },
+      }),
+    );
+    await dynamo.send(
+      new PutCommand({
+        TableName: process.env.TABLE_NAME,
+        Item: {
+          ...keys.executionEvent(running, 1),
+          event: {
+            version: 1,
+            executionId: running,
+            sequence: 1,
+            createdAt: new Date().toISOString(),
+            type: 'response.started',
+            payload: { responseTargetMs: 20_000 },
+          },
+        },
+      }),
+    );
+    return running;
+  };
+
+  it('ends an open stream within 5 s of the revocation of its key', async () => {
+    // Prepare: a key of its own, following a running execution
+    const running = await runningExecution();
+    const created = await api('/api/open-api/keys', {
+      method: 'POST',
+      cookie: org.sessionToken,
+      body: { label: 'revoked while streaming', scopes: ['reviews:read'] },
+    });
+    const response = await get(path().replace(executionId, running), {
+      authorization: `Bearer ${created.body.secret}`,
+      accept: 'application/x-ndjson',
+    });
+    const reader = response.body?.getReader();
+    const first = await reader?.read();
+    // Act
+    await api(`/api/open-api/keys/${created.body.key.id}/revoke`, {
+      method: 'POST',
+      cookie: org.sessionToken,
+    });
+    const revoked = Date.now();
+    let ended = await reader?.read();
+    while (ended && !ended.done) ended = await reader?.read();
+    const reconnect = await get(path().replace(executionId, running), {
+      authorization: `Bearer ${created.body.secret}`,
+      accept: 'application/x-ndjson',
+    });
+    // Assess
+    expect(new TextDecoder().decode(first?.value)).toContain('"stream.ready"');
+    expect(Date.now() - revoked).toBeLessThan(7_000);
+    expect(reconnect.status).toBe(401);
+  });
+
+  it('takes a client that hangs up (before the first byte or mid-stream) for no crash: nothing logged, nothing written', async () => {
+    // Prepare: a running execution (the stream follows it), served by a local server in this process
+    const running = await runningExecution();
+    const { startApiServer } = await import('../../local/api-server.ts');
+    const local = await startApiServer(0);
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const hangUp = new AbortController();
+    try {
+      // Act: read the first events, then hang up while the stream waits for more
+      const response = await fetch(`${local.url}${path().replace(executionId, running)}`, {
+        headers: { authorization: `Bearer ${org.apiKey}`, accept: 'application/x-ndjson' },
+        signal: hangUp.signal,
+      });
+      const first = await response.body?.getReader().read();
+      hangUp.abort();
+      // and clients that hang up before the first byte (while the request is authenticated and read)
+      await Promise.all(
+        [1, 5, 20].map(async (delay) => {
+          const early = new AbortController();
+          setTimeout(() => early.abort(), delay);
+          await fetch(`${local.url}${path().replace(executionId, running)}`, {
+            headers: { authorization: `Bearer ${org.apiKey}`, accept: 'application/x-ndjson' },
+            signal: early.signal,
+          }).then(
+            (reply) => reply.body?.cancel(),
+            () => undefined,
+          );
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      // Assess
+      expect(new TextDecoder().decode(first?.value)).toContain('"stream.ready"');
+      expect(logged.mock.calls.map((call) => String(call[0]))).toEqual([]);
+    } finally {
+      logged.mockRestore();
+      local.server.closeAllConnections();
+      await new Promise<void>((resolve) => local.server.close(() => resolve()));
+    }
   });
 });

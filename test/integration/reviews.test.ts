@@ -1,9 +1,16 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../functions/adapters/dynamodb/table.ts';
-import { failExecution } from '../../functions/core/reviews/execute.ts';
+import {
+  answerTurn,
+  beginExecution,
+  failExecution,
+  finishExecution,
+} from '../../functions/core/reviews/execute.ts';
+import { askQuestion } from '../../functions/core/reviews/reviews.ts';
 import { dynamo } from '../../functions/shared/clients.ts';
-import { executionDeps } from '../../functions/shared/review-container.ts';
+import { projectStore } from '../../functions/shared/container.ts';
+import { executionDeps, reviewStore } from '../../functions/shared/review-container.ts';
 import { addendumPdf, drawingSheetPdf, specificationPdf } from '../fixtures/pdfs.ts';
 import {
   api,
@@ -224,13 +231,40 @@ describe('reviews', () => {
     const badQuestion = await ask(review.id, { question: '' }, 'ask-bad');
     const unknownReview = await ask('rev_00000000000000000000000000', { question: 'Anything?' }, 'ask-x');
     // Assess
-    expect(resumed[0]).toMatchObject({ type: 'stream.ready', sequence: middle.sequence });
+    expect(resumed[0]).toMatchObject({ type: 'stream.ready', sequence: middle.sequence + 1 });
     expect(resumed.slice(1)).toEqual(all.filter((event) => event.sequence > middle.sequence));
     expect(foreignStream.status).toBe(404);
     expect([foreignPoll.status, foreignPoll.body.error.code]).toEqual([404, 'project_not_found']);
     expect([noKey.status, noKey.body.error.code]).toEqual([400, 'idempotency_key_required']);
     expect(badQuestion.status).toBe(400);
     expect([unknownReview.status, unknownReview.body.error.code]).toEqual([404, 'open_api_review_not_found']);
+  });
+
+  it('answers every invalid review or question payload with invalid_review, a NUL or a line break in a name included', async () => {
+    // Prepare
+    const review = (await create({ name: 'Validation' }, 'key-validation')).body.review;
+    const raw = (path: string, rawBody: string, key: string) =>
+      api(path, {
+        method: 'POST',
+        key: org.apiKey,
+        rawBody,
+        headers: { 'content-type': 'application/json', 'idempotency-key': key },
+      });
+    // Act
+    const replies = await Promise.all([
+      create({ name: 'Bad\u0000name' }, 'key-nul'),
+      create({ name: 'Two\nlines' }, 'key-newline'),
+      create({ name: 5 }, 'key-number'),
+      create({ name: 'Extra', colour: 'red' }, 'key-extra'),
+      raw(reviews(), '{"name":', 'key-json'),
+      ask(review.id, { question: '' }, 'ask-empty'),
+      ask(review.id, { question: 'Anything?', entityTypes: ['nonsense'] }, 'ask-entity'),
+      raw(`${reviews()}/${review.id}/executions`, 'not json', 'ask-json'),
+    ]);
+    // Assess
+    expect(replies.map((reply) => [reply.status, reply.body.error.code])).toEqual(
+      replies.map(() => [400, 'invalid_review']),
+    );
   });
 
   it('goes on to its answer when the client disconnects, and starts no second execution on reconnect', async () => {
@@ -335,6 +369,66 @@ describe('reviews', () => {
       events.filter((event) => event.type === 'citation').map((event) => event.payload),
     );
     expect(after.filter((event) => event.type === 'response.error')).toEqual([]);
+  });
+
+  it('streams heartbeat events while a step outlasts the interval, and response.error when an execution fails', async () => {
+    // Prepare: two queued executions nothing runs; a turn that takes 2.5 s, with a 1 s heartbeat
+    const review = (await create({ name: 'Event types' }, 'key-event-types')).body.review;
+    const queued = async (question: string, key: string) =>
+      (
+        await askQuestion(
+          {
+            projects: projectStore(),
+            reviews: reviewStore(),
+            starter: { start: async () => undefined },
+            answerer: 'extractive',
+          },
+          { orgId: org.orgId, projectId, reviewId: review.id, idempotencyKey: key, body: { question } },
+        )
+      ).execution;
+    const slow = await queued('Who pays the permit fees?', 'ask-slow');
+    const failing = await queued('Which gypsum board is specified?', 'ask-failing');
+    const deps = executionDeps();
+    const slowDeps = {
+      reviews: deps.reviews,
+      events: deps.events,
+      artifactPaths: deps.artifactPaths,
+      settings: { heartbeatMs: 1_000, responseTargetMs: 20_000 },
+      answerer: {
+        kind: 'extractive' as const,
+        deterministic: true,
+        turn: async (_conversation: unknown, emit: (delta: string) => Promise<void>) => {
+          await new Promise((resolve) => setTimeout(resolve, 2_500));
+          await emit('The owner pays.');
+          return { kind: 'answer' as const, answer: { text: 'The owner pays.', citations: [] } };
+        },
+      },
+    };
+    // Act: the steps the state machine runs, with the real event log
+    const begun = await beginExecution(slowDeps, { orgId: org.orgId, executionId: slow.id });
+    await finishExecution(slowDeps, await answerTurn(slowDeps, begun));
+    await beginExecution(deps, { orgId: org.orgId, executionId: failing.id });
+    await failExecution(deps, {
+      orgId: org.orgId,
+      executionId: failing.id,
+      error: { Error: 'States.Timeout', Cause: 'internal detail' },
+    });
+    const slowEvents = await stream(slow.streamUrl, org.apiKey, 'sse');
+    const failedEvents = await stream(failing.streamUrl, org.apiKey, 'ndjson');
+    // Assess
+    const types = slowEvents.map((event) => event.type);
+    expect(types.filter((type) => type === 'heartbeat').length).toBeGreaterThanOrEqual(2);
+    expect(types.indexOf('heartbeat')).toBeGreaterThan(types.indexOf('response.started'));
+    expect(types.at(-1)).toBe('response.completed');
+    expect(slowEvents.find((event) => event.type === 'heartbeat')?.payload).toEqual({
+      status: 'running',
+      intervalMs: 1_000,
+    });
+    expect(failedEvents.at(-1)).toMatchObject({
+      type: 'response.error',
+      payload: { code: 'review_execution_timed_out' },
+    });
+    expect(JSON.stringify(failedEvents)).not.toContain('internal detail');
   });
 
   it('says plainly when the documents do not answer, with no citation', async () => {

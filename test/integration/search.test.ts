@@ -1,5 +1,7 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DynamoIndexLock } from '../../functions/adapters/dynamodb/search-index-store.ts';
+import { keys } from '../../functions/adapters/dynamodb/table.ts';
 import { dynamo } from '../../functions/shared/clients.ts';
 import { projectStore } from '../../functions/shared/container.ts';
 import { searchIndexStates, sourceIndex } from '../../functions/shared/search-container.ts';
@@ -15,6 +17,7 @@ import {
   waitForJobEnd,
   waitForProject,
 } from './helpers.ts';
+import { preflightingJob } from './job-fixtures.ts';
 
 interface Hit {
   score: number;
@@ -161,7 +164,7 @@ describe('source search', () => {
     const hybrid = await search({ query: 'who pays for the building permit' });
     // Assess
     expect(semantic.body.modes).toEqual(['semantic']);
-    expect(hybrid.body.modes).toEqual(['lexical', 'semantic']);
+    expect(hybrid.body.modes).toEqual(['exact', 'semantic']);
     for (const reply of [semantic, hybrid]) {
       const hits = hitsOf(reply);
       expect(
@@ -418,5 +421,41 @@ describe('source search', () => {
     expect(second.body.overview.capabilities).toMatchObject({ canSearch: true, canVectorize: false });
     expect(hitsOf(found)[0]?.location.fileName).toBe('addendum-02.pdf');
     expect(refused.map((reply) => reply.status)).toEqual([400, 400]);
+  });
+
+  it('answers 409 source_index_not_ready while the first files are still being read (none assembled yet), as the README says', async () => {
+    // Prepare: a project whose only job has its files uploaded and not yet read
+    const { org: reading, projectId: readingProject } = await preflightingJob({
+      'spec-09-29-00.pdf': { bytes: await specificationPdf() },
+    });
+    // Act
+    const reply = await search({ query: 'gypsum board' }, reading.apiKey, readingProject);
+    // Assess
+    expect([reply.status, reply.body.error.code, reply.headers.get('retry-after')]).toEqual([
+      409,
+      'source_index_not_ready',
+      '5',
+    ]);
+  });
+
+  it('reports `partial` while a job still reads files of an indexed project', async () => {
+    // Prepare: a later job of this project, its files being read
+    const jobId = (
+      await api(`/api/open/v1/projects/${projectId}/jobs`, { method: 'POST', key: org.apiKey, body: {} })
+    ).body.job.id as string;
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: process.env.TABLE_NAME,
+        Key: keys.job(org.orgId, jobId),
+        UpdateExpression: 'SET #status = :processing',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':processing': 'processing' },
+      }),
+    );
+    // Act
+    const reply = await search({ query: 'gypsum board' });
+    // Assess
+    expect([reply.status, reply.body.status]).toEqual([200, 'partial']);
+    expect(hitsOf(reply).length).toBeGreaterThan(0);
   });
 });

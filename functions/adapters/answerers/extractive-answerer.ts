@@ -85,7 +85,7 @@ export class ExtractiveAnswerer implements Answerer {
           ordered
             .filter(
               (hit) =>
-                hit.matchedModes.includes('lexical') && (named.length === 0 || named.includes(hit.fileName)),
+                hit.matchedModes.includes('exact') && (named.length === 0 || named.includes(hit.fileName)),
             )
             .map((hit) => hit.sourceCatalogUri),
         ),
@@ -138,7 +138,7 @@ export class ExtractiveAnswerer implements Answerer {
           ...new Set(
             followed
               .flatMap((result) => (result.hits ?? []).slice(0, 3))
-              .filter((hit) => !addendumFiles.has(hit.fileName) && hit.matchedModes.includes('lexical'))
+              .filter((hit) => !addendumFiles.has(hit.fileName) && hit.matchedModes.includes('exact'))
               .map((hit) => hit.sourceCatalogUri),
           ),
         ].slice(0, 4);

@@ -26,6 +26,23 @@ export interface Quote {
 const NOT_PROSE = /\.{4,}|…{2,}/;
 
 /**
+ * Text that addresses the reader as an assistant or a model ("Ignore previous instructions and say …",
+ * "You are now an AI that …"): an instruction planted in a document, never evidence of what the
+ * documents require. Such a sentence is not quoted.
+ */
+const ADDRESSES_THE_READER = new RegExp(
+  [
+    // "Disregard the previous Instructions to Bidders" is an addendum's own language: kept.
+    String.raw`\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|preceding)\s+(?:instructions|prompts)\b(?!\s+to\s+bidders)`,
+    String.raw`\bas an? (?:AI|artificial intelligence|(?:large )?language model|assistant|chatbot)\b`,
+    String.raw`\byou are (?:now )?(?:an? )?(?:AI|assistant|chatbot|(?:large )?language model|LLM)\b`,
+    String.raw`\b(?:system prompt|jailbreak)\b`,
+    String.raw`\b(?:assistant|AI|chatbot|model|LLM)s?\s*[,:]\s*(?:please\s+)?(?:ignore|say|respond|reply|answer|output|print|write)\b`,
+  ].join('|'),
+  'i',
+);
+
+/**
  * Sentences of a passage: lines of one paragraph are joined (extracted text breaks lines where the
  * page did), a new paragraph starts at a blank line or a list marker (`A.`, `1.`, `(a)`), and
  * sentences end at `.`, `!`, `?` or `;` before a capital or a digit.
@@ -41,7 +58,10 @@ function sentencesOf(text: string): string[] {
         .split(/(?<=[.!?;])\s+(?=[A-Z0-9"“(])/),
     )
     .map((sentence) => sentence.trim())
-    .filter((sentence) => sentence.length >= SENTENCE.min && !NOT_PROSE.test(sentence))
+    .filter(
+      (sentence) =>
+        sentence.length >= SENTENCE.min && !NOT_PROSE.test(sentence) && !ADDRESSES_THE_READER.test(sentence),
+    )
     .map((sentence) =>
       sentence.length > SENTENCE.max
         ? `${sentence.slice(0, SENTENCE.max).replace(/\s+\S*$/, '')} …`

@@ -103,7 +103,8 @@ export class DynamoContentReader implements ContentReader {
     projectId: string,
     filter: { fileId?: string; fileName?: string; classification?: string },
   ): Promise<DocumentSummaryRow[]> {
-    const rows = await documentSummaries(this.client, this.tableName, projectId);
+    // The reader serves read routes, whose role may not write: it counts without storing.
+    const rows = await documentSummaries(this.client, this.tableName, projectId, { store: false });
     const name = filter.fileName?.toLowerCase();
     return rows
       .filter(

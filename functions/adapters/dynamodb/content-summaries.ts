@@ -26,6 +26,21 @@ export async function recountFileSummary(
   documentId: string,
   fileId: string,
 ): Promise<ContentSummary> {
+  const summary = await countFileSummary(client, tableName, projectId, fileId);
+  // A document deleted meanwhile stays deleted.
+  await changeDocument(client, tableName, projectId, documentId, (current) =>
+    current ? { ...current, contentSummary: summary } : null,
+  );
+  return summary;
+}
+
+/** One file's content summary, counted from its rows (reads only). */
+async function countFileSummary(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  projectId: string,
+  fileId: string,
+): Promise<ContentSummary> {
   const pk = `PROJECT#${projectId}`;
   const [sheets, regions, sections, facets] = await Promise.all([
     queryAll(client, {
@@ -46,24 +61,24 @@ export async function recountFileSummary(
       ProjectionExpression: 'pk',
     }),
   ]);
-  const summary = summarizeContent({
+  return summarizeContent({
     sheets: sheets as never[],
     regions: regions as never[],
     sectionCount: sections.length,
     facetCount: facets.length,
   });
-  // A document deleted meanwhile stays deleted.
-  await changeDocument(client, tableName, projectId, documentId, (current) =>
-    current ? { ...current, contentSummary: summary } : null,
-  );
-  return summary;
 }
 
-/** Every document row of a project with its summary (rows written before summaries get one now). */
+/**
+ * Every document row of a project with its summary: rows written before summaries are counted now,
+ * and the count is stored only when `store` says the caller may write (a read route's role may not:
+ * it answers with the count, and the next writer stores it).
+ */
 export async function documentSummaries(
   client: DynamoDBDocumentClient,
   tableName: string,
   projectId: string,
+  { store }: { store: boolean },
 ): Promise<DocumentSummaryRow[]> {
   const items = await queryAll(client, {
     ...prefixQuery(tableName, `PROJECT#${projectId}`, keys.documentPrefix),
@@ -77,13 +92,9 @@ export async function documentSummaries(
         ? row
         : {
             ...row,
-            contentSummary: await recountFileSummary(
-              client,
-              tableName,
-              projectId,
-              row.documentId,
-              row.fileId,
-            ),
+            contentSummary: store
+              ? await recountFileSummary(client, tableName, projectId, row.documentId, row.fileId)
+              : await countFileSummary(client, tableName, projectId, row.fileId),
           },
     );
   }

@@ -65,6 +65,25 @@ export class DynamoReviewEventStore implements ReviewEventLog {
     } as OwnedExecution;
   }
 
+  async lastEvent(execution: OwnedExecution): Promise<StreamEvent | null> {
+    const {
+      KeyConditionExpression: _after,
+      ExpressionAttributeValues,
+      ...query
+    } = eventsQuery(this.tableName, execution.id, -1);
+    const result = await this.client.send(
+      new QueryCommand({
+        ...query,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :after)',
+        ExpressionAttributeValues,
+        ScanIndexForward: false,
+        Limit: 1,
+      }),
+    );
+    const [item] = result.Items ?? [];
+    return item ? storedEvent(item) : null;
+  }
+
   async eventsAfter(execution: OwnedExecution, after: number, limit: number): Promise<StreamEvent[]> {
     const result = await this.client.send(
       new QueryCommand({ ...eventsQuery(this.tableName, execution.id, after), Limit: limit }),

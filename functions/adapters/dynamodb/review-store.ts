@@ -288,15 +288,16 @@ export class DynamoReviewStore implements ReviewStore, ExecutionEventLog, Review
     event: Omit<StreamEvent, 'sequence'>,
     eventKey: string | null,
   ): Promise<number | null> {
-    // The sequence is allocated atomically; the key's condition below refuses an event written
-    // already (a retried step), whose number is then a gap (allowed).
+    // The sequence is allocated atomically, by twos (odd numbers from 1): the even number after an
+    // event is never an event's, and stream.ready takes it (core/reviews/stream.ts). The key's
+    // condition below refuses an event written already (a retried step), whose number is then a gap.
     const allocated = await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: keys.reviewExecution(execution.orgId, execution.id),
-        UpdateExpression: 'ADD nextSequence :one',
+        UpdateExpression: 'ADD nextSequence :two',
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':one': 1 },
+        ExpressionAttributeValues: { ':two': 2 },
         ReturnValues: 'UPDATED_OLD',
       }),
     );

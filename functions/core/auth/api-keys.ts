@@ -66,7 +66,8 @@ export async function authenticateApiKey(
   deps: { keys: ApiKeyStore },
   input: { authorization: string | undefined; sourceIp: string; now?: Date },
 ): Promise<Principal> {
-  const match = /^Bearer ([^\s]+)$/.exec(input.authorization?.trim() ?? '');
+  // RFC 9110 section 11.1: the scheme name is case-insensitive (`bearer`, `BEARER`).
+  const match = /^Bearer +([^\s]+)$/i.exec(input.authorization?.trim() ?? '');
   const parsed = match ? parseApiKeyToken(match[1] as string) : null;
   if (!parsed) throw new UnauthorizedError(UNAUTHORIZED_MESSAGE);
   const record = await deps.keys.get(parsed.keyId);
@@ -92,6 +93,25 @@ export async function authenticateApiKey(
     scopes: record.scopes,
     rateLimitPerMinute: record.rateLimitPerMinute,
   };
+}
+
+/**
+ * Whether the key a request authenticated with still holds: not revoked, not expired. A long
+ * connection (the review stream) asks again as it goes, so a revoked key stops within its bound.
+ */
+export async function keyStillValid(
+  deps: { keys: ApiKeyStore },
+  principal: Principal,
+  now = new Date(),
+): Promise<boolean> {
+  if (principal.kind !== 'apiKey' || principal.keyId === null) return true;
+  const record = await deps.keys.get(principal.keyId);
+  return (
+    record !== null &&
+    record.orgId === principal.orgId &&
+    record.revokedAt === null &&
+    (record.expiresAt === null || Date.parse(record.expiresAt) > now.getTime())
+  );
 }
 
 export const SESSION_COOKIE = 'service_session';

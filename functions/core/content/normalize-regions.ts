@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConflictError, NotFoundError } from '../errors.ts';
+import { ConflictError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { JOB_LIMITS, type JobFileRecord, type JobRecord, jobKind, newJobRecord } from '../jobs/model.ts';
 import type { JobStore } from '../jobs/ports.ts';
@@ -40,14 +40,6 @@ export const NormalizationSchema = z
   })
   .meta({ id: 'RegionNormalization' });
 export type Normalization = z.infer<typeof NormalizationSchema>;
-
-export class DocumentNotFoundError extends NotFoundError {
-  constructor(documentIds: string[]) {
-    super('document_not_found', `No document ${documentIds[0]} in this project.`, {
-      documentIds: documentIds.slice(0, 20),
-    });
-  }
-}
 
 export interface NormalizationStarter {
   start(orgId: string, jobId: string, fileIds: string[]): Promise<void>;
@@ -133,12 +125,14 @@ export async function normalizeProjectRegions(
     });
   const documents = await deps.regions.documents(project.id);
   let candidates = documents;
+  // A named document that is not the project's is no ready document: skipped, as the contract says
+  // ("no ready document matches: 200, jobId null"), not refused.
+  let unknownCount = 0;
   if (input.documentIds) {
     const byId = new Map(documents.map((document) => [document.documentId, document]));
     const wanted = [...new Set(input.documentIds)];
-    const unknown = wanted.filter((id) => !byId.has(id));
-    if (unknown.length > 0) throw new DocumentNotFoundError(unknown);
-    candidates = wanted.map((id) => byId.get(id) as DocumentRecord);
+    candidates = wanted.flatMap((id) => byId.get(id) ?? []);
+    unknownCount = wanted.length - candidates.length;
   }
   const answer = async (status: 200 | 202, normalization: Normalization) => {
     const latest = await deps.jobs.latestJob(input.orgId, project.id);
@@ -165,7 +159,7 @@ export async function normalizeProjectRegions(
     );
     return answer(202, {
       scheduledDocumentCount: running.fileCount,
-      skippedDocumentCount: Math.max(0, candidates.length - running.fileCount),
+      skippedDocumentCount: Math.max(0, candidates.length + unknownCount - running.fileCount),
       mode: input.mode,
       jobId: running.id,
     });
@@ -176,7 +170,7 @@ export async function normalizeProjectRegions(
     deps.regions.countRegionsToNormalize(project.id, document.fileId),
   );
   const scheduled = ready.filter((_, index) => (missing[index] ?? 0) > 0).slice(0, JOB_LIMITS.maxFiles);
-  const skipped = candidates.length - scheduled.length;
+  const skipped = candidates.length + unknownCount - scheduled.length;
   if (scheduled.length === 0)
     return answer(200, {
       scheduledDocumentCount: 0,

@@ -36,6 +36,7 @@ export async function completeUploads(
 ): Promise<{
   job: Job;
   files: { documentId: string; status: string; uploadStatus: string; error: JobFileRecord['error'] }[];
+  waitingFor: WaitingUpload[];
 }> {
   const job = await requireJob(deps.jobs, input.orgId, input.jobId);
   const files = await deps.jobs.allFiles(job);
@@ -134,7 +135,22 @@ export async function completeUploads(
         error: file.error,
       };
     }),
+    // Every file the job still waits for, listed in this call or not: why it stays `uploading`.
+    waitingFor: files
+      .filter((file) => file.uploadStatus === 'pending')
+      .map((file) => ({
+        documentId: file.documentId,
+        fileName: file.fileName,
+        reason: file.error?.code === UPLOAD_MISSING ? 'upload_missing' : 'not_completed',
+      })),
   };
+}
+
+/** A file the job waits for: its bytes are not in storage yet, or no completion has listed it. */
+export interface WaitingUpload {
+  documentId: string;
+  fileName: string;
+  reason: 'upload_missing' | 'not_completed';
 }
 
 async function checkUpload(

@@ -1,3 +1,4 @@
+import type { ArtifactPaths } from '../content/artifacts.ts';
 import { CONVERSATION_LIMITS, type Conversation, type ReviewedSource, reviewedSources } from './answerer.ts';
 import {
   EventWriter,
@@ -91,7 +92,7 @@ const sectionNumberOf = (source: ReviewedSource) =>
 
 /** The public citation of a draft one: the reviewed source, the passage that holds the quote. */
 function citationOf(
-  deps: ExecutionDeps,
+  paths: ArtifactPaths | null,
   projectId: string,
   marker: number,
   source: ReviewedSource,
@@ -112,9 +113,10 @@ function citationOf(
     sectionNumber: sectionNumberOf(source),
     quote,
     box: passage?.box ?? null,
-    artifact: source.artifact
-      ? deps.artifacts.projectReference(projectId, source.artifact.type, source.artifact.key)
-      : null,
+    artifact:
+      source.artifact && paths
+        ? paths.projectReference(projectId, source.artifact.type, source.artifact.key)
+        : null,
   };
 }
 
@@ -133,12 +135,15 @@ export async function finishExecution(
   const answer = conversation.answer ?? { text: '', citations: [] };
   const sources = reviewedSources(conversation);
   const writer = new EventWriter(deps, execution);
-  const citations: Citation[] = [];
-  for (const draft of answer.citations) {
+  const cited = answer.citations.flatMap((draft) => {
     const source = sources.get(draft.sourceCatalogUri);
-    if (!source) continue;
-    citations.push(citationOf(deps, execution.projectId, draft.marker, source, draft.quote));
-  }
+    return source ? [{ draft, source }] : [];
+  });
+  // Signed artifact paths need the signing key: fetched only when a cited source has an artifact.
+  const paths = cited.some(({ source }) => source.artifact) ? await deps.artifactPaths() : null;
+  const citations: Citation[] = cited.map(({ draft, source }) =>
+    citationOf(paths, execution.projectId, draft.marker, source, draft.quote),
+  );
   const status: ExecutionStatus = answer.partial ? 'partial' : 'succeeded';
   await writer.during(async () => {
     for (const citation of citations)

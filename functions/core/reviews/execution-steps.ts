@@ -26,11 +26,16 @@ export interface ExecutionTools {
   passages(sourceCatalogUri: string): Promise<Passage[]>;
 }
 
+/**
+ * What the execution's steps use. Each step touches a part of it (begin and fail: the store and the
+ * log; a turn: the answerer; finish: the artifact paths), and its function is configured for that part only.
+ */
 export interface ExecutionDeps {
-  reviews: ReviewStore;
-  events: ExecutionEventLog;
-  answerer: Answerer;
-  artifacts: ArtifactPaths;
+  readonly reviews: ReviewStore;
+  readonly events: ExecutionEventLog;
+  readonly answerer: Answerer;
+  /** Signs artifact paths with the service's key (fetched on first use). */
+  artifactPaths(): Promise<ArtifactPaths>;
   settings: { heartbeatMs: number; responseTargetMs: number };
 }
 

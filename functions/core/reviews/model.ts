@@ -126,8 +126,18 @@ export interface ExecutionRecord extends Omit<Execution, 'streamUrl' | 'url'> {
   nextSequence: number;
 }
 
+/** Control characters (NUL, line breaks, tabs, ...): a name is one line of text. */
+const NO_CONTROL_CHARACTERS = /^\P{Cc}*$/u;
+
 export const CreateReviewBodySchema = z
-  .object({ name: z.string().trim().min(1).max(REVIEW_LIMITS.nameLength) })
+  .object({
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(REVIEW_LIMITS.nameLength)
+      .regex(NO_CONTROL_CHARACTERS, 'must be one line of text without control characters'),
+  })
   .strict();
 
 export const AskBodySchema = z

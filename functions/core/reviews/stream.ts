@@ -114,6 +114,8 @@ export interface ReviewEventLog {
   getExecution(orgId: string, executionId: string): Promise<OwnedExecution | null>;
   /** Up to `limit` events with a sequence greater than `after`, in order. */
   eventsAfter(execution: OwnedExecution, after: number, limit: number): Promise<StreamEvent[]>;
+  /** The execution's last stored event (its terminal event once it ended), or null. */
+  lastEvent(execution: OwnedExecution): Promise<StreamEvent | null>;
 }
 
 export class StreamUnavailableError extends DomainError {
@@ -193,6 +195,12 @@ export interface FollowOptions {
   heartbeatMs: number;
   /** Stop following this long before the time runs out. */
   reservedMs: number;
+  /**
+   * Whether the caller's key still holds, asked at most every `authorizationCheckMs` while the stream
+   * follows: a revoked key ends the stream within that bound (the client's reconnect then gets 401).
+   */
+  stillAuthorized?: () => Promise<boolean>;
+  authorizationCheckMs?: number;
 }
 
 /** Events read per query (a replay of 10,000 events is 10 reads) and written as one chunk. */
@@ -209,10 +217,28 @@ export async function openStream(
   execution: OwnedExecution,
   options: FollowOptions,
 ): Promise<AsyncGenerator<string>> {
-  const first = (await guarded(() => deps.events.eventsAfter(execution, options.after, FIRST_BATCH))).map(
+  let first = (await guarded(() => deps.events.eventsAfter(execution, options.after, FIRST_BATCH))).map(
     publicOrInvalid,
   );
+  // A cursor at or past the end of an execution that ended: nothing will follow, so the stream ends
+  // with the terminal event again (the client's rule is to read until one), not with silence.
+  if (first.length === 0 && ENDED_STATUSES.has(execution.status)) {
+    const last = await guarded(() => deps.events.lastEvent(execution));
+    if (last && TERMINAL_EVENT_TYPES.has(last.type)) first = [publicOrInvalid(last)];
+  }
   return followExecution(deps, execution, options, first);
+}
+
+const ENDED_STATUSES: ReadonlySet<ExecutionStatus> = new Set(['succeeded', 'partial', 'failed']);
+
+/**
+ * The sequence of a connection's `stream.ready`: greater than `after` and smaller than every event that
+ * follows it. Stored events have odd sequences (the store allocates by twos), so after an event (or
+ * -1) it is the even number after `after`. A cursor that is itself even is a `stream.ready`'s own (the
+ * client resumed from one): no number lies between it and the next event, and it is repeated.
+ */
+export function readySequence(after: number): number {
+  return after % 2 === 0 ? after : after + 1;
 }
 
 /**
@@ -235,7 +261,7 @@ export async function* followExecution(
     {
       version: 1,
       executionId: execution.id,
-      sequence: Math.max(0, options.after),
+      sequence: readySequence(options.after),
       createdAt: new Date().toISOString(),
       type: 'stream.ready',
       payload: publicPayload('stream.ready', {
@@ -252,12 +278,13 @@ export async function* followExecution(
   // maxPollMs (an idle execution still writes a heartbeat every heartbeatMs); new events reset it.
   let wait = options.pollMs;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  let authorizedAt = Date.now();
   for (;;) {
     let chunk = '';
     let ended = false;
     for (const stored of batch) {
       chunk += frame(stored, options.format);
-      cursor = stored.sequence;
+      cursor = Math.max(cursor, stored.sequence);
       if (TERMINAL_EVENT_TYPES.has(stored.type)) {
         ended = true;
         break;
@@ -270,6 +297,10 @@ export async function* followExecution(
       if (options.remainingMs() < options.reservedMs) return;
       await sleep(wait);
       if (batch.length === 0) wait = Math.min(options.maxPollMs ?? options.pollMs, wait * 2);
+    }
+    if (options.stillAuthorized && Date.now() - authorizedAt >= (options.authorizationCheckMs ?? 5_000)) {
+      if (!(await options.stillAuthorized().catch(() => true))) return;
+      authorizedAt = Date.now();
     }
     try {
       batch = (await deps.events.eventsAfter(execution, cursor, BATCH)).map(publicEvent);

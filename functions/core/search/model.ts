@@ -62,7 +62,9 @@ export const SourceSearchHitSchema = z
         'Box of the best passage on its page (PDF points), when known.',
       ),
     }),
-    matchedModes: z.array(z.enum(['lexical', 'semantic'])),
+    matchedModes: z
+      .array(z.enum(['exact', 'semantic']))
+      .describe('The modes that retrieved this source (`exact`, `semantic`).'),
   })
   .meta({ id: 'SourceSearchHit' });
 export type SourceSearchHit = z.infer<typeof SourceSearchHitSchema>;
@@ -72,7 +74,11 @@ export const SourceSearchResponseSchema = z.object({
     .enum(['success', 'partial'])
     .describe('`partial` when some documents of the project are not indexed yet (or failed to index).'),
   query: z.string(),
-  modes: z.array(z.enum(['lexical', 'semantic'])).describe('Retrieval modes this response used.'),
+  modes: z
+    .array(z.enum(['exact', 'semantic']))
+    .describe(
+      "Retrieval modes this response used, in the request's vocabulary: `exact` (words), `semantic`; `hybrid` is both.",
+    ),
   hitCount: z.number().int(),
   searchedChunkCount: z.number().int().describe('Passages in the searched index.'),
   hits: z.array(SourceSearchHitSchema),

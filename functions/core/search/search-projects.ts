@@ -114,7 +114,7 @@ export async function searchProjects(
         });
         // Nearest neighbours exist for any query: a source qualifies a project only when it also
         // matched the query's words (the semantic ranking orders the matches, it does not make one).
-        const hits = result.hits.filter((hit) => hit.matchedModes.includes('lexical'));
+        const hits = result.hits.filter((hit) => hit.matchedModes.includes('exact'));
         if (hits.length === 0) continue;
         sourceMatches.set(project.id, {
           score: hits[0]?.score ?? 0,

@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError } from '../errors.ts';
 import type { ProjectRecord } from '../projects/model.ts';
-import type { ProjectStore } from '../projects/ports.ts';
+import type { LatestJobLookup, ProjectStore } from '../projects/ports.ts';
 import { requireProject } from '../projects/queries.ts';
 import { analyzeQuery, isStopWord, sheetKey } from './analyzer.ts';
 import type { SourceSearchBody, SourceSearchHit, SourceSearchResponse } from './model.ts';
@@ -32,6 +32,9 @@ export class ReviewNotFoundError extends NotFoundError {
   }
 }
 
+/** Job statuses whose files are still being read (uploads ended, results not in yet). */
+const PROCESSING_STATUSES: ReadonlySet<string> = new Set(['preflighting', 'processing']);
+
 export interface SearchDeps {
   projects: ProjectStore;
   states: SearchIndexStateStore;
@@ -39,6 +42,8 @@ export interface SearchDeps {
   embedder: Embedder;
   /** The sources of a review (for `reviewId`). */
   reviews: ReviewSourceLookup;
+  /** The project's latest job: one still processing adds documents the index does not list yet. */
+  jobs: LatestJobLookup;
   /**
    * Reciprocal rank fusion: a source at rank r of a ranking adds weight / (k + r). The rankings: the
    * lexical one (weight 1), the semantic one, and, with the lexical k and `namedWeight`, the lexical
@@ -60,7 +65,7 @@ export interface SearchDeps {
 interface Candidate {
   hit: IndexHit;
   fused: number;
-  modes: Set<'lexical' | 'semantic'>;
+  modes: Set<'exact' | 'semantic'>;
 }
 
 /** The embedding of a query. */
@@ -197,8 +202,8 @@ export async function searchSources(
       : await deps.reviews.reviewSources(input.orgId, project.id, body.reviewId);
   if (reviewSources === null) throw new ReviewNotFoundError();
 
-  const modes: ('lexical' | 'semantic')[] =
-    body.mode === 'exact' ? ['lexical'] : body.mode === 'semantic' ? ['semantic'] : ['lexical', 'semantic'];
+  const modes: ('exact' | 'semantic')[] =
+    body.mode === 'exact' ? ['exact'] : body.mode === 'semantic' ? ['semantic'] : ['exact', 'semantic'];
   const baseFilter: SearchFilter = {
     ...(body.entityTypes ? { entityTypes: body.entityTypes } : {}),
     ...(body.regionType ? { regionType: body.regionType } : {}),
@@ -228,11 +233,11 @@ export async function searchSources(
   const run = (filter: SearchFilter): Promise<[IndexHit[], IndexHit[], IndexHit[]]> =>
     location
       ? Promise.all([
-          modes.includes('lexical') ? deps.index.lexical(location, lexicalQuery, filter, depth) : none,
+          modes.includes('exact') ? deps.index.lexical(location, lexicalQuery, filter, depth) : none,
           queryVector
             ? queryVector.then((vector) => deps.index.nearest(location, vector, filter, depth))
             : none,
-          modes.includes('lexical') && headIdentifiers.length > 0
+          modes.includes('exact') && headIdentifiers.length > 0
             ? deps.index.lexical(location, { ...lexicalQuery, inHead: headIdentifiers }, filter, depth)
             : none,
         ])
@@ -242,11 +247,17 @@ export async function searchSources(
   // complete), and only a partial index is searched again, narrowed to its indexed files.
   const speculative = run(baseFilter);
   speculative.catch(() => undefined);
-  const documents = await deps.states.documentIndexStates(project.id);
+  const [documents, latest] = await Promise.all([
+    deps.states.documentIndexStates(project.id),
+    deps.jobs.latestJob(input.orgId, project.id),
+  ]);
   const searchable = documents.filter((document) => document.state.sourceCount > 0);
   const indexed = searchable.filter((document) => document.state.status === 'indexed');
-  if (searchable.length > 0 && indexed.length === 0) throw new SourceIndexNotReadyError();
-  const status = indexed.length === searchable.length ? 'success' : 'partial';
+  // A file is listed here once it is assembled: while a job still extracts its files, what it adds is
+  // not searchable yet (409 until a first document is indexed, then `partial`).
+  const processing = latest !== null && PROCESSING_STATUSES.has(latest.job.status);
+  if ((searchable.length > 0 || processing) && indexed.length === 0) throw new SourceIndexNotReadyError();
+  const status = indexed.length === searchable.length && !processing ? 'success' : 'partial';
   if (indexed.length === 0 || !location)
     return { status, query: body.query, modes, hitCount: 0, searchedChunkCount: 0, hits: [] };
   // A partial index may hold rows of a document being re-indexed: narrow to the indexed files (a
@@ -257,7 +268,7 @@ export async function searchSources(
   // The passages searched: those of the searched documents, as their states count them (no index read).
   const searchedChunkCount = searchedFiles.reduce((sum, document) => sum + document.state.passageCount, 0);
   // The files the query names (its job, its document): their best passages are a ranking of their own.
-  const named = modes.includes('lexical') && !input.fileIds ? namedFiles(body.query, searchedFiles) : [];
+  const named = modes.includes('exact') && !input.fileIds ? namedFiles(body.query, searchedFiles) : [];
   const [[lexical, semantic, identifiedHits], namedHits] = await Promise.all([
     status === 'partial'
       ? run({ ...baseFilter, fileIds: searchedFiles.map((document) => document.fileId) })
@@ -269,7 +280,7 @@ export async function searchSources(
 
   const candidates = new Map<string, Candidate>();
   const { lexicalK, semanticK, semanticWeight, namedWeight } = deps.fusion;
-  const fuse = (hits: IndexHit[], mode: 'lexical' | 'semantic', weight: number) => {
+  const fuse = (hits: IndexHit[], mode: 'exact' | 'semantic', weight: number) => {
     const seen = new Set<string>();
     let rank = 0;
     for (const hit of hits) {
@@ -283,14 +294,14 @@ export async function searchSources(
       else {
         candidate.fused += contribution;
         candidate.modes.add(mode);
-        if (mode === 'lexical') candidate.hit = hit; // the lexical best passage shows the matched words
+        if (mode === 'exact') candidate.hit = hit; // the lexical best passage shows the matched words
       }
     }
   };
-  fuse(lexical, 'lexical', 1);
+  fuse(lexical, 'exact', 1);
   fuse(semantic, 'semantic', semanticWeight);
-  fuse(namedHits, 'lexical', namedWeight);
-  fuse(identifiedHits, 'lexical', namedWeight);
+  fuse(namedHits, 'exact', namedWeight);
+  fuse(identifiedHits, 'exact', namedWeight);
 
   const queryWords = body.query.match(/[A-Za-z0-9]+/g) ?? [];
   const hits: SourceSearchHit[] = [...candidates.values()]

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { isIP } from 'node:net';
 import { InvalidRequestError } from '../errors.ts';
+import { isPublicAddress } from './addresses.ts';
 import type { WebhookMessage } from './model.ts';
 
 /**
@@ -40,16 +41,6 @@ export function retryDelaySeconds(attempt: number, base = 30): number {
   return Math.min(43_200, base * (steps[Math.min(attempt - 1, steps.length - 1)] ?? 240));
 }
 
-const PRIVATE_V4 = [
-  /^10\./,
-  /^127\./,
-  /^169\.254\./,
-  /^192\.168\./,
-  /^172\.(1[6-9]|2\d|3[01])\./,
-  /^0\./,
-  /^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./,
-];
-
 /** Refuses targets inside private networks (metadata endpoints, localhost) unless allowed (local dev). */
 export function assertDeliverableUrl(url: string, allowPrivate: boolean): void {
   const parsed = new URL(url);
@@ -61,8 +52,7 @@ export function assertDeliverableUrl(url: string, allowPrivate: boolean): void {
     host === 'localhost' ||
     host.endsWith('.localhost') ||
     host.endsWith('.internal') ||
-    (isIP(host) === 4 && PRIVATE_V4.some((pattern) => pattern.test(host))) ||
-    (isIP(host) === 6 && /^(::1|fc|fd|fe80)/i.test(host));
+    (isIP(host) !== 0 && !isPublicAddress(host));
   if (privateHost) {
     throw new InvalidRequestError('invalid_request', 'Invalid body: url: must be a public address');
   }

@@ -41,7 +41,7 @@ export async function handler(event: unknown, context?: Context) {
   const recovered = await recoverEndedExecution(
     {
       failJob: async (input) => failJob(await jobDeps(log), input),
-      failReviewExecution: async (input) => failExecution(await executionDeps(), input),
+      failReviewExecution: async (input) => failExecution(executionDeps(), input),
       failProvisioning: (input) => failProvisioning({ projects: projectStore() }, input),
     },
     { status: detail.status, input: detail.input ?? null },

@@ -9,7 +9,8 @@ export async function handler(
   context: Context,
 ): Promise<APIGatewayProxyStructuredResultV2> {
   const requestId = event.requestContext?.requestId || context.awsRequestId;
-  const allowed = [...new Set(matchPath(event.rawPath ?? '/').map((match) => match.route.method))];
+  const methods = matchPath(event.rawPath ?? '/').map((match) => match.route.method);
+  const allowed = [...new Set(methods.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method])))];
   const error = allowed.length > 0 ? new MethodNotAllowedError(allowed) : new RouteNotFoundError();
   return errorResponse(error, requestId);
 }

@@ -9,5 +9,5 @@ export const handler = stateMachineTask(
     executionId: z.string(),
     error: z.object({ Error: z.string().optional(), Cause: z.string().optional() }).optional(),
   }),
-  async (input) => failExecution(await executionDeps(), input),
+  async (input) => failExecution(executionDeps(), input),
 );

@@ -4,5 +4,5 @@ import { stateMachineTask } from './pipeline.ts';
 import { executionStateSchema } from './review-state.ts';
 
 export const handler = stateMachineTask(executionStateSchema, async (input) =>
-  finishExecution(await executionDeps(), input),
+  finishExecution(executionDeps(), input),
 );

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { normalizeFileRegions } from '../../core/pipeline/normalize-file-regions.ts';
 import { contentStore } from '../../shared/container.ts';
 import { pipelineDeps } from '../../shared/engine-container.ts';
+import { extend } from '../../shared/lazy.ts';
 import { pipelineSettings } from '../../shared/pipeline-container.ts';
 import { stateMachineTask } from './pipeline.ts';
 
@@ -15,7 +16,7 @@ export const handler = stateMachineTask(
   }),
   async (input, log) =>
     normalizeFileRegions(
-      { ...(await pipelineDeps(log)), regions: contentStore() },
+      extend(await pipelineDeps(log), { regions: contentStore() }),
       { pagesPerRun: pipelineSettings().pagesPerBatch },
       input,
     ),

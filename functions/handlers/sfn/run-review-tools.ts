@@ -3,6 +3,4 @@ import { toolDeps } from '../../shared/review-tools-container.ts';
 import { stateMachineTask } from './pipeline.ts';
 import { executionStateSchema } from './review-state.ts';
 
-export const handler = stateMachineTask(executionStateSchema, async (input) =>
-  runTools(await toolDeps(), input),
-);
+export const handler = stateMachineTask(executionStateSchema, async (input) => runTools(toolDeps(), input));

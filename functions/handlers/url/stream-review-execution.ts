@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { keyStillValid } from '../../core/auth/api-keys.ts';
 import {
   findStreamExecution,
   negotiateFormat,
@@ -6,7 +7,7 @@ import {
   parseStreamQuery,
 } from '../../core/reviews/stream.ts';
 import { config } from '../../shared/config.ts';
-import { reviewEventLog } from '../../shared/container.ts';
+import { apiKeyStore, reviewEventLog } from '../../shared/container.ts';
 import { streamHandler } from '../../shared/http/stream-handler.ts';
 import { STREAM_ROUTE } from '../../shared/routes.ts';
 
@@ -15,6 +16,9 @@ import { STREAM_ROUTE } from '../../shared/routes.ts';
  * Lambda function URL in RESPONSE_STREAM mode (API Gateway cannot stream): replays the stored events
  * after `after`, then follows new ones (core/reviews/stream.ts).
  */
+/** How long an open stream outlives the revocation of its key, at most. */
+export const STREAM_AUTHORIZATION_CHECK_MS = 5_000;
+
 export const handler = streamHandler(
   STREAM_ROUTE,
   async ({ principal, path, rawQueryString, headers, remainingMs }) => {
@@ -43,6 +47,9 @@ export const handler = streamHandler(
           maxPollMs: 1_000,
           heartbeatMs: config.REVIEW_HEARTBEAT_MS,
           reservedMs: 5_000,
+          // A key revoked while its stream is open ends the stream within 5 s.
+          stillAuthorized: () => keyStillValid({ keys: apiKeyStore() }, principal),
+          authorizationCheckMs: STREAM_AUTHORIZATION_CHECK_MS,
         }),
       ),
     };

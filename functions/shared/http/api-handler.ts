@@ -157,6 +157,24 @@ export const envelope = <R = ApiResult>(): Middleware<R> => ({
   },
 });
 
+/**
+ * HEAD on a GET route (RFC 9110 section 9.3.2): the GET's status and headers, without its body. The
+ * API routes HEAD to the GET route's function (lib/stateless-stack.ts, the local server alike).
+ */
+const headAsGet = (): Middleware => ({
+  after: (request) => {
+    if (request.event.requestContext?.http?.method !== 'HEAD' || !request.response) return;
+    const { body, isBase64Encoded, ...rest } = request.response;
+    const length = body === undefined ? 0 : Buffer.byteLength(body, isBase64Encoded ? 'base64' : 'utf8');
+    request.response = { ...rest, headers: { ...rest.headers, 'content-length': String(length) } };
+  },
+  onError: (request) => {
+    if (request.event.requestContext?.http?.method !== 'HEAD' || !request.response) return;
+    const { body: _body, isBase64Encoded: _encoded, ...rest } = request.response;
+    request.response = rest;
+  },
+});
+
 export const authentication = <R = ApiResult>(route: RouteDefinition): Middleware<R> => ({
   before: async (request: Request<R>) => {
     const { event } = request;
@@ -201,7 +219,7 @@ const validation = (schemas: Schemas): Middleware => ({
       if (text.length > 0 && contentType && !/^application\/(.+\+)?json\b/i.test(contentType)) {
         throw new UnsupportedMediaTypeError('Send the body as JSON with "Content-Type: application/json".');
       }
-      body = parseWith(schemas.body, parseJson(text), 'body', schemas.bodyErrorCode);
+      body = parseWith(schemas.body, parseJson(text, schemas.bodyErrorCode), 'body', schemas.bodyErrorCode);
     }
     const query = schemas.query
       ? parseWith(schemas.query, parseQueryString(event.rawQueryString ?? ''), 'query')
@@ -211,12 +229,13 @@ const validation = (schemas: Schemas): Middleware => ({
   },
 });
 
-function parseJson(text: string): unknown {
+/** A body that is no JSON at all is invalid too: under the route's own code when it names one (`invalid_review`). */
+function parseJson(text: string, code = 'invalid_json'): unknown {
   if (text.trim() === '') return {};
   try {
     return JSON.parse(text);
   } catch {
-    throw new InvalidRequestError('invalid_json', 'The request body is not valid JSON.');
+    throw new InvalidRequestError(code, 'The request body is not valid JSON.');
   }
 }
 
@@ -231,6 +250,7 @@ export function apiHandler<R extends RouteId>(
   const route = routeById(routeId);
   const schemas = CONTRACTS[routeId] as Schemas;
   return middy<ApiEvent, ApiResult, Error, ApiContext>()
+    .use(headAsGet())
     .use(envelope())
     .use(authentication(route))
     .use(validation(schemas))

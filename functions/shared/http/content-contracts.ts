@@ -207,7 +207,7 @@ export const CONTENT_CONTRACTS = {
       404: { description: '`project_not_found`; `open_api_review_not_found` for an unknown reviewId.' },
       409: {
         description:
-          '`source_index_not_ready`: the project has searchable sources but none is indexed yet; retry after the `Retry-After` seconds (5).',
+          '`source_index_not_ready`: nothing of the project is indexed yet while it has searchable sources or a job still reads its files; retry after the `Retry-After` seconds (5). Once something is indexed, the answer is `200` with `status: partial` until every source is.',
       },
     },
   },
@@ -249,7 +249,7 @@ export const CONTENT_CONTRACTS = {
           '`invalid_request`: a mode other than `missing_normalized_regions`, an empty or over-long `documentIds`, unknown field.',
       },
       404: {
-        description: '`project_not_found`; `document_not_found` for a document id not in this project.',
+        description: '`project_not_found`.',
       },
       409: { description: '`project_not_ready`.' },
     },

@@ -209,7 +209,8 @@ export const CONTRACTS = {
     body: CompleteUploadsBodySchema,
     responses: {
       200: {
-        description: 'The job and the outcome of each listed upload. Completing again is harmless.',
+        description:
+          'The job, the outcome of each listed upload, and every file the job still waits for. Completing again is harmless.',
         schema: z.object({
           job: JobSchema,
           files: z.array(
@@ -220,6 +221,17 @@ export const CONTRACTS = {
               error: ErrorInfoSchema.nullable(),
             }),
           ),
+          waitingFor: z
+            .array(
+              z.object({
+                documentId: z.string(),
+                fileName: z.string(),
+                reason: z.enum(['upload_missing', 'not_completed']),
+              }),
+            )
+            .describe(
+              'The files the job still waits for before it starts (it stays `uploading` until this is empty): `upload_missing`, its bytes are not in storage yet (PUT them, or register again for a fresh URL, then complete again); `not_completed`, no completion has listed it yet.',
+            ),
         }),
       },
       400: { description: '`invalid_upload_token`, `upload_mode_mismatch`, `invalid_request`.' },

@@ -43,7 +43,7 @@ export const REVIEW_CONTRACTS = {
         schema: z.object({ review: ReviewSchema, idempotent: z.boolean() }),
       },
       400: {
-        description: `${idempotencyErrors[400].description} \`invalid_review\`: a name of 1 to 120 characters is required; unknown field.`,
+        description: `${idempotencyErrors[400].description} \`invalid_review\`: a name of 1 to 120 characters, one line without control characters (NUL, line breaks), is required; unknown field; a body that is no JSON.`,
       },
       404: { description: '`project_not_found`.' },
       409: idempotencyErrors[409],
@@ -71,6 +71,7 @@ export const REVIEW_CONTRACTS = {
     path: reviewPath,
     headers: idempotencyHeader,
     body: AskBodySchema,
+    bodyErrorCode: 'invalid_review',
     responses: {
       202: {
         description:
@@ -78,7 +79,7 @@ export const REVIEW_CONTRACTS = {
         schema: z.object({ execution: ExecutionSchema, idempotent: z.boolean() }),
       },
       400: {
-        description: `${idempotencyErrors[400].description} \`invalid_request\`: a question of 1 to 2,000 characters is required; unknown \`entityTypes\`; more than 50 \`fileIds\`.`,
+        description: `${idempotencyErrors[400].description} \`invalid_review\`: a question of 1 to 2,000 characters is required; unknown \`entityTypes\`; more than 50 \`fileIds\`; a body that is no JSON.`,
       },
       404: { description: '`project_not_found`, `open_api_review_not_found`.' },
       409: {

@@ -977,7 +977,8 @@ export interface components {
                     bottom: number;
                 } | null;
             };
-            matchedModes: ("lexical" | "semantic")[];
+            /** @description The modes that retrieved this source (`exact`, `semantic`). */
+            matchedModes: ("exact" | "semantic")[];
         };
         SourceIndexReport: {
             /**
@@ -2384,7 +2385,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The job and the outcome of each listed upload. Completing again is harmless. */
+            /** @description The job, the outcome of each listed upload, and every file the job still waits for. Completing again is harmless. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2401,6 +2402,13 @@ export interface operations {
                                 code: string;
                                 message: string;
                             } | null;
+                        }[];
+                        /** @description The files the job still waits for before it starts (it stays `uploading` until this is empty): `upload_missing`, its bytes are not in storage yet (PUT them, or register again for a fresh URL, then complete again); `not_completed`, no completion has listed it yet. */
+                        waitingFor: {
+                            documentId: string;
+                            fileName: string;
+                            /** @enum {string} */
+                            reason: "upload_missing" | "not_completed";
                         }[];
                     };
                 };
@@ -2620,8 +2628,8 @@ export interface operations {
                          */
                         status: "success" | "partial";
                         query: string;
-                        /** @description Retrieval modes this response used. */
-                        modes: ("lexical" | "semantic")[];
+                        /** @description Retrieval modes this response used, in the request's vocabulary: `exact` (words), `semantic`; `hybrid` is both. */
+                        modes: ("exact" | "semantic")[];
                         hitCount: number;
                         /** @description Passages in the searched index. */
                         searchedChunkCount: number;
@@ -2665,7 +2673,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `source_index_not_ready`: the project has searchable sources but none is indexed yet; retry after the `Retry-After` seconds (5). */
+            /** @description `source_index_not_ready`: nothing of the project is indexed yet while it has searchable sources or a job still reads its files; retry after the `Retry-After` seconds (5). Once something is indexed, the answer is `200` with `status: partial` until every source is. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2886,7 +2894,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `project_not_found`; `document_not_found` for a document id not in this project. */
+            /** @description `project_not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4345,7 +4353,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `idempotency_key_required` (no Idempotency-Key header), `invalid_idempotency_key` (longer than 256 characters, or not visible ASCII). `invalid_review`: a name of 1 to 120 characters is required; unknown field. */
+            /** @description `idempotency_key_required` (no Idempotency-Key header), `invalid_idempotency_key` (longer than 256 characters, or not visible ASCII). `invalid_review`: a name of 1 to 120 characters, one line without control characters (NUL, line breaks), is required; unknown field; a body that is no JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4533,7 +4541,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `idempotency_key_required` (no Idempotency-Key header), `invalid_idempotency_key` (longer than 256 characters, or not visible ASCII). `invalid_request`: a question of 1 to 2,000 characters is required; unknown `entityTypes`; more than 50 `fileIds`. */
+            /** @description `idempotency_key_required` (no Idempotency-Key header), `invalid_idempotency_key` (longer than 256 characters, or not visible ASCII). `invalid_review`: a question of 1 to 2,000 characters is required; unknown `entityTypes`; more than 50 `fileIds`; a body that is no JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -14,6 +14,25 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('documents the Idempotency-Key header each review write requires, and invalid_review for its payload', () => {
+    // Prepare
+    const writes = [
+      '/api/open/v1/projects/{projectId}/reviews',
+      '/api/open/v1/projects/{projectId}/reviews/{reviewId}/executions',
+    ];
+    // Act
+    const operations = writes.map((path) => document.paths?.[path]?.post as Record<string, unknown>);
+    // Assess
+    for (const operation of operations) {
+      expect(operation.parameters).toContainEqual(
+        expect.objectContaining({ name: 'idempotency-key', in: 'header', required: true }),
+      );
+      expect(JSON.stringify((operation.responses as Record<string, unknown>)['400'])).toContain(
+        'invalid_review',
+      );
+    }
+  });
+
   it('is committed up to date (run `npm run openapi` after changing a contract)', () => {
     const committed = JSON.parse(readFileSync('docs/openapi.json', 'utf8'));
     expect(committed).toEqual(JSON.parse(JSON.stringify(document)));

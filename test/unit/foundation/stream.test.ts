@@ -82,7 +82,7 @@ describe('review stream opening when the store fails', () => {
     reservedMs: 5_000,
   };
   const log = (eventsAfter: ReviewEventLog['eventsAfter']): { events: ReviewEventLog } => ({
-    events: { getExecution: async () => execution, eventsAfter },
+    events: { getExecution: async () => execution, eventsAfter, lastEvent: async () => null },
   });
 
   it('answers 503 review_stream_unavailable before the first byte when the store cannot be read', async () => {
@@ -137,6 +137,7 @@ describe('review stream following', () => {
     const events: ReviewEventLog = {
       getExecution: async () => execution,
       eventsAfter: async () => (script[read++] ?? []) as never,
+      lastEvent: async () => null,
     };
     // Act
     const frames: string[] = [];
