@@ -205,7 +205,10 @@ export const processPage = async (
           );
           // Every read counts in the page's OCR time, the one kept or not.
           const seconds = (read.ocr?.seconds ?? 0) + (titleBlockRead.ocr?.seconds ?? 0);
-          const better = numberScoreOf(read) > numberScoreOf(titleBlockRead);
+          // A turned frame is taken only for a convincing number: a portrait sheet that really is portrait
+          // reads as noise turned, and must not be read whole that way for a stray reading.
+          const better =
+            numberScoreOf(read) >= GOOD_NUMBER_SCORE && numberScoreOf(read) > numberScoreOf(titleBlockRead);
           if (better) {
             frame = turned;
             titleBlockRead = read;

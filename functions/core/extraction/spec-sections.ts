@@ -14,6 +14,7 @@
  *   one of many such lines on a page).
  */
 import { type Facet, MAX_FACET_TEXT, type SpecSection } from './model.ts';
+import { normalizeSectionNumber, SECTION_NUMBER } from './spec-numbers.ts';
 import { matchArticle, matchPart, type SpecPageSignals, type TextLine } from './spec-signals.ts';
 
 export interface SpecPageInput {
@@ -141,7 +142,97 @@ export const assembleSpecSections = (pages: readonly SpecPageInput[]): SpecSecti
     }
   }
   if (open) close(open, open.end);
-  return sections;
+  return [...sections, ...attachedSections(pages, sections, byNumber, running)].sort(
+    (first, second) => first.pageStart - second.pageStart,
+  );
+};
+
+/**
+ * An addendum's item naming a section and what it changes: `Section 00300 (Bid Form), replace Page 4 of 4 with
+ * an attached revised page`, `Section 09 91 23 (Interior Painting), revise paragraph 2.3.A`.
+ */
+const ADDENDUM_ITEM_RE = new RegExp(
+  String.raw`\bSECTION\s+(${SECTION_NUMBER})\s*\(([^()]{3,80})\)\s*,?\s*(?:REPLACE|REVISE|ADD|DELETE|SUBSTITUTE)`,
+  'gi',
+);
+
+/** Folded for comparison: uppercase, single spaces, letters and digits only. */
+const fold = (text: string): string =>
+  ` ${text
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, ' ')
+    .trim()} `;
+
+/**
+ * Pages an addendum attaches for one of its items that print no section number of their own: a revised page of
+ * a form whose footer names its file (`BID FORM.wpd  Page 4 of 4`), not the section. Such a page, in no section,
+ * (not one of the addendum's own pages, which name every item) belongs to the item whose section it names by
+ * title (the title's words in its text), if no section of that number was found; consecutive such pages make
+ * one section.
+ */
+const attachedSections = (
+  pages: readonly SpecPageInput[],
+  found: readonly SpecSection[],
+  byNumber: ReadonlyMap<number, SpecPageInput>,
+  running: ReadonlySet<string>,
+): SpecSection[] => {
+  const items = new Map<string, { number: ReturnType<typeof normalizeSectionNumber>; title: string }>();
+  // The addendum's own pages name the items; they are not what is attached.
+  const itemPages = new Set<number>();
+  for (const page of pages) {
+    if (page.isSheet) continue;
+    const text = page.lines.map((line) => line.text).join(' ');
+    for (const match of text.matchAll(ADDENDUM_ITEM_RE)) {
+      itemPages.add(page.pageNumber);
+      const number = normalizeSectionNumber(match[1] ?? '');
+      const title = (match[2] ?? '').replace(/\s+/g, ' ').trim();
+      if (number && !items.has(number.normalized)) items.set(number.normalized, { number, title });
+    }
+  }
+  const numbered = new Set(found.map((section) => section.sectionNumber));
+  const covered = (pageNumber: number): boolean =>
+    found.some((section) => section.pageStart <= pageNumber && pageNumber <= section.pageEnd);
+  const out: SpecSection[] = [];
+  let open: OpenSection | null = null;
+  const close = (): void => {
+    if (open) out.push(buildSection(open, byNumber, running));
+    open = null;
+  };
+  for (const page of pages) {
+    const text = fold(page.lines.map((line) => line.text).join(' '));
+    const item =
+      page.isSheet || page.spec.isBlank || itemPages.has(page.pageNumber) || covered(page.pageNumber)
+        ? undefined
+        : [...items.values()].find(
+            (candidate) =>
+              candidate.number !== null &&
+              !numbered.has(candidate.number.normalized) &&
+              fold(candidate.title).trim().length >= 3 &&
+              text.includes(fold(candidate.title)),
+          );
+    const current: OpenSection | null = open;
+    if (current && item?.number?.normalized === current.number && current.end === page.pageNumber - 1) {
+      current.end = page.pageNumber;
+      continue;
+    }
+    close();
+    if (!item?.number) continue;
+    open = {
+      number: item.number.normalized,
+      asPrinted: item.number.asPrinted,
+      format: item.number.format,
+      title: item.title,
+      appendix: null,
+      start: page.pageNumber,
+      end: page.pageNumber,
+      ended: false,
+      detectedFrom: 'footer',
+      aliases: new Set(),
+      headingLine: null,
+    };
+  }
+  close();
+  return out;
 };
 
 const pickHeading = (signals: SpecPageSignals) => {

@@ -112,6 +112,45 @@ describe('specification sections', () => {
     expect(result.pages[6]?.isBlank).toBe(true);
   });
 
+  it("gives an addendum's attached page that prints no section number to the item that names it", async () => {
+    // Prepare: the addendum lists its items; a revised bid-form page follows whose footer names only its file;
+    // a revised page of another section prints its own footer.
+    const bytes = await buildSpecBook([
+      {
+        lines: [
+          { text: 'ADDENDUM NO. 1', center: true },
+          '',
+          'A. Section 00100 (Instructions to Bidders), replace page 00100-2 with attached revised page.',
+          'B. Section 00300 (Bid Form), replace Page 4 of 4 with an attached revised page to add Item 75.',
+          '',
+          { text: 'END OF ADDENDUM NO. 1', center: true },
+        ],
+      },
+      {
+        lines: ['Time of Completion: 365 calendar days.', ...paragraphs(3)],
+        footer: '(Instructions to Bidders) 00100-2',
+      },
+      {
+        lines: [
+          '74  Painting of Tank, Complete.   LS   1',
+          '75  Galvanic Anode Cathodic Protection.   LS   1',
+        ],
+        footer: 'G:\\PROJECT\\SPECIFICATIONS\\BID FORM.wpd    Page 4 of 4',
+      },
+    ]);
+
+    // Act
+    const result = await extractDocument(bytes, { fileName: 'addendum.pdf', ocr: false });
+
+    // Assess: the addendum's own page is no section; the bid-form page is 00300's.
+    expect(
+      result.specifications.map((s) => [s.sectionNumber, s.sectionTitle, s.pageStart, s.pageEnd]),
+    ).toEqual([
+      ['00100', 'Instructions to Bidders', 2, 2],
+      ['00300', 'Bid Form', 3, 3],
+    ]);
+  });
+
   it('keeps a letter code after a slash in the number, and ends a title where a table of contents begins', async () => {
     // Prepare
     const bytes = await buildSpecBook([
