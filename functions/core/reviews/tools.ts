@@ -1,7 +1,6 @@
 import type { Passage } from '../search/sources.ts';
 import {
   CONVERSATION_LIMITS,
-  type Conversation,
   type ReviewedSource,
   type ToolCall,
   type ToolResult,
