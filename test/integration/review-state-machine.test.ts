@@ -69,7 +69,14 @@ function modelReply(turn: number, uris: string[]) {
   };
 }
 
-describe('a long review through the review state machine', () => {
+/** A ConverseStream reply of the given events. */
+const replyOf = (events: Record<string, unknown>[]) => ({
+  stream: (async function* () {
+    yield* events;
+  })() as never,
+});
+
+describe('reviews through the review state machine, the model mocked at the SDK client', () => {
   let org: TestOrg;
   let projectId: string;
   let uris: string[];
@@ -98,29 +105,19 @@ describe('a long review through the review state machine', () => {
 
   afterAll(() => bedrock.restore());
 
-  it('keeps the conversation out of the state: a conversation past 256 KB ends succeeded', async () => {
-    // Prepare: the model (mocked at the SDK client) reads 18 sources a turn for seven turns (the eighth answers).
-    let turn = 0;
-    bedrock.on(ConverseStreamCommand).callsFake(async () => modelReply(turn++, uris));
+  /** Queues an execution and runs it through the review state machine, the turn on the Bedrock answerer. */
+  const runExecution = async (question: string, key: string) => {
     const deps = { projects: projectStore(), reviews: reviewStore() };
     const { review } = await createReview(deps, {
       orgId: org.orgId,
       projectId,
-      idempotencyKey: 'long-review',
-      name: 'Long review',
+      idempotencyKey: key,
+      name: key,
     });
-    const execution = (
-      await askQuestion(
-        { ...deps, starter: { start: async () => undefined }, answerer: 'bedrock' },
-        {
-          orgId: org.orgId,
-          projectId,
-          reviewId: review.id,
-          idempotencyKey: 'long-review',
-          body: { question: 'What does every section provide?' },
-        },
-      )
-    ).execution;
+    const { execution } = await askQuestion(
+      { ...deps, starter: { start: async () => undefined }, answerer: 'bedrock' },
+      { orgId: org.orgId, projectId, reviewId: review.id, idempotencyKey: key, body: { question } },
+    );
     const states: string[] = [];
     const machine = new LocalStepFunctions({
       ReviewTurnFunctionArn: async (input) => {
@@ -132,14 +129,76 @@ describe('a long review through the review state machine', () => {
         );
       },
     });
-
-    // Act
     const run = machine.startExecution(
       localStateMachineArn('review-execution'),
       execution.id,
       JSON.stringify({ orgId: org.orgId, executionId: execution.id }),
     );
     await run.done;
+    return { run, execution, states };
+  };
+
+  it('runs read_source when the model asks for it: tool.started, source.reviewed, tool.completed', async () => {
+    // Prepare
+    const uri = uris[0] ?? '';
+    let turn = 0;
+    bedrock.on(ConverseStreamCommand).callsFake(async () =>
+      turn++ === 0
+        ? replyOf([
+            {
+              contentBlockStart: {
+                contentBlockIndex: 0,
+                start: { toolUse: { toolUseId: 'tu_read', name: 'read_source' } },
+              },
+            },
+            {
+              contentBlockDelta: {
+                contentBlockIndex: 0,
+                delta: { toolUse: { input: JSON.stringify({ sourceCatalogUri: uri }) } },
+              },
+            },
+            { messageStop: { stopReason: 'tool_use' } },
+          ])
+        : replyOf([
+            {
+              contentBlockDelta: { contentBlockIndex: 0, delta: { text: 'The section provides the items.' } },
+            },
+            { messageStop: { stopReason: 'end_turn' } },
+          ]),
+    );
+
+    // Act
+    const { run, execution } = await runExecution('What does the first section provide?', 'read-source');
+    const events = (await reviewStore().events(execution.id, -1)).map((event) => ({
+      type: event.type,
+      payload: event.payload,
+    }));
+
+    // Assess
+    expect(run.status, run.cause).toBe('SUCCEEDED');
+    expect(events).toEqual(
+      expect.arrayContaining([
+        {
+          type: 'tool.started',
+          payload: expect.objectContaining({ name: 'read_source', status: 'running' }),
+        },
+        { type: 'source.reviewed', payload: expect.objectContaining({ sourceCatalogUri: uri }) },
+        {
+          type: 'tool.completed',
+          payload: expect.objectContaining({ name: 'read_source', status: 'completed', sourceCount: 1 }),
+        },
+      ]),
+    );
+    expect(events.at(-1)?.type).toBe('response.completed');
+  });
+
+  it('keeps the conversation out of the state: a conversation past 256 KB ends succeeded', async () => {
+    // Prepare: the model (mocked at the SDK client) reads 18 sources a turn for seven turns (the eighth answers).
+    let turn = 0;
+    bedrock.on(ConverseStreamCommand).callsFake(async () => modelReply(turn++, uris));
+
+    // Act
+    const { run, execution, states } = await runExecution('What does every section provide?', 'long-review');
     const last = JSON.parse(states.at(-1) ?? '{}') as ExecutionState;
     const conversation = await artifactObjects().getJson<unknown>(last.conversationKey ?? '');
     const polled = await api(execution.url, { key: org.apiKey });
