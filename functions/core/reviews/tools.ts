@@ -1,10 +1,5 @@
 import type { Passage } from '../search/sources.ts';
-import {
-  CONVERSATION_LIMITS,
-  type ReviewedSource,
-  type ToolCall,
-  type ToolResult,
-} from './answerer.ts';
+import { CONVERSATION_LIMITS, type ReviewedSource, type ToolCall, type ToolResult } from './answerer.ts';
 import {
   EventWriter,
   type ExecutionState,
