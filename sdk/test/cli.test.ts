@@ -84,14 +84,19 @@ describe('the psa CLI, run as a binary against the local stack', () => {
 
     // Act
     const unreachable = await psa(['login', '--api-url', nowhere], env, `${org.apiKey}\n`);
-    const byDefault = await psa(['login'], { PSA_CONFIG_DIR: env.PSA_CONFIG_DIR ?? '' }, `${org.apiKey}\n`);
+    // Whatever answers on the default port (nothing, or a local stack): a made-up key, and its own config.
+    const byDefault = await psa(
+      ['login'],
+      { PSA_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'psa-default-')), 'config') },
+      `psk_${'d'.repeat(40)}\n`,
+    );
     const refused = await psa(['login'], env, 'psk_wrongwrongwrong_xxxxxxxxxxxxxxxxxxxxxxxx\n');
 
     // Assess
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr).toContain(`Could not reach the API at ${nowhere}: ECONNREFUSED`);
     expect(unreachable.stderr).toContain('--api-url <url> or set PSA_API_URL');
-    expect(byDefault.stderr).toMatch(/http:\/\/127\.0\.0\.1:3000/);
+    expect(byDefault.stdout + byDefault.stderr).toContain('http://127.0.0.1:3000');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`The service at ${env.PSA_API_URL} refused that key`);
     expect(refused.stderr).toContain('PSA_API_URL');

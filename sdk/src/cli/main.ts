@@ -100,6 +100,11 @@ program
         throw new Error(
           `The service at ${baseUrl} refused that key (${error.code}). Check the key, or if that is the wrong service, ${HOW_TO_SET_URL}.`,
         );
+      // Something else answers there (another service on the port, a proxy): say where, and how to change it.
+      if (error instanceof PsaApiError)
+        throw new Error(
+          `${baseUrl} answered ${error.status} (${error.code}): ${error.message}. If that is not the Project Source API, ${HOW_TO_SET_URL}.`,
+        );
       throw error;
     }
     const path = saveConfig({ apiUrl: baseUrl, apiKey });
