@@ -178,7 +178,12 @@ export async function startApiServer(
     const file = match?.route.handler ?? FALLBACK_HANDLER;
     const routeKey = match ? `${match.route.method} ${match.route.path}` : '$default';
     const event = toEvent(request, body, routeKey, match?.pathParameters ?? {});
-    if (originVerify) event.headers[ORIGIN_VERIFY_HEADER] = originVerify;
+    if (originVerify) {
+      event.headers[ORIGIN_VERIFY_HEADER] = originVerify;
+      // CloudFront sets the viewer's address itself, whatever the client sent.
+      const { remoteAddress, remotePort } = request.socket;
+      event.headers['cloudfront-viewer-address'] = `${remoteAddress ?? '127.0.0.1'}:${remotePort ?? 0}`;
+    }
     try {
       writeResult(
         response,

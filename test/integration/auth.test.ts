@@ -337,7 +337,8 @@ describe('authentication, scopes and organization isolation', () => {
 
   it('records when and from where a key was last used', async () => {
     const key = await org.keyWith(['jobs:read']);
-    await api('/api/open/v1/projects', { key });
+    // A client's own CloudFront-Viewer-Address is replaced by the edge (here the local server), as CloudFront does.
+    await api('/api/open/v1/projects', { key, headers: { 'cloudfront-viewer-address': '203.0.113.7:4431' } });
     const listed = await api('/api/open-api/keys?limit=100', { cookie: org.sessionToken });
     const record = listed.body.keys.find((candidate: { id: string }) => candidate.id === key.split('_')[1]);
     expect(record.lastUsedAt).toEqual(expect.any(String));

@@ -252,4 +252,39 @@ describe('each function runs with exactly the environment of its synthesized tem
     expect(forged.statusCode).toBe(403);
     expect(throughEdge.status).toBe(200);
   });
+
+  it("records a key's last use from the viewer address CloudFront forwards, not the edge's", async () => {
+    // Prepare: a key never used (its last use is recorded once a minute), and what CloudFront sends the
+    // route: its secret, and the viewer's address beside its own.
+    const key = await org.keyWith(['jobs:read']);
+    const route = ROUTES.find((candidate) => candidate.id === 'listProjects');
+    const handler = route?.handler ?? '';
+    const secret = environments[handler]?.variables.ORIGIN_VERIFY ?? '';
+    const event = {
+      version: '2.0',
+      routeKey: 'GET /api/open/v1/projects',
+      rawPath: '/api/open/v1/projects',
+      rawQueryString: '',
+      headers: {
+        authorization: `Bearer ${key}`,
+        'x-origin-verify': secret,
+        'cloudfront-viewer-address': '198.51.100.4:51234',
+      },
+      requestContext: {
+        http: { method: 'GET', path: '/api/open/v1/projects', sourceIp: '203.0.113.9', userAgent: 'curl' },
+        requestId: 'viewer-address',
+      },
+      isBase64Encoded: false,
+    };
+
+    // Act
+    const answered = (await invokeHandler(handler, event)) as { statusCode: number };
+    const listed = await api('/api/open-api/keys?limit=100', { cookie: org.sessionToken });
+
+    // Assess
+    expect(secret.length).toBeGreaterThanOrEqual(32);
+    expect(answered.statusCode).toBe(200);
+    const record = listed.body.keys.find((candidate: { id: string }) => candidate.id === key.split('_')[1]);
+    expect(record.lastUsedIp).toBe('198.51.100.4');
+  });
 });

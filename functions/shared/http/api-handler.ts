@@ -23,7 +23,7 @@ import {
   statusOf,
   UnsupportedMediaTypeError,
 } from './errors.ts';
-import { fromOrigin } from './origin-verify.ts';
+import { fromOrigin, viewerAddress } from './origin-verify.ts';
 import { parseQueryString, parseWith } from './validation.ts';
 
 export type ApiEvent = APIGatewayProxyEventV2;
@@ -183,6 +183,11 @@ export const authentication = <R = ApiResult>(route: RouteDefinition): Middlewar
     // A function bound to the origin secret answers only what CloudFront sent (after its web ACL).
     const origin = await originVerifyValue();
     if (origin !== null && !fromOrigin(event.headers, origin)) throw new OriginRequiredError();
+    // Behind the distribution, API Gateway sees CloudFront's edge: the viewer's address is CloudFront's header.
+    const sourceIp =
+      (origin !== null ? viewerAddress(event.headers) : null) ??
+      event.requestContext?.http?.sourceIp ??
+      'unknown';
     // Behind CloudFront's origin access control (the review stream), the distribution moved the
     // client's Authorization header here (lib/edge.ts); elsewhere it is the Authorization header.
     const authorization = event.headers?.['x-service-authorization'] ?? event.headers?.authorization;
@@ -193,10 +198,7 @@ export const authentication = <R = ApiResult>(route: RouteDefinition): Middlewar
         { cookies: event.cookies ?? [], authorization },
       );
     } else {
-      principal = await authenticateApiKey(
-        { keys: apiKeyStore() },
-        { authorization, sourceIp: event.requestContext?.http?.sourceIp ?? 'unknown' },
-      );
+      principal = await authenticateApiKey({ keys: apiKeyStore() }, { authorization, sourceIp });
       if (route.scope && !principal.scopes.includes(route.scope)) throw new ScopeRequiredError(route.scope);
     }
     const subject = principal.keyId ?? `user:${principal.userId}`;
