@@ -15,6 +15,7 @@ import {
 import { FunctionUrlOrigin, HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { IFunctionUrl } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
+import { ORIGIN_VERIFY_HEADER } from '../functions/shared/http/origin-verify.ts';
 
 /** The stream path as a CloudFront path pattern (`*` spans segments). */
 export const STREAM_PATH_PATTERN = '/api/open/v1/projects/*/reviews/*/executions/*/stream';
@@ -44,7 +45,13 @@ export class ApiEdge extends Construct {
   constructor(
     scope: Construct,
     id: string,
-    props: { api: HttpApi; streamUrl: IFunctionUrl; webAclArn?: string | undefined },
+    props: {
+      api: HttpApi;
+      streamUrl: IFunctionUrl;
+      webAclArn?: string | undefined;
+      /** The secret whose value CloudFront sends as X-Origin-Verify (the API refuses requests without it). */
+      originVerifySecretName: string;
+    },
   ) {
     super(scope, id);
     const apiDomain = Fn.select(2, Fn.split('/', props.api.apiEndpoint));
@@ -58,7 +65,14 @@ export class ApiEdge extends Construct {
       priceClass: PriceClass.PRICE_CLASS_100,
       ...(props.webAclArn ? { webAclId: props.webAclArn } : {}),
       defaultBehavior: {
-        origin: new HttpOrigin(apiDomain, { readTimeout: Duration.seconds(30) }),
+        // The execute-api endpoint stays public (it is this origin): requests that skip the distribution,
+        // and so the web ACL, lack this header and the API refuses them (403).
+        origin: new HttpOrigin(apiDomain, {
+          readTimeout: Duration.seconds(30),
+          customHeaders: {
+            [ORIGIN_VERIFY_HEADER]: `{{resolve:secretsmanager:${props.originVerifySecretName}:SecretString:::}}`,
+          },
+        }),
         allowedMethods: AllowedMethods.ALLOW_ALL,
         cachePolicy: CachePolicy.CACHING_DISABLED,
         originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,

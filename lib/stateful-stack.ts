@@ -47,6 +47,7 @@ export class StatefulStack extends Stack {
   readonly buckets = new Map<ResourceNameOfKind<'bucket'>, Bucket>();
   readonly queues = new Map<ResourceNameOfKind<'queue'>, Queue>();
   readonly signingSecret: Secret;
+  readonly originVerifySecret: Secret;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
@@ -179,6 +180,17 @@ export class StatefulStack extends Stack {
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
       // In prod the key outlives the stack: deleting it would invalidate every cursor and artifact path.
       removalPolicy: retain,
+    });
+    this.originVerifySecret = new Secret(this, 'OriginVerifySecret', {
+      secretName: resourceName(props.stage, 'originVerify'),
+      description: RESOURCES.originVerify.description,
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+      removalPolicy: retain,
+    });
+    Validations.of(this.originVerifySecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'A shared value between CloudFront and the API, never given to clients; rotate by redeploying both stacks (the distribution reads it at deploy).',
     });
     Validations.of(this.signingSecret).acknowledge({
       id: 'AwsSolutions-SMG4',

@@ -32,7 +32,7 @@ import { STATE_MACHINES } from '../functions/shared/state-machines.ts';
 import { operationsDashboard, whenAny } from './alarms.ts';
 import { ApiEdge } from './edge.ts';
 import { nativeLayer } from './native-layers.ts';
-import { pascal, physicalName } from './resource-names.ts';
+import { pascal, physicalName, resourceName } from './resource-names.ts';
 import { ServiceFunction, type ServiceResources } from './service-function.ts';
 import { ViewerHosting } from './viewer-hosting.ts';
 
@@ -235,7 +235,8 @@ export class StatelessStack extends Stack {
     for (const route of ROUTES) {
       const fn = new ServiceFunction(this, pascal(route.id), {
         entry: route.handler,
-        access: route.access,
+        // Every route reads the origin secret: it answers only requests CloudFront sent (X-Origin-Verify).
+        access: { ...route.access, originVerify: 'read' },
         resources,
         layers: layersOf(route as RouteDefinition),
       });
@@ -278,7 +279,12 @@ export class StatelessStack extends Stack {
       authType: FunctionUrlAuthType.AWS_IAM,
       invokeMode: InvokeMode.RESPONSE_STREAM,
     });
-    this.edge = new ApiEdge(this, 'Edge', { api: this.api, streamUrl, webAclArn: props.webAclArn });
+    this.edge = new ApiEdge(this, 'Edge', {
+      api: this.api,
+      streamUrl,
+      webAclArn: props.webAclArn,
+      originVerifySecretName: resourceName(stage, 'originVerify'),
+    });
     new ViewerHosting(this, 'Viewer', { distribution: this.edge.distribution, stage });
     this.alarms.push(
       new Alarm(this, 'ApiServerErrorsAlarm', {
@@ -323,7 +329,8 @@ export class StatelessStack extends Stack {
     });
     new CfnOutput(this, 'HttpApiUrl', {
       value: this.api.apiEndpoint,
-      description: 'The HTTP API itself (without the review stream): use ApiBaseUrl',
+      description:
+        'The HTTP API itself: refuses every request (403 origin_required) that did not come through ApiBaseUrl',
     });
   }
 

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, ServerResponse } from 
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { ORIGIN_VERIFY_HEADER } from '../functions/shared/http/origin-verify.ts';
 import { matchPath } from '../functions/shared/route-matching.ts';
 import { FALLBACK_HANDLER, STREAM_ROUTE } from '../functions/shared/routes.ts';
 import { asFunction, functionNameOf, lambdaContext, loadHandler } from './lambda.ts';
@@ -123,7 +124,14 @@ async function readBody(request: IncomingMessage): Promise<Buffer | null> {
  * The local API Gateway: routes with THE route table, turns requests into HTTP API (v2) events and
  * invokes the real handlers; whatever no route matches goes to the same `$default` handler as on AWS.
  */
-export async function startApiServer(port: number): Promise<{ server: Server; url: string }> {
+/**
+ * `originVerify`: the value CloudFront adds as X-Origin-Verify to what it sends to the HTTP API; this
+ * server stands in for the distribution, so the routes' requests carry it (a client's own is replaced).
+ */
+export async function startApiServer(
+  port: number,
+  originVerify?: string,
+): Promise<{ server: Server; url: string }> {
   const handle = async (request: IncomingMessage, response: ServerResponse, upgrade: boolean) => {
     const path = requestPath(request.url);
     if (path === null) {
@@ -170,6 +178,12 @@ export async function startApiServer(port: number): Promise<{ server: Server; ur
     const file = match?.route.handler ?? FALLBACK_HANDLER;
     const routeKey = match ? `${match.route.method} ${match.route.path}` : '$default';
     const event = toEvent(request, body, routeKey, match?.pathParameters ?? {});
+    if (originVerify) {
+      event.headers[ORIGIN_VERIFY_HEADER] = originVerify;
+      // CloudFront sets the viewer's address itself, whatever the client sent.
+      const { remoteAddress, remotePort } = request.socket;
+      event.headers['cloudfront-viewer-address'] = `${remoteAddress ?? '127.0.0.1'}:${remotePort ?? 0}`;
+    }
     try {
       writeResult(
         response,

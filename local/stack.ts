@@ -111,19 +111,25 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const standIns = {
     // A fresh key per start: cursors are short-lived, and no secret is written to disk.
     signingKey: { SIGNING_KEY: randomBytes(32).toString('base64url') },
+    // The value the local server adds to each route's request, as CloudFront does (lib/edge.ts).
+    originVerify: { ORIGIN_VERIFY: randomBytes(32).toString('base64url') },
   } satisfies LocalResources['standIns'];
   // Settings (thresholds, intervals) for every function; a resource or its stand-in is never one.
   for (const [name, value] of Object.entries(options.extraEnv ?? {})) {
-    if (name in resourceEnv || name in standIns.signingKey)
+    if (name in resourceEnv || name in standIns.signingKey || name in standIns.originVerify)
       throw new Error(`${name} names a resource: it is not a setting`);
     runtime[name] = value;
   }
 
   // The whole environment, for the code of this process that is no function (tests, seeding, tools).
+  // Not the origin secret: this process's own code (tests, tools) calls handlers as the distribution's
+  // origin is never called; the routes run with their template's environment, which holds it.
+  const { [RESOURCES.originVerify.env]: _originSecret, ...processResources } = resourceEnv;
+  const { originVerify: _originStandIn, ...processStandIns } = standIns;
   const env: Record<string, string> = {
     ...runtime,
-    ...resourceEnv,
-    ...Object.assign({}, ...Object.values(standIns)),
+    ...processResources,
+    ...Object.assign({}, ...Object.values(processStandIns)),
   };
   Object.assign(process.env, env);
 
@@ -152,7 +158,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         consumer.batchSize,
       ),
   );
-  const api: { server: Server; url: string } = await startApiServer(options.apiPort);
+  const api: { server: Server; url: string } = await startApiServer(
+    options.apiPort,
+    standIns.originVerify.ORIGIN_VERIFY,
+  );
   // The schedules of the stack (EventBridge on AWS): the same handler on the same period.
   const sweep = setInterval(
     () =>

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { credentialsBanner } from './credentials-banner.ts';
 import { REPO_ROOT } from './lambda.ts';
 import { issueCredentials, seedOrganization } from './seed.ts';
 import { startLocalStack } from './stack.ts';
@@ -38,14 +39,7 @@ const seconds = ((Date.now() - started) / 1000).toFixed(1);
 console.log(`\nProject Source API is running at ${stack.apiUrl} (ready in ${seconds} s)`);
 console.log(`Data: ${dataDir}`);
 if (credentials) {
-  console.log('\nOrganization org_local has 100000 credits. These secrets are shown once; copy them now:');
-  console.log(`  API key (all scopes):  ${credentials.apiKey}`);
-  console.log(`  Session cookie:        service_session=${credentials.sessionToken}`);
-  console.log('\nTry it:');
-  console.log(`  export API=${stack.apiUrl} KEY=${credentials.apiKey}`);
-  console.log(
-    `  curl -s -X POST $API/api/open/v1/projects -H "Authorization: Bearer $KEY" -H 'content-type: application/json' -d '{"name":"Gymnasium"}'`,
-  );
+  console.log(credentialsBanner(stack.apiUrl, credentials));
 } else {
   console.log(
     '\nUse the API key printed at first start, or restart with `npm start -- --new-key` for a new one.',

@@ -57,6 +57,31 @@ interface AslState {
   Branches?: { States: Record<string, AslState> }[];
 }
 
+/** Step Functions' limit on a state's input or output, in UTF-8 bytes. */
+export const PAYLOAD_LIMIT_BYTES = 256 * 1024;
+
+/**
+ * A task whose input or result passes the payload limit fails as it does on AWS, with
+ * `States.DataLimitExceeded` (there no Catch sees it and the execution fails at once; here the
+ * state machine's catcher runs, so the execution fails all the same and the failure is visible).
+ */
+function payloadLimited(placeholder: string, run: TaskHandler): TaskHandler {
+  const check = (what: string, value: unknown) => {
+    const bytes = Buffer.byteLength(JSON.stringify(value ?? null));
+    if (bytes > PAYLOAD_LIMIT_BYTES)
+      throw Object.assign(
+        new Error(`${placeholder} ${what} is ${bytes} bytes, over the ${PAYLOAD_LIMIT_BYTES}-byte limit`),
+        { name: 'States.DataLimitExceeded' },
+      );
+  };
+  return async (input) => {
+    check('input', input);
+    const output = await run(input);
+    check('output', output);
+    return output;
+  };
+}
+
 /** Task overrides are keyed by state name (nested Map/Parallel states included). */
 function taskHandlers(
   states: Record<string, AslState>,
@@ -103,7 +128,8 @@ export class LocalStepFunctions {
             task.isolated
               ? this.pool.run(task.handler, input, task.timeoutSeconds * 1000)
               : invokeHandler(task.handler, input, task.timeoutSeconds * 1000));
-        byArn.set(localFunctionArn(placeholder), TASK_TIMINGS ? timed(placeholder, run) : run);
+        const limited = payloadLimited(placeholder, run);
+        byArn.set(localFunctionArn(placeholder), TASK_TIMINGS ? timed(placeholder, limited) : limited);
       }
       const asl = JSON.parse(text) as { States: Record<string, AslState> };
       const machine = new StateMachine(asl as never, {

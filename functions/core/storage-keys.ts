@@ -28,6 +28,12 @@ export const objectKeys = {
   /** Artifacts bucket: the pages of a batch done so far, when its task ran out of time (resumed next run). */
   pageBatchPart: (jobId: string, fileId: string, fromPage: number) =>
     `${WORK_PREFIX}${jobId}/${fileId}/${String(fromPage).padStart(5, '0')}.part.json`,
+  /**
+   * Artifacts bucket: a review execution's conversation as one step left it (scratch: the state
+   * machine passes this key, never the conversation, which outgrows its 256 KB payload limit).
+   */
+  reviewConversation: (executionId: string, step: string) =>
+    `${WORK_PREFIX}reviews/${executionId}/${step}.json`,
   /** Artifacts bucket: the PNG crop of one region. */
   regionCrop: (owner: FileOwner, regionId: string) =>
     `${project(owner)}files/${owner.fileId}/regions/${regionId}.png`,

@@ -17,6 +17,8 @@ const ConfigSchema = z.object({
   ...resourceVariables,
   /** The signing key itself, locally (generated at each start); on AWS it comes from the `signingKey` secret. */
   SIGNING_KEY: z.string().min(32).optional(),
+  /** The origin secret itself, locally (the local server adds it as CloudFront does); on AWS from the `originVerify` secret. */
+  ORIGIN_VERIFY: z.string().min(32).optional(),
   PROJECT_CREATION_PRICE: z.coerce.number().int().min(0).default(100),
   /** Credits per successfully processed page (reserved at preflight, debited per page). */
   CREDITS_PER_PAGE: z.coerce.number().int().min(0).default(1),

@@ -20,6 +20,7 @@ import { HmacTokenSigner } from '../core/signing/signer.ts';
 import { dynamo, s3, sfn } from './clients.ts';
 import { config, resource } from './config.ts';
 import { lazy } from './lazy.ts';
+import { RESOURCES } from './resources.ts';
 
 /**
  * The composition module: the one place that picks adapters. Each is built on first use, so a
@@ -61,6 +62,29 @@ function signingKey(): Promise<string> {
 }
 
 export { signingKey };
+
+const originVerifyFetch = lazy((): { promise?: Promise<string | null> } => ({}));
+
+/**
+ * The value CloudFront sends as X-Origin-Verify, or null for a function not bound to the secret (the
+ * review stream, behind origin access control; tests that call a handler in-process).
+ */
+export function originVerifyValue(): Promise<string | null> {
+  const fetch = originVerifyFetch();
+  fetch.promise ??= (async () => {
+    if (config.ORIGIN_VERIFY) return config.ORIGIN_VERIFY;
+    const secretId = config[RESOURCES.originVerify.env];
+    if (!secretId) return null;
+    const secret = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: secretId }));
+    if (!secret.SecretString || secret.SecretString.length < 32)
+      throw new Error('The origin secret is empty');
+    return secret.SecretString;
+  })();
+  fetch.promise.catch(() => {
+    fetch.promise = undefined;
+  });
+  return fetch.promise;
+}
 
 export const webhookStore = lazy(() => new DynamoWebhookStore(dynamo, resource('table')));
 

@@ -89,6 +89,13 @@ export const RESOURCES = {
     name: 'cursor-signing-key',
     description: 'HMAC key that signs cursors, upload tokens and artifact paths',
   },
+  originVerify: {
+    kind: 'secret',
+    env: 'ORIGIN_VERIFY_SECRET_ID',
+    name: 'origin-verify',
+    description:
+      'The value CloudFront sends as X-Origin-Verify to the HTTP API, which refuses a request without it: the execute-api endpoint would otherwise bypass the web ACL',
+  },
   uploadsBucket: {
     kind: 'bucket',
     env: 'UPLOADS_BUCKET',

@@ -8,7 +8,7 @@ import type { ExecutionDeps } from '../core/reviews/execute.ts';
 import type { ExecutionStarter } from '../core/reviews/ports.ts';
 import { dynamo, sfn } from './clients.ts';
 import { config, resource } from './config.ts';
-import { artifactPaths } from './container.ts';
+import { artifactObjects, artifactPaths } from './container.ts';
 import { lazy } from './lazy.ts';
 
 /** Reviews, executions and their events: one store. */
@@ -39,6 +39,9 @@ export function executionDeps(): ExecutionDeps {
     },
     get events() {
       return reviewStore();
+    },
+    get conversations() {
+      return artifactObjects();
     },
     get answerer() {
       return answerer();

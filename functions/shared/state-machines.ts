@@ -125,26 +125,32 @@ const TASKS = {
   reviewExecutionStateMachine: {
     BeginReviewExecutionFunctionArn: {
       handler: 'functions/handlers/sfn/begin-review-execution.ts',
-      access: { table: 'readwrite' },
+      access: { table: 'readwrite', artifactsBucket: 'readwrite' },
       timeoutSeconds: 60,
       memoryMb: 512,
     },
     ReviewTurnFunctionArn: {
       handler: 'functions/handlers/sfn/review-turn.ts',
-      access: { table: 'readwrite', answerModel: 'stream' },
+      access: { table: 'readwrite', answerModel: 'stream', artifactsBucket: 'readwrite' },
       timeoutSeconds: 300,
       memoryMb: 1024,
     },
     RunReviewToolsFunctionArn: {
       handler: 'functions/handlers/sfn/run-review-tools.ts',
-      access: { table: 'readwrite', indexBucket: 'read', embeddingModel: 'invoke', signingKey: 'read' },
+      access: {
+        table: 'readwrite',
+        indexBucket: 'read',
+        embeddingModel: 'invoke',
+        signingKey: 'read',
+        artifactsBucket: 'readwrite',
+      },
       timeoutSeconds: 300,
       memoryMb: 2048,
       usesIndex: true,
     },
     FinishReviewExecutionFunctionArn: {
       handler: 'functions/handlers/sfn/finish-review-execution.ts',
-      access: { table: 'readwrite', signingKey: 'read' },
+      access: { table: 'readwrite', signingKey: 'read', artifactsBucket: 'read' },
       timeoutSeconds: 60,
       memoryMb: 512,
     },

@@ -22,12 +22,45 @@ export async function sha256OfFile(path: string): Promise<string> {
   return hash.digest('hex');
 }
 
+/** Files that cannot be uploaded, each with what is wrong; thrown before anything is created. */
+export class PsaFileCheckError extends Error {
+  readonly problems: { path: string; problem: string }[];
+  constructor(problems: { path: string; problem: string }[]) {
+    super(
+      `Nothing was uploaded: ${problems.length} file${problems.length === 1 ? '' : 's'} cannot be:\n` +
+        problems.map((p) => `  ${p.path}: ${p.problem}`).join('\n'),
+    );
+    this.name = 'PsaFileCheckError';
+    this.problems = problems;
+  }
+}
+
+/** The service processes PDF files only; anything else would fail later as `unsupported_file_type`. */
+async function notPdfBecause(path: string): Promise<string | null> {
+  if (extname(path).toLowerCase() !== '.pdf')
+    return 'not a PDF (only PDF files are processed; its name does not end in .pdf)';
+  const handle = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(1024);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    // Readers accept the header anywhere in the first 1024 bytes, as the service's inspection does.
+    if (!head.subarray(0, bytesRead).includes('%PDF-')) return 'not a PDF (no %PDF- header)';
+  } finally {
+    await handle.close();
+  }
+  return null;
+}
+
 /**
- * The files named: each file as given, and the PDFs of each folder (recursively, in name order;
- * hidden entries and symbolic links are skipped so a folder cannot pull in files from elsewhere).
+ * The files named, checked before anything is created: each file as given, and the PDFs of each
+ * folder (recursively, in name order; hidden entries and symbolic links are skipped so a folder
+ * cannot pull in files from elsewhere). A path that is missing, a file that is not a PDF, a folder
+ * without PDFs or two files of one name throw `PsaFileCheckError` listing every problem.
  */
 export async function expandPaths(paths: string[]): Promise<string[]> {
   const files: string[] = [];
+  const problems: { path: string; problem: string }[] = [];
+  let pdfsInFolders = 0;
   const walk = async (folder: string) => {
     const entries = (await readdir(folder, { withFileTypes: true })).sort((a, b) =>
       a.name.localeCompare(b.name),
@@ -36,24 +69,40 @@ export async function expandPaths(paths: string[]): Promise<string[]> {
       if (entry.name.startsWith('.')) continue;
       const full = join(folder, entry.name);
       if (entry.isDirectory()) await walk(full);
-      else if (entry.isFile() && extname(entry.name).toLowerCase() === '.pdf') files.push(full);
+      else if (entry.isFile() && extname(entry.name).toLowerCase() === '.pdf') {
+        pdfsInFolders += 1;
+        const problem = await notPdfBecause(full);
+        if (problem) problems.push({ path: full, problem });
+        else files.push(full);
+      }
     }
   };
   for (const path of paths) {
     const full = resolve(path);
-    const info = await stat(full);
-    if (info.isDirectory()) await walk(full);
-    else if (info.isFile()) files.push(full);
-    else throw new Error(`Not a file or folder: ${path}`);
+    const info = await stat(full).catch((error: NodeJS.ErrnoException) => error);
+    if (info instanceof Error) {
+      problems.push({ path, problem: info.code === 'ENOENT' ? 'no such file or folder' : info.message });
+    } else if (info.isDirectory()) {
+      const before = pdfsInFolders;
+      await walk(full);
+      if (pdfsInFolders === before) problems.push({ path, problem: 'a folder without .pdf files' });
+    } else if (info.isFile()) {
+      const problem = await notPdfBecause(full);
+      if (problem) problems.push({ path, problem });
+      else files.push(full);
+    } else {
+      problems.push({ path, problem: 'not a file or folder' });
+    }
   }
   const unique = [...new Set(files)];
   const names = new Map<string, string>();
   for (const file of unique) {
     const name = basename(file);
     const other = names.get(name);
-    if (other) throw new Error(`Two files share the name ${name}: ${other} and ${file}`);
+    if (other) problems.push({ path: file, problem: `shares the name ${name} with ${other}` });
     names.set(name, file);
   }
+  if (problems.length) throw new PsaFileCheckError(problems);
   return unique;
 }
 
@@ -101,7 +150,7 @@ export function createClient(options: ClientOptions) {
       uploadOptions: UploadFilesOptions = {},
     ): Promise<UploadResult> => {
       const files = await expandPaths(paths);
-      if (!files.length) throw new Error('No files to upload (folders contribute their .pdf files).');
+      if (!files.length) throw new PsaFileCheckError([{ path: '(none)', problem: 'no files were named' }]);
       const sources: UploadSource[] = [];
       for (const file of files) {
         const source = await fileSource(file);

@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { createOrg, type TestOrg } from '../../test/integration/helpers.ts';
+import { api, createOrg, type TestOrg } from '../../test/integration/helpers.ts';
 import { pdfFolder } from './fixtures.ts';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -74,6 +75,33 @@ describe('the psa CLI, run as a binary against the local stack', () => {
     expect(login.stdout + login.stderr + refused.stdout + refused.stderr).not.toContain('psk_');
   });
 
+  it('names the URL it tried and how to set another when login cannot reach the service or is refused', async () => {
+    // Prepare: a port nothing listens on (the default's port on this machine may be taken by npm start).
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const nowhere = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise((resolve) => closed.close(resolve));
+
+    // Act
+    const unreachable = await psa(['login', '--api-url', nowhere], env, `${org.apiKey}\n`);
+    // Whatever answers on the default port (nothing, or a local stack): a made-up key, and its own config.
+    const byDefault = await psa(
+      ['login'],
+      { PSA_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'psa-default-')), 'config') },
+      `psk_${'d'.repeat(40)}\n`,
+    );
+    const refused = await psa(['login'], env, 'psk_wrongwrongwrong_xxxxxxxxxxxxxxxxxxxxxxxx\n');
+
+    // Assess
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toContain(`Could not reach the API at ${nowhere}: ECONNREFUSED`);
+    expect(unreachable.stderr).toContain('--api-url <url> or set PSA_API_URL');
+    expect(byDefault.stdout + byDefault.stderr).toContain('http://127.0.0.1:3000');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`The service at ${env.PSA_API_URL} refused that key`);
+    expect(refused.stderr).toContain('PSA_API_URL');
+  });
+
   it('creates, lists and shows projects (text and --json)', async () => {
     // Act
     const created = await run('projects', 'create', 'CLI walkthrough', '--json');
@@ -108,6 +136,32 @@ describe('the psa CLI, run as a binary against the local stack', () => {
     expect(upload.stdout).toMatch(new RegExp(`${jobId} completed: (\\d+)/\\1 pages`));
     expect(watched.code).toBe(0);
     expect(JSON.parse(watched.stdout).job).toMatchObject({ id: jobId, status: 'completed' });
+  });
+
+  it('checks every file before creating a job: a missing file or a non-PDF creates nothing', async () => {
+    // Prepare
+    const folder = await pdfFolder({ large: false });
+    const notes = join(mkdtempSync(join(tmpdir(), 'psa-notes-')), 'notes.txt');
+    writeFileSync(notes, 'not a drawing');
+    const renamed = join(dirname(notes), 'fake.pdf');
+    writeFileSync(renamed, 'plain text under a .pdf name');
+    const jobsBefore = await api(`/api/open/v1/projects/${projectId}/jobs?limit=100`, { key: org.apiKey });
+
+    // Act
+    const missing = await run('upload', projectId, join(folder, 'missing.pdf'));
+    const mixed = await run('upload', projectId, folder, notes, renamed);
+    const jobsAfter = await api(`/api/open/v1/projects/${projectId}/jobs?limit=100`, { key: org.apiKey });
+
+    // Assess
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('missing.pdf: no such file or folder');
+    expect(missing.stderr).not.toContain('--job');
+    expect(mixed.code).toBe(1);
+    expect(mixed.stderr).toContain('notes.txt: not a PDF (only PDF files are processed');
+    expect(mixed.stderr).toContain('fake.pdf: not a PDF (no %PDF- header)');
+    expect(jobsAfter.body.jobs.map((job: { id: string }) => job.id)).toEqual(
+      jobsBefore.body.jobs.map((job: { id: string }) => job.id),
+    );
   });
 
   it('searches: a table of hits with sheet or section, file, page and snippet', async () => {

@@ -154,7 +154,7 @@ describe('CDK stacks', () => {
       ),
     );
     expect(retained('AWS::SQS::Queue')).toEqual(resourcesOfKind('queue').flatMap(() => ['Retain', 'Retain']));
-    expect(retained('AWS::SecretsManager::Secret')).toEqual(['Retain']);
+    expect(retained('AWS::SecretsManager::Secret')).toEqual(['Retain', 'Retain']);
   });
 
   it("lets S3 write the viewer bucket's access logs under viewer/ of the access-log bucket (the viewer lives in the other stack)", () => {
@@ -274,6 +274,39 @@ describe('CDK stacks', () => {
       (resource) => JSON.stringify(resource).includes('reviews/*/executions/*/stream'),
     );
     expect(distribution?.Properties.DistributionConfig.WebACLId).toBe(WEB_ACL_ARN);
+  });
+
+  it('closes the execute-api bypass of the web ACL: CloudFront sends the origin secret, every route reads it', () => {
+    // Prepare
+    const [distribution] = Object.values(stateless.findResources('AWS::CloudFront::Distribution')).filter(
+      (resource) => JSON.stringify(resource).includes('reviews/*/executions/*/stream'),
+    );
+    const config = distribution?.Properties.DistributionConfig;
+    const apiOrigin = config.Origins.find(
+      (origin: { Id: string }) => origin.Id === config.DefaultCacheBehavior.TargetOriginId,
+    );
+    const secretName = 'project-source/test/origin-verify';
+    const functions = Object.values(stateless.findResources('AWS::Lambda::Function'));
+    const routeFunctions = ROUTES.map((route) => statelessStack.functions.get(route.id));
+
+    // Act
+    const headers = apiOrigin.OriginCustomHeaders as { HeaderName: string; HeaderValue: string }[];
+    const bound = functions.filter(
+      (fn) => fn.Properties.Environment?.Variables?.ORIGIN_VERIFY_SECRET_ID === secretName,
+    );
+
+    // Assess
+    expect(headers).toEqual([
+      {
+        HeaderName: 'x-origin-verify',
+        HeaderValue: `{{resolve:secretsmanager:${secretName}:SecretString:::}}`,
+      },
+    ]);
+    expect(routeFunctions.every((fn) => fn !== undefined)).toBe(true);
+    expect(bound).toHaveLength(ROUTES.length);
+    expect(
+      stateful.findResources('AWS::SecretsManager::Secret', { Properties: { Name: secretName } }),
+    ).not.toEqual({});
   });
 
   it('acknowledges cdk-nag findings on the resources they concern, never on a whole stack', () => {
@@ -529,7 +562,8 @@ describe('CDK stacks', () => {
       expect(policy).not.toContain('dynamodb:DeleteItem');
       expect(policy).not.toContain('s3:');
       expect(policy).not.toContain('states:');
-      expect(policy).not.toContain('secretsmanager:');
+      // Of the secrets, only the origin secret every route reads (no signing key for getProject).
+      expect(policy.match(/secret:[^"]*/g)).toEqual(['secret:project-source/test/origin-verify-??????']);
     });
 
     it('lets a route start a state machine, or write to a bucket, only when its table entry says so', () => {

@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../functions/shared/routes.ts';
+import { credentialsBanner } from '../../local/credentials-banner.ts';
+import { REPO_ROOT } from '../../local/lambda.ts';
 import {
   api,
   apiUrl,
@@ -156,6 +160,24 @@ describe('authentication, scopes and organization isolation', () => {
       expect(absent.body.error.code).toBe('job_not_found');
     },
   );
+
+  it("prints npm start's credentials as the README's walkthrough uses them: the pasted session is accepted", async () => {
+    // Prepare: the README's walkthrough, as a shell reads it, and the lines npm start prints.
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    const cookieHeader = /-H "Cookie: (service_session=\$SESSION)"/.exec(readme)?.[1] ?? '';
+    const banner = credentialsBanner(apiUrl, { apiKey: org.apiKey, sessionToken: org.sessionToken });
+
+    // Act: paste the export line, then send the header the README writes.
+    const session = /export [^\n]*\bSESSION=(\S+)/.exec(banner)?.[1] ?? '';
+    const cookie = cookieHeader.replace('$SESSION', session);
+    const listed = await fetch(`${apiUrl}/api/open-api/keys`, { headers: { cookie } });
+
+    // Assess
+    expect(cookieHeader).toBe('service_session=$SESSION');
+    expect(session).toBe(org.sessionToken);
+    expect(banner).not.toContain(`service_session=${org.sessionToken}`);
+    expect(listed.status).toBe(200);
+  });
 
   it('matches the Bearer scheme case-insensitively (RFC 9110), and still refuses a malformed header', async () => {
     // Act
@@ -315,7 +337,8 @@ describe('authentication, scopes and organization isolation', () => {
 
   it('records when and from where a key was last used', async () => {
     const key = await org.keyWith(['jobs:read']);
-    await api('/api/open/v1/projects', { key });
+    // A client's own CloudFront-Viewer-Address is replaced by the edge (here the local server), as CloudFront does.
+    await api('/api/open/v1/projects', { key, headers: { 'cloudfront-viewer-address': '203.0.113.7:4431' } });
     const listed = await api('/api/open-api/keys?limit=100', { cookie: org.sessionToken });
     const record = listed.body.keys.find((candidate: { id: string }) => candidate.id === key.split('_')[1]);
     expect(record.lastUsedAt).toEqual(expect.any(String));

@@ -7,9 +7,10 @@ import { projectStore } from '../../functions/shared/container.ts';
 import { runAsFunction } from '../../functions/shared/function-environment.ts';
 import { RESOURCES } from '../../functions/shared/resources.ts';
 import { reviewStore } from '../../functions/shared/review-container.ts';
+import { ROUTES } from '../../functions/shared/routes.ts';
 import { type SynthesizedFunction, synthesizeFunctions } from '../../local/function-environments.ts';
 import { enforceGrants, localResourceNames } from '../../local/grants.ts';
-import { useFunctionEnvironments } from '../../local/lambda.ts';
+import { invokeHandler, useFunctionEnvironments } from '../../local/lambda.ts';
 import { localName } from '../../local/stack.ts';
 import { LocalStepFunctions, localStateMachineArn } from '../../local/step-functions.ts';
 import { specificationPdf } from '../fixtures/pdfs.ts';
@@ -212,5 +213,78 @@ describe('each function runs with exactly the environment of its synthesized tem
       error: { code: expect.any(String) },
     });
     await machines.close();
+  });
+
+  it('refuses a request that skipped the distribution (the execute-api endpoint): 403 origin_required', async () => {
+    // Prepare: the event API Gateway hands the route's function (run here with its template's
+    // environment, which binds it to the origin secret), minus the header the distribution adds.
+    const route = ROUTES.find((candidate) => candidate.id === 'listProjects');
+    const event = (headers: Record<string, string>) => ({
+      version: '2.0',
+      routeKey: 'GET /api/open/v1/projects',
+      rawPath: '/api/open/v1/projects',
+      rawQueryString: '',
+      headers: { authorization: `Bearer ${org.apiKey}`, ...headers },
+      requestContext: {
+        http: { method: 'GET', path: '/api/open/v1/projects', sourceIp: '203.0.113.9', userAgent: 'curl' },
+        requestId: 'bypass',
+      },
+      isBase64Encoded: false,
+    });
+
+    // Act
+    const direct = (await invokeHandler(route?.handler ?? '', event({}))) as {
+      statusCode: number;
+      body: string;
+    };
+    const forged = (await invokeHandler(
+      route?.handler ?? '',
+      event({ 'x-origin-verify': 'x'.repeat(43) }),
+    )) as {
+      statusCode: number;
+      body: string;
+    };
+    const throughEdge = await api('/api/open/v1/projects', { key: org.apiKey });
+
+    // Assess
+    expect(direct.statusCode).toBe(403);
+    expect(JSON.parse(direct.body).error.code).toBe('origin_required');
+    expect(forged.statusCode).toBe(403);
+    expect(throughEdge.status).toBe(200);
+  });
+
+  it("records a key's last use from the viewer address CloudFront forwards, not the edge's", async () => {
+    // Prepare: a key never used (its last use is recorded once a minute), and what CloudFront sends the
+    // route: its secret, and the viewer's address beside its own.
+    const key = await org.keyWith(['jobs:read']);
+    const route = ROUTES.find((candidate) => candidate.id === 'listProjects');
+    const handler = route?.handler ?? '';
+    const secret = environments[handler]?.variables.ORIGIN_VERIFY ?? '';
+    const event = {
+      version: '2.0',
+      routeKey: 'GET /api/open/v1/projects',
+      rawPath: '/api/open/v1/projects',
+      rawQueryString: '',
+      headers: {
+        authorization: `Bearer ${key}`,
+        'x-origin-verify': secret,
+        'cloudfront-viewer-address': '198.51.100.4:51234',
+      },
+      requestContext: {
+        http: { method: 'GET', path: '/api/open/v1/projects', sourceIp: '203.0.113.9', userAgent: 'curl' },
+        requestId: 'viewer-address',
+      },
+      isBase64Encoded: false,
+    };
+
+    // Act
+    const answered = (await invokeHandler(handler, event)) as { statusCode: number };
+    const listed = await api('/api/open-api/keys?limit=100', { cookie: org.sessionToken });
+
+    // Assess
+    expect(secret.length).toBeGreaterThanOrEqual(32);
+    expect(answered.statusCode).toBe(200);
+    const record = listed.body.keys.find((candidate: { id: string }) => candidate.id === key.split('_')[1]);
+    expect(record.lastUsedIp).toBe('198.51.100.4');
   });
 });

@@ -113,6 +113,44 @@ describe('projects', () => {
     expect(overview.body.overview.capabilities.canCreateJob).toBe(false);
   });
 
+  it('does not hold a project `processing` for a job nothing was registered to; a registration does', async () => {
+    // Prepare: a client that created a job and then stopped (a typo in a path, a crash).
+    const created = await createProject(org.apiKey, uniqueName('Abandoned job'));
+    const projectId = created.body.project.id;
+    await waitForProject(org.apiKey, projectId);
+    const job = await api(`/api/open/v1/projects/${projectId}/jobs`, {
+      method: 'POST',
+      key: org.apiKey,
+      body: { displayName: 'Never uploaded' },
+    });
+
+    // Act
+    const empty = await api(`/api/open/v1/projects/${projectId}/overview`, { key: org.apiKey });
+    await api(`/api/open/v1/jobs/${job.body.job.id}/uploads`, {
+      method: 'POST',
+      key: org.apiKey,
+      body: {
+        files: [
+          { fileName: 'a.pdf', contentType: 'application/pdf', fileSize: 1000, sha256: 'a'.repeat(64) },
+        ],
+      },
+    });
+    const registered = await api(`/api/open/v1/projects/${projectId}/overview`, { key: org.apiKey });
+
+    // Assess
+    expect(job.status).toBe(201);
+    expect(empty.body.overview).toMatchObject({
+      status: 'ready',
+      nextAction: 'upload',
+      latestJob: { id: job.body.job.id, status: 'awaiting_uploads' },
+    });
+    expect(registered.body.overview).toMatchObject({
+      status: 'processing',
+      nextAction: 'wait',
+      latestJob: { id: job.body.job.id, status: 'uploading' },
+    });
+  });
+
   it('lists projects newest first with cursor pagination and matching totals', async () => {
     const own = await createOrg(10_000);
     const ids: string[] = [];

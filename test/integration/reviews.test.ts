@@ -392,6 +392,7 @@ describe('reviews', () => {
     const slowDeps = {
       reviews: deps.reviews,
       events: deps.events,
+      conversations: deps.conversations,
       artifactPaths: deps.artifactPaths,
       settings: { heartbeatMs: 1_000, responseTargetMs: 20_000 },
       answerer: {

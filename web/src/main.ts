@@ -336,8 +336,35 @@ async function openArtifact(client: PsaClient, url: string, title: string): Prom
   if (!dialog.open) dialog.showModal();
 }
 
-/** Opens the sheet at a region hit, or the section of a specification hit; other sources show their text. */
-async function openSource(client: PsaClient, projectId: string, uri: string, title: string): Promise<void> {
+/**
+ * Where a quote sits in a source's text: its words in order, across any whitespace (the text keeps
+ * the page's line breaks, the quote does not); a quote cut with an ellipsis matches by its first words.
+ */
+function quoteSpan(text: string, quote: string): { start: number; end: number } | null {
+  const words = quote
+    .replace(/[…]|\.\.\./g, ' ')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  for (const count of [words.length, Math.min(words.length, 12), Math.min(words.length, 6)]) {
+    if (count === 0) break;
+    const match = new RegExp(words.slice(0, count).join('\\s+'), 'i').exec(text);
+    if (match) return { start: match.index, end: match.index + match[0].length };
+  }
+  return null;
+}
+
+/**
+ * Opens the sheet at a region hit, or the section of a specification hit; other sources show their
+ * text, with the cited quote highlighted and scrolled into view.
+ */
+async function openSource(
+  client: PsaClient,
+  projectId: string,
+  uri: string,
+  title: string,
+  quote?: string,
+): Promise<void> {
   const source = await client.sources.read(projectId, uri, { limit: 2000 });
   const data = await projectData(client, projectId);
   if (source.source.type === 'region') {
@@ -352,13 +379,26 @@ async function openSource(client: PsaClient, projectId: string, uri: string, tit
   }
   const main = document.querySelector<HTMLElement>('main.main');
   if (main) {
+    const span = quote ? quoteSpan(source.text, quote) : null;
+    const mark = span
+      ? h('mark', { class: 'quote', 'data-testid': 'source-quote' }, source.text.slice(span.start, span.end))
+      : null;
     replace(
       main,
       h('p', {}, h('a', { href: `#/p/${projectId}` }, '← project')),
       h('h1', {}, title),
       h('p', { class: 'counts' }, `${source.document.fileName} · page ${source.pageStart}`),
-      h('pre', { 'data-testid': 'source-text' }, source.text),
+      h(
+        'pre',
+        { 'data-testid': 'source-text' },
+        span ? source.text.slice(0, span.start) : source.text,
+        mark,
+        span ? source.text.slice(span.end) : null,
+      ),
     );
+    // A new page of text starts at its top, or at the quote when there is one.
+    main.scrollTop = 0;
+    mark?.scrollIntoView({ block: 'center' });
   }
 }
 
@@ -435,7 +475,14 @@ function reviewPanel(client: PsaClient, projectId: string): HTMLElement {
           onclick: () => {
             if (citation.artifact)
               void openArtifact(client, citation.artifact.url, `[${citation.marker}] ${citation.fileName}`);
-            else void openSource(client, projectId, citation.sourceCatalogUri, citation.fileName);
+            else
+              void openSource(
+                client,
+                projectId,
+                citation.sourceCatalogUri,
+                `[${citation.marker}] ${citation.fileName}`,
+                citation.quote,
+              );
           },
         },
         h('strong', {}, `${citation.fileName} p. ${citation.pageNumber}`),

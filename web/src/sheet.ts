@@ -71,7 +71,14 @@ export function sheetView(
   });
   canvas.append(svg('rect', { x: 0, y: 0, width, height, class: 'sheet-paper' }));
   const legend = h('ul', { class: 'region-list', 'data-testid': 'region-list' });
-  for (const region of regions) {
+  // SVG paints in document order: the largest regions (a sheet-wide view) go first, so they lie under
+  // the smaller ones they contain instead of covering them; the focused region is raised last.
+  const area = (region: Region) =>
+    (region.displayBox.right - region.displayBox.left) * (region.displayBox.bottom - region.displayBox.top);
+  const drawn = [...regions].sort((a, b) => area(b) - area(a));
+  let focusedOutline: SVGElement | null = null;
+  const legendItems = new Map<string, HTMLElement>();
+  for (const region of drawn) {
     const box = region.displayBox;
     const w = Math.max(1, box.right - box.left);
     const hgt = Math.max(1, box.bottom - box.top);
@@ -100,6 +107,7 @@ export function sheetView(
     });
     outline.append(svg('title', {}, `${region.regionType}: ${region.label}`));
     canvas.append(outline);
+    if (focused) focusedOutline = outline;
     canvas.append(
       svg(
         'text',
@@ -138,7 +146,8 @@ export function sheetView(
       );
       canvas.append(link);
     }
-    legend.append(
+    legendItems.set(
+      region.regionId,
       h(
         'li',
         { class: focused ? 'focused' : undefined },
@@ -163,6 +172,8 @@ export function sheetView(
       ),
     );
   }
+  for (const region of regions) legend.append(legendItems.get(region.regionId) ?? '');
+  if (focusedOutline) canvas.append(focusedOutline);
   if (focusRegionId) {
     queueMicrotask(() =>
       canvas.querySelector('.focused')?.scrollIntoView({ block: 'center', inline: 'center' }),

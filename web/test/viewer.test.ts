@@ -96,6 +96,14 @@ describe('the web viewer in headless Chromium', () => {
       .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-region-type')));
     expect(types).toEqual(expect.arrayContaining(['titleBlock', 'generalNotes', 'view']));
     expect(types.length).toBeGreaterThanOrEqual(3);
+    // The sheet-wide view is painted first (SVG paints in document order), under the regions it holds.
+    const areas = await page
+      .getByTestId('region-overlay')
+      .evaluateAll((nodes) =>
+        nodes.map((node) => Number(node.getAttribute('width')) * Number(node.getAttribute('height'))),
+      );
+    expect(types[0]).toBe('view');
+    expect(areas).toEqual([...areas].sort((a, b) => b - a));
   });
 
   it('follows a sheet reference to the target sheet', async () => {
@@ -117,9 +125,25 @@ describe('the web viewer in headless Chromium', () => {
     await page.locator('.region-box.focused').waitFor();
     await shot('3-search');
 
-    // Assess
+    // Assess: SVG paints in document order; the hit's outline is painted last, over everything.
     expect(await page.getByTestId('sheet-title').textContent()).toContain('A-101');
     expect(await page.getByTestId('search-results').textContent()).toMatch(/first/i);
+    const order = await page
+      .getByTestId('region-overlay')
+      .evaluateAll((nodes) =>
+        nodes.map(
+          (node) =>
+            `${node.getAttribute('data-region-type')}${node.classList.contains('focused') ? '*' : ''}`,
+        ),
+      );
+    expect(order.at(-1)).toMatch(/\*$/);
+    expect(order.filter((entry) => entry.endsWith('*'))).toHaveLength(1);
+    const hitBox = await page.locator('.region-box.focused').boundingBox();
+    // Evaluated in the page (a string: this file is type-checked without the DOM library).
+    const topmost = await page.evaluate(
+      `document.elementFromPoint(${(hitBox?.x ?? 0) + 1}, ${(hitBox?.y ?? 0) + (hitBox?.height ?? 0) / 2})?.classList.contains('focused') ?? false`,
+    );
+    expect(topmost).toBe(true);
   });
 
   it('asks a question, streams the answer and opens a cited crop', async () => {
@@ -146,9 +170,38 @@ describe('the web viewer in headless Chromium', () => {
     expect(await page.getByTestId('citation').count()).toBeGreaterThan(0);
   });
 
+  it('opens a cited document page with the quote highlighted and scrolled into view; only the panels scroll', async () => {
+    // Prepare: an answer from the addendum (a document: its citation opens the page's text).
+    await page.getByTestId('artifact-dialog').getByRole('button', { name: 'Close' }).click();
+    await page.getByTestId('question-input').fill('Who pays the permit fees?');
+    await page.getByTestId('ask-submit').click();
+    await page.getByTestId('review-status').filter({ hasText: 'Answered' }).waitFor({ timeout: 60_000 });
+
+    // Act
+    await page.getByTestId('citation').filter({ hasText: 'addendum-02.pdf' }).first().click();
+    const quote = page.getByTestId('source-quote');
+    await quote.waitFor();
+    await shot('5-cited-page');
+
+    // Assess
+    expect(await quote.textContent()).toMatch(/permit fees/i);
+    const main = await page.getByTestId('main').boundingBox();
+    const marked = await quote.boundingBox();
+    expect(marked?.y).toBeGreaterThanOrEqual(main?.y ?? Number.POSITIVE_INFINITY);
+    expect((marked?.y ?? 0) + (marked?.height ?? 0)).toBeLessThanOrEqual(
+      (main?.y ?? 0) + (main?.height ?? 0),
+    );
+    const scrolling = (await page.evaluate(`({
+      page: document.scrollingElement.scrollHeight,
+      viewport: window.innerHeight,
+      side: getComputedStyle(document.querySelector('aside.side')).overflowY,
+    })`)) as { page: number; viewport: number; side: string };
+    expect(scrolling.page).toBeLessThanOrEqual(scrolling.viewport);
+    expect(scrolling.side).toBe('auto');
+  });
+
   it('shows a specification section with its PART and article facets', async () => {
     // Act
-    await page.getByTestId('artifact-dialog').getByRole('button', { name: 'Close' }).click();
     await page.goto(`${apiUrl}/viewer/#/p/${projectId}`);
     await page.getByTestId('spec-link').first().click();
     await page.getByTestId('facet').first().waitFor();

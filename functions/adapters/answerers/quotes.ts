@@ -252,19 +252,40 @@ export function bestQuotes(parts: string[], sources: ReviewedSource[]): Quote[] 
   });
 }
 
+const DATE =
+  /\b(?:(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2},\s+\d{4}|\d{1,2}\/\d{1,2}\/\d{2,4})\b/gi;
+/** The words before a date that make it the addendum's own date. */
+const ISSUE_LABEL =
+  /\b(?:issued?|issue\s+date|date\s+of\s+(?:issue|addendum)|dated|date)\s*(?:on)?\s*[:.-]?\s*$/i;
+/** The words before a date that make it another event's: the bid, a meeting, a deadline. */
+const OTHER_EVENT =
+  /\b(?:bids?|due|opening|open|close[sd]?|closing|deadline|receipt|received|meeting|walk|site\s+visit|questions|rfis?|pre-?bid|until|before|by|extended|postponed|revised|changed|from|to)\b[^\n]*$/i;
+
 /**
- * An addendum as it names itself (`Addendum No. 4`, and its date when the source prints one), or as
- * its file is named; `Addendum` when neither says.
+ * The date an addendum was issued: one labelled so (`Date:`, `Issued`, `Dated`), else the first date
+ * printed that no other event claims (an addendum often prints the bid date it moves, the pre-bid
+ * meeting's, the questions deadline: those are not its date); none when every date is another's.
+ */
+export function addendumIssueDate(text: string): string | null {
+  const dates = [...text.matchAll(DATE)].map((match) => {
+    const lineStart = text.lastIndexOf('\n', match.index) + 1;
+    return { date: match[0], before: text.slice(lineStart, match.index) };
+  });
+  const labelled = dates.find(({ before }) => ISSUE_LABEL.test(before) && !OTHER_EVENT.test(before));
+  if (labelled) return labelled.date;
+  return dates.find(({ before }) => !OTHER_EVENT.test(before) && !/[A-Za-z]{3,}/.test(before))?.date ?? null;
+}
+
+/**
+ * An addendum as it names itself (`Addendum No. 4`, and its issue date when the source prints one),
+ * or as its file is named; `Addendum` when neither says.
  */
 export function addendumName(source: ReviewedSource): string {
   const text = source.passages.map((passage) => passage.text).join('\n');
   const number =
     /\bADDENDUM\s+(?:NO\.?|NUMBER|#)\s*(\d{1,3})\b/i.exec(text)?.[1] ??
     /addendum[-_\s]*(?:no[-_.\s]*)?0*(\d{1,3})\b/i.exec(source.fileName)?.[1];
-  const date =
-    /\b(?:(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2},\s+\d{4}|\d{1,2}\/\d{1,2}\/\d{2,4})\b/i.exec(
-      text,
-    )?.[0];
+  const date = addendumIssueDate(text);
   return `Addendum${number ? ` No. ${number}` : ''}${date ? ` (${date})` : ''}`;
 }
 

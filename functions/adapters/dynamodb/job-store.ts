@@ -321,7 +321,8 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
         completedAt: job.completedAt,
         error: job.error,
       },
-      active: isActiveJobStatus(job.status),
+      // Nothing registered yet: the project is not processing anything (see LatestJobSummary).
+      active: isActiveJobStatus(job.status) && job.status !== 'awaiting_uploads',
     };
   }
 

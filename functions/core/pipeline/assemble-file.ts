@@ -85,6 +85,7 @@ export async function assembleFile(
   const pageResults = new Map(pages.map((page) => [page.pageNumber, page]));
   const linesOf = (pageNumber: number) =>
     (pageResults.get(pageNumber)?.lines ?? []).map(({ text, x0, y0, x1, y1 }) => ({ text, x0, y0, x1, y1 }));
+  const pageLines = (pageNumber: number) => linesOf(pageNumber).map((line) => line.text);
   const documentPages = [
     ...result.pages
       .filter((page) => page.classification === 'documents')
@@ -99,6 +100,7 @@ export async function assembleFile(
     cropKeys,
     sections: realSections.map((section) => ({ section, pdfKey: null })),
     documentPages,
+    pageLines,
   });
   // Once the PDFs are stored: the sections point to them, and the passages are stored before the
   // document row says ready (indexing and reconcile read them then).
@@ -108,7 +110,7 @@ export async function assembleFile(
       ...row,
       pdfPath: stored[index]?.pdfKey ?? null,
     }));
-    const passages = contentPassages(ctx, { ...ownContent, sections }, documentPages);
+    const passages = contentPassages(ctx, { ...ownContent, sections }, documentPages, pageLines);
     await deps.artifacts.putJson(objectKeys.fileSources(ctx), passages);
     return sections;
   };

@@ -26,6 +26,8 @@ export function contentRows(args: {
   sections: { section: ExtractionResult['specifications'][number]; pdfKey: string | null }[];
   /** Pages of the file that are neither sheets nor sections, with their text lines (indexed as `doc` sources). */
   documentPages: DocumentPageText[];
+  /** The text lines of each page as extracted (facet passages are cut at page breaks with them). */
+  pageLines?: (pageNumber: number) => string[];
 }): { content: FileContent; passages: Passage[] } {
   const { ctx, file, result, successfulPages, cropKeys } = args;
   const fileFields = {
@@ -115,7 +117,12 @@ export function contentRows(args: {
       });
     }
   }
-  const passages = contentPassages(ctx, { sheets, regions, sections, facets }, args.documentPages);
+  const passages = contentPassages(
+    ctx,
+    { sheets, regions, sections, facets },
+    args.documentPages,
+    args.pageLines,
+  );
   const document: DocumentRecord = {
     orgId: ctx.orgId,
     projectId: ctx.projectId,
@@ -143,6 +150,7 @@ export function contentPassages(
   ctx: FileContext,
   rows: Pick<FileContent, 'sheets' | 'regions' | 'sections' | 'facets'>,
   documentPages: DocumentPageText[],
+  pageLines?: (pageNumber: number) => string[],
 ): Passage[] {
   return fileSources({
     projectId: ctx.projectId,
@@ -155,5 +163,6 @@ export function contentPassages(
     sections: rows.sections,
     facets: rows.facets,
     documentPages,
+    ...(pageLines ? { pageLines } : {}),
   });
 }

@@ -49,7 +49,11 @@ export interface ProjectIndexStore {
   createIndex(orgId: string, projectId: string): Promise<string>;
 }
 
-/** The project's latest job, as the overview shows it; `active` while the job is still going. */
+/**
+ * The project's latest job, as the overview shows it; `active` while the job holds the project busy:
+ * still going with files registered (a job with none, `awaiting_uploads`, is a client's empty start,
+ * often abandoned, and does not hold the project's status `processing`).
+ */
 export interface LatestJobSummary {
   job: LatestJob;
   active: boolean;

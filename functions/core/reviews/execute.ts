@@ -5,6 +5,8 @@ import {
   type ExecutionDeps,
   type ExecutionState,
   load,
+  loadConversation,
+  saveConversation,
   terminal,
   titleFrom,
 } from './execution-steps.ts';
@@ -23,7 +25,7 @@ export async function beginExecution(
   input: { orgId: string; executionId: string },
 ): Promise<ExecutionState> {
   const execution = await load(deps, input.orgId, input.executionId);
-  const state: ExecutionState = { ...input, done: true, next: null, calls: [], conversation: null };
+  const state: ExecutionState = { ...input, done: true, next: null, calls: [], conversationKey: null };
   if (terminal(execution.status)) return state;
   await deps.reviews.updateExecution(execution, ['queued'], {
     status: 'running',
@@ -42,18 +44,28 @@ export async function beginExecution(
     (review as { titleExecutionId?: string } | null)?.titleExecutionId === execution.id;
   if (titled)
     await writer.emit('review.title.updated', { reviewId: execution.reviewId, title }, 'begin:title');
+  const conversation = { question: execution.question, filters: execution.filters, turn: 0, results: [] };
   return {
     ...state,
     done: false,
-    conversation: { question: execution.question, filters: execution.filters, turn: 0, results: [] },
+    conversationKey: await saveConversation(deps, execution.id, 'begin', conversation),
   };
 }
 
 /** One turn of the answerer: tools to run next, or the answer (its text streamed as deltas). */
 export async function answerTurn(deps: ExecutionDeps, state: ExecutionState): Promise<ExecutionState> {
   const execution = await load(deps, state.orgId, state.executionId);
-  const conversation = state.conversation as Conversation;
+  const conversation = await loadConversation(deps, state);
   const writer = new EventWriter(deps, execution);
+  const finish = async (answer: NonNullable<Conversation['answer']>): Promise<ExecutionState> => ({
+    ...state,
+    next: 'finish',
+    calls: [],
+    conversationKey: await saveConversation(deps, execution.id, `turn${conversation.turn}-answer`, {
+      ...conversation,
+      answer,
+    }),
+  });
   const final = conversation.turn >= CONVERSATION_LIMITS.turns - 1;
   let delta = 0;
   const emit = async (text: string) => {
@@ -70,12 +82,7 @@ export async function answerTurn(deps: ExecutionDeps, state: ExecutionState): Pr
       .filter((event) => event.type === 'response.text.delta')
       .map((event) => String(event.payload.delta))
       .join('');
-    return {
-      ...state,
-      next: 'finish',
-      calls: [],
-      conversation: { ...conversation, answer: { text: streamed, citations: [], partial: true } },
-    };
+    return finish({ text: streamed, citations: [], partial: true });
   }
   const result = await writer.during(() => deps.answerer.turn(conversation, emit, final));
   if (result.kind === 'tools' && !final && result.calls.length > 0)
@@ -84,7 +91,7 @@ export async function answerTurn(deps: ExecutionDeps, state: ExecutionState): Pr
     result.kind === 'answer'
       ? result.answer
       : { text: 'The answer could not be completed within the allowed steps.', citations: [] };
-  return { ...state, next: 'finish', calls: [], conversation: { ...conversation, answer } };
+  return finish(answer);
 }
 
 const sectionNumberOf = (source: ReviewedSource) =>
@@ -131,7 +138,7 @@ export async function finishExecution(
 ): Promise<{ status: ExecutionStatus }> {
   const execution = await load(deps, state.orgId, state.executionId);
   if (terminal(execution.status)) return { status: execution.status };
-  const conversation = state.conversation as Conversation;
+  const conversation = await loadConversation(deps, state);
   const answer = conversation.answer ?? { text: '', citations: [] };
   const sources = reviewedSources(conversation);
   const writer = new EventWriter(deps, execution);

@@ -1,6 +1,7 @@
 import type { ArtifactPaths } from '../content/artifacts.ts';
 import type { SourceSearchResponse } from '../search/model.ts';
 import type { Passage } from '../search/sources.ts';
+import { objectKeys } from '../storage-keys.ts';
 import type { Answerer, Conversation, ToolCall } from './answerer.ts';
 import { type ExecutionRecord, type ExecutionStatus, TERMINAL_EXECUTION_STATUSES } from './model.ts';
 import type { ExecutionEventLog, ReviewStore } from './ports.ts';
@@ -32,6 +33,8 @@ export interface ExecutionTools {
  */
 export interface ExecutionDeps {
   readonly reviews: ReviewStore;
+  /** Where the conversation lives between steps (the artifacts bucket's scratch). */
+  readonly conversations: ConversationStore;
   readonly events: ExecutionEventLog;
   readonly answerer: Answerer;
   /** Signs artifact paths with the service's key (fetched on first use). */
@@ -44,6 +47,18 @@ export interface ToolDeps extends ExecutionDeps {
   tools(execution: ExecutionRecord): ExecutionTools;
 }
 
+/** JSON objects by key: the steps keep the conversation there. */
+export interface ConversationStore {
+  getJson<T>(key: string): Promise<T | null>;
+  putJson(key: string, value: unknown): Promise<void>;
+}
+
+/**
+ * What the state machine carries between steps: ids, the next step, the tool calls (a few short
+ * queries), and the key of the conversation, never the conversation itself. Every tool result rides in
+ * the conversation, and Step Functions fails an execution whose state passes 256 KB
+ * (`States.DataLimitExceeded`, which no Catch sees).
+ */
 export interface ExecutionState {
   orgId: string;
   executionId: string;
@@ -51,7 +66,30 @@ export interface ExecutionState {
   done: boolean;
   next: 'tools' | 'finish' | null;
   calls: ToolCall[];
-  conversation: Conversation | null;
+  conversationKey: string | null;
+}
+
+/**
+ * Saves the conversation as one step left it, under a key of its own (a retried step writes the same
+ * key again; the step before it is never overwritten), and returns that key for the state.
+ */
+export async function saveConversation(
+  deps: ExecutionDeps,
+  executionId: string,
+  step: string,
+  conversation: Conversation,
+): Promise<string> {
+  const key = objectKeys.reviewConversation(executionId, step);
+  await deps.conversations.putJson(key, conversation);
+  return key;
+}
+
+export async function loadConversation(deps: ExecutionDeps, state: ExecutionState): Promise<Conversation> {
+  const conversation = state.conversationKey
+    ? await deps.conversations.getJson<Conversation>(state.conversationKey)
+    : null;
+  if (!conversation) throw new Error(`Execution ${state.executionId} has no saved conversation`);
+  return conversation;
 }
 
 /** Serialized appends (a heartbeat never takes a sequence between two writes of a step), heartbeats while a step runs. */

@@ -1,12 +1,13 @@
 import type { Passage } from '../search/sources.ts';
+import { CONVERSATION_LIMITS, type ReviewedSource, type ToolCall, type ToolResult } from './answerer.ts';
 import {
-  CONVERSATION_LIMITS,
-  type Conversation,
-  type ReviewedSource,
-  type ToolCall,
-  type ToolResult,
-} from './answerer.ts';
-import { EventWriter, type ExecutionState, load, type ToolDeps } from './execution-steps.ts';
+  EventWriter,
+  type ExecutionState,
+  load,
+  loadConversation,
+  saveConversation,
+  type ToolDeps,
+} from './execution-steps.ts';
 
 function sourceOf(passages: Passage[]): ReviewedSource | null {
   const first = passages[0];
@@ -38,7 +39,7 @@ function sourceOf(passages: Passage[]): ReviewedSource | null {
 /** Run the tools the answerer asked for: `tool.started`, the work, `source.reviewed` per source read, `tool.completed`. */
 export async function runTools(deps: ToolDeps, state: ExecutionState): Promise<ExecutionState> {
   const execution = await load(deps, state.orgId, state.executionId);
-  const conversation = state.conversation as Conversation;
+  const conversation = await loadConversation(deps, state);
   const tools = deps.tools(execution);
   const writer = new EventWriter(deps, execution);
   const results: ToolResult[] = await writer.during(async () => {
@@ -130,11 +131,11 @@ export async function runTools(deps: ToolDeps, state: ExecutionState): Promise<E
     ...state,
     next: null,
     calls: [],
-    conversation: {
+    conversationKey: await saveConversation(deps, execution.id, `turn${conversation.turn}-tools`, {
       ...conversation,
       turn: conversation.turn + 1,
       results: [...conversation.results, ...results],
-    },
+    }),
   };
 }
 

@@ -135,6 +135,41 @@ export interface FileSourceInput {
   sections: SpecSectionRecord[];
   facets: FacetRecord[];
   documentPages: DocumentPageText[];
+  /** The text lines of a page as extracted: a facet over several pages is cut at its page breaks. */
+  pageLines?: (pageNumber: number) => string[];
+}
+
+const comparable = (line: string) => line.replace(/\s+/g, ' ').trim().toLowerCase();
+
+/**
+ * A facet's text by page: each line is placed on the first page, from the previous line's on, whose
+ * extracted lines hold it (a line found on no page stays with the one before), so a passage, and a
+ * citation of it, names the page that holds its words rather than the facet's whole range.
+ */
+export function facetPages(
+  facet: Pick<FacetRecord, 'facetText' | 'pageStart' | 'pageEnd'>,
+  pageLines: ((pageNumber: number) => string[]) | undefined,
+): { pageNumber: number; text: string }[] {
+  if (!pageLines || facet.pageEnd <= facet.pageStart)
+    return [{ pageNumber: facet.pageStart, text: facet.facetText }];
+  const pages = new Map<number, Set<string>>();
+  for (let page = facet.pageStart; page <= facet.pageEnd; page++)
+    pages.set(page, new Set(pageLines(page).map(comparable)));
+  const groups: { pageNumber: number; lines: string[] }[] = [];
+  let current = facet.pageStart;
+  for (const line of facet.facetText.split('\n')) {
+    const key = comparable(line);
+    for (let page = current; key && page <= facet.pageEnd; page++) {
+      if (pages.get(page)?.has(key)) {
+        current = page;
+        break;
+      }
+    }
+    const last = groups.at(-1);
+    if (last?.pageNumber === current) last.lines.push(line);
+    else groups.push({ pageNumber: current, lines: [line] });
+  }
+  return groups.map((group) => ({ pageNumber: group.pageNumber, text: group.lines.join('\n') }));
 }
 
 /** Sources (distinct URIs) and passages of a document's passages: what its search index state counts. */
@@ -238,20 +273,25 @@ export function fileSources(input: FileSourceInput): Passage[] {
     });
     for (const facet of facets) {
       const label = joinLabel(section.sectionNumber, facet.facetLabel);
-      splitPassages(facet.facetText).forEach((text, index) => {
-        passages.push({
-          ...sectionFields,
-          passageId: `${facet.facetId}#${index}`,
-          sourceUri: sourceUris.facet(input.projectId, section.specificationId, facet.facetId),
-          sourceKind: 'facet',
-          sourceId: facet.facetId,
-          label,
-          pageNumber: facet.pageStart,
-          pageEnd: facet.pageEnd,
-          head: `Section ${section.sectionNumber} ${section.sectionTitle} · ${facet.facetLabel}`,
-          text,
-        });
-      });
+      let index = 0;
+      for (const page of facetPages(facet, input.pageLines)) {
+        // Cut by page when the lines say where each sits; otherwise the passage spans the facet's range.
+        const single = input.pageLines !== undefined;
+        for (const text of splitPassages(page.text)) {
+          passages.push({
+            ...sectionFields,
+            passageId: `${facet.facetId}#${index++}`,
+            sourceUri: sourceUris.facet(input.projectId, section.specificationId, facet.facetId),
+            sourceKind: 'facet',
+            sourceId: facet.facetId,
+            label,
+            pageNumber: page.pageNumber,
+            pageEnd: single ? page.pageNumber : facet.pageEnd,
+            head: `Section ${section.sectionNumber} ${section.sectionTitle} · ${facet.facetLabel}`,
+            text,
+          });
+        }
+      }
     }
   }
   for (const page of input.documentPages) {

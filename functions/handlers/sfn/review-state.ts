@@ -3,7 +3,7 @@ import type { ExecutionState } from '../../core/reviews/execute.ts';
 
 /**
  * The state a review execution carries between its tasks. The ids are checked; the conversation is
- * our own output of the previous step (the state machine's payload), passed on as it is.
+ * our own output of the previous step, in the artifacts bucket under `conversationKey`.
  */
 export const executionStateSchema = z
   .object({
@@ -12,6 +12,10 @@ export const executionStateSchema = z
     done: z.boolean().default(false),
     next: z.enum(['tools', 'finish']).nullable().default(null),
     calls: z.array(z.unknown()).default([]),
-    conversation: z.unknown().nullable().default(null),
+    conversationKey: z
+      .string()
+      .regex(/^work\/reviews\/[A-Za-z0-9_-]+\/[A-Za-z0-9_-]+\.json$/)
+      .nullable()
+      .default(null),
   })
   .transform((state) => state as ExecutionState);

@@ -12,16 +12,18 @@ import {
   ServiceUnavailableError,
 } from '../../core/errors.ts';
 import { config } from '../config.ts';
-import { apiKeyStore, rateLimiter, sessionStore } from '../container.ts';
+import { apiKeyStore, originVerifyValue, rateLimiter, sessionStore } from '../container.ts';
 import { invocationLogger, logger } from '../logger.ts';
 import { type RouteDefinition, type RouteId, routeById } from '../routes.ts';
 import { CONTRACTS, type Contracts } from './contracts.ts';
 import {
   MethodNotAllowedError,
+  OriginRequiredError,
   PayloadTooLargeError,
   statusOf,
   UnsupportedMediaTypeError,
 } from './errors.ts';
+import { fromOrigin, viewerAddress } from './origin-verify.ts';
 import { parseQueryString, parseWith } from './validation.ts';
 
 export type ApiEvent = APIGatewayProxyEventV2;
@@ -178,6 +180,14 @@ const headAsGet = (): Middleware => ({
 export const authentication = <R = ApiResult>(route: RouteDefinition): Middleware<R> => ({
   before: async (request: Request<R>) => {
     const { event } = request;
+    // A function bound to the origin secret answers only what CloudFront sent (after its web ACL).
+    const origin = await originVerifyValue();
+    if (origin !== null && !fromOrigin(event.headers, origin)) throw new OriginRequiredError();
+    // Behind the distribution, API Gateway sees CloudFront's edge: the viewer's address is CloudFront's header.
+    const sourceIp =
+      (origin !== null ? viewerAddress(event.headers) : null) ??
+      event.requestContext?.http?.sourceIp ??
+      'unknown';
     // Behind CloudFront's origin access control (the review stream), the distribution moved the
     // client's Authorization header here (lib/edge.ts); elsewhere it is the Authorization header.
     const authorization = event.headers?.['x-service-authorization'] ?? event.headers?.authorization;
@@ -188,10 +198,7 @@ export const authentication = <R = ApiResult>(route: RouteDefinition): Middlewar
         { cookies: event.cookies ?? [], authorization },
       );
     } else {
-      principal = await authenticateApiKey(
-        { keys: apiKeyStore() },
-        { authorization, sourceIp: event.requestContext?.http?.sourceIp ?? 'unknown' },
-      );
+      principal = await authenticateApiKey({ keys: apiKeyStore() }, { authorization, sourceIp });
       if (route.scope && !principal.scopes.includes(route.scope)) throw new ScopeRequiredError(route.scope);
     }
     const subject = principal.keyId ?? `user:${principal.userId}`;

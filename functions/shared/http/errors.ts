@@ -34,6 +34,16 @@ export class MethodNotAllowedError extends DomainError {
   }
 }
 
+/** A request that did not come through the distribution (the execute-api endpoint, which skips the web ACL). */
+export class OriginRequiredError extends DomainError {
+  readonly code = 'origin_required';
+  constructor() {
+    super(
+      "Send requests to the API's base URL (the CloudFront distribution), not to the execute-api endpoint.",
+    );
+  }
+}
+
 export class RouteNotFoundError extends NotFoundError {
   constructor() {
     super('route_not_found', 'No such endpoint. Paths start with /api/open/v1.');
@@ -49,6 +59,7 @@ const STATUS_BY_CLASS: [abstract new (...args: never[]) => DomainError, number][
   [UnauthorizedError, 401],
   [InsufficientCreditsError, 402],
   [ScopeRequiredError, 403],
+  [OriginRequiredError, 403],
   [NotFoundError, 404],
   [MethodNotAllowedError, 405],
   [ConflictError, 409],

@@ -9,7 +9,29 @@ import { uploadFolder, watchJob } from './commands/jobs.ts';
 import { searchTable } from './commands/search.ts';
 import { loadConfig, saveConfig, validApiKey, validApiUrl } from './config.ts';
 
+/** Where `npm start` serves the local stack; anything else is named with --api-url or PSA_API_URL. */
 const DEFAULT_API_URL = 'http://127.0.0.1:3000';
+const HOW_TO_SET_URL = 'pass --api-url <url> or set PSA_API_URL (psa login stores it)';
+/** The base URL the command talks to, named in any error about reaching it. */
+let triedUrl: string | null = null;
+let triedDefault = false;
+
+function apiUrlOf(option: string | undefined, stored: string | undefined): string {
+  triedDefault = option === undefined && stored === undefined;
+  triedUrl = validApiUrl(option ?? stored ?? DEFAULT_API_URL);
+  return triedUrl;
+}
+
+/** `fetch failed` says nothing of where: name the URL, why, and how to point psa elsewhere. */
+function unreachable(error: unknown): string | null {
+  if (!(error instanceof TypeError) || triedUrl === null) return null;
+  const cause = (error.cause as { code?: string; message?: string } | undefined) ?? {};
+  const why = cause.code ?? cause.message ?? error.message;
+  return (
+    `Could not reach the API at ${triedUrl}${triedDefault ? ' (the default, where npm start serves it)' : ''}: ${why}. ` +
+    `Start the service, or ${HOW_TO_SET_URL}.`
+  );
+}
 const ID = /^[A-Za-z0-9_-]{1,128}$/;
 const SOURCE_URI =
   /^service:\/\/projects\/([A-Za-z0-9_-]{1,128})\/(regions|specifications|documents)\/[A-Za-z0-9_/-]{1,512}$/;
@@ -47,7 +69,7 @@ function client(command: Command): PsaNodeClient {
   const apiKey = process.env.PSA_API_KEY || stored.apiKey;
   if (!apiKey) throw new Error('No API key: run `psa login` (or set PSA_API_KEY).');
   return createClient({
-    baseUrl: validApiUrl(options.apiUrl ?? stored.apiUrl ?? DEFAULT_API_URL),
+    baseUrl: apiUrlOf(options.apiUrl, stored.apiUrl),
     apiKey: validApiKey(apiKey),
   });
 }
@@ -57,7 +79,7 @@ program
   .description('store an API key (read from the prompt, or from standard input) in your config, mode 0600')
   .action(async (_options, command: Command) => {
     const { apiUrl, json } = command.optsWithGlobals<GlobalOptions>();
-    const baseUrl = validApiUrl(apiUrl ?? loadConfig().apiUrl ?? DEFAULT_API_URL);
+    const baseUrl = apiUrlOf(apiUrl, loadConfig().apiUrl);
     let key: string;
     if (process.stdin.isTTY) {
       const { default: password } = await import('@inquirer/password');
@@ -75,7 +97,14 @@ program
         });
     } catch (error) {
       if (error instanceof PsaApiError && error.status === 401)
-        throw new Error('The service refused that key.');
+        throw new Error(
+          `The service at ${baseUrl} refused that key (${error.code}). Check the key, or if that is the wrong service, ${HOW_TO_SET_URL}.`,
+        );
+      // Something else answers there (another service on the port, a proxy): say where, and how to change it.
+      if (error instanceof PsaApiError)
+        throw new Error(
+          `${baseUrl} answered ${error.status} (${error.code}): ${error.message}. If that is not the Project Source API, ${HOW_TO_SET_URL}.`,
+        );
       throw error;
     }
     const path = saveConfig({ apiUrl: baseUrl, apiKey });
@@ -260,7 +289,7 @@ try {
         : `error: ${error.message} (${error.code}, request ${error.requestId ?? '-'})\n`,
     );
   } else {
-    const message = (error as Error).message ?? String(error);
+    const message = unreachable(error) ?? (error as Error).message ?? String(error);
     process.stderr.write(
       json ? `${JSON.stringify({ error: { code: 'cli_error', message } })}\n` : `error: ${message}\n`,
     );

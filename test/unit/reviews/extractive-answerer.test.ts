@@ -85,6 +85,35 @@ describe('the extractive answerer', () => {
     expect(quoted).not.toMatch(/Ignore previous instructions|As an AI assistant/);
   });
 
+  it('names an addendum by its issue date, not the bid or meeting dates printed in it', () => {
+    // Prepare: the bid date printed before the issue date, and an addendum that prints only other dates.
+    const moved = source({
+      fileName: 'addendum-02.pdf',
+      classification: 'addenda',
+      text: 'ADDENDUM NO. 2\nBid Date: April 14, 2022\nDate: March 28, 2022\nItem 1. The bid opening is moved to April 21, 2022.',
+    });
+    const unlabelled = source({
+      fileName: 'addendum-03.pdf',
+      classification: 'addenda',
+      text: 'Bids due 4/21/2022 at 2:00 PM.\nADDENDUM NO. 3\nApril 2, 2022\nPre-bid meeting held March 30, 2022.',
+    });
+    const otherDatesOnly = source({
+      fileName: 'addendum-05.pdf',
+      classification: 'addenda',
+      text: 'ADDENDUM NO. 5\nThe bid date is extended to May 5, 2022. Questions are due by April 28, 2022.',
+    });
+
+    // Act
+    const names = [moved, unlabelled, otherDatesOnly].map(addendumName);
+
+    // Assess
+    expect(names).toEqual([
+      'Addendum No. 2 (March 28, 2022)',
+      'Addendum No. 3 (April 2, 2022)',
+      'Addendum No. 5',
+    ]);
+  });
+
   it('names an addendum by its number and date, first, as governing', async () => {
     // Prepare
     const original = source({

@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import type { PsaNodeClient } from '../../node.ts';
+import { expandPaths, type PsaNodeClient } from '../../node.ts';
 import type { Job } from '../../types.ts';
 import type { UploadProgressEvent, UploadState } from '../../upload.ts';
 import { clearUploadState, loadUploadState, saveUploadState } from '../config.ts';
@@ -54,7 +54,8 @@ export async function watchJob(
 }
 
 /**
- * `psa upload`: a job (new, or `--job` to resume one), then every file with a progress bar per file and
+ * `psa upload`: the files are checked first (each exists and is a PDF), so a typo creates nothing; then
+ * a job (new, or `--job` to resume one), then every file with a progress bar per file and
  * one overall, in bytes; the upload state is saved after every acknowledged part, so running the same
  * command with `--job` after an interruption sends only what storage has not acknowledged.
  */
@@ -70,6 +71,7 @@ export async function uploadFolder(
     json: boolean;
   },
 ): Promise<void> {
+  const files = await expandPaths(options.paths);
   const job = options.jobId
     ? await psa.jobs.get(options.jobId)
     : await psa.jobs.create(options.projectId, {
@@ -127,7 +129,7 @@ export async function uploadFolder(
 
   let result: Awaited<ReturnType<PsaNodeClient['uploadFiles']>>;
   try {
-    result = await psa.uploadFiles(job.id, options.paths, {
+    result = await psa.uploadFiles(job.id, files, {
       concurrency: options.concurrency,
       state: saved,
       onState: (state) => saveUploadState(job.id, state),
