@@ -24,6 +24,12 @@ export const multiply = (outer: Matrix, inner: Matrix): Matrix => [
   outer[1] * inner[4] + outer[3] * inner[5] + outer[5],
 ];
 
+/** A point under a matrix. */
+export const applyMatrix = (matrix: Matrix, x: number, y: number): [number, number] => [
+  matrix[0] * x + matrix[2] * y + matrix[4],
+  matrix[1] * x + matrix[3] * y + matrix[5],
+];
+
 export interface Word extends Box {
   text: string;
   /** Glyph height (font size) in points. */

@@ -165,12 +165,8 @@ export const processPage = async (
         const frameOf = (turn: Turn): SheetFrame => {
           if (turn === 0) return { turn, geometry, words, rulings, ocrRequest };
           const turned = turnGeometry(geometry, turn);
-          const turnedRulings = (minLength: number): Promise<Ruling[]> =>
-            cellRulings().then((read) =>
-              read
-                .filter((ruling) => ruling.to - ruling.from >= minLength)
-                .map((ruling) => rulingToTurned(ruling, geometry, turn)),
-            );
+          // The page's cell borders, read once (cellRulings), turned once on first use.
+          let turnedCells: Promise<Ruling[]> | null = null;
           return {
             turn,
             geometry: turned,
@@ -181,7 +177,12 @@ export const processPage = async (
               geometry: turned,
               turn,
               renders: [],
-              cellRulings: () => turnedRulings(0),
+              cellRulings: () => {
+                turnedCells ??= cellRulings().then((read) =>
+                  read.map((ruling) => rulingToTurned(ruling, geometry, turn)),
+                );
+                return turnedCells;
+              },
             },
           };
         };
@@ -217,12 +218,10 @@ export const processPage = async (
           if (numberScoreOf(titleBlockRead) >= GOOD_NUMBER_SCORE) break;
         }
         const analyzed = await analyzeSheetPage(
-          frame.words,
           frame.geometry,
           pageNumber,
           frame.ocrRequest,
           frame.rulings,
-          fallbackOcr,
           titleBlockRead,
         );
         readingTurn = frame.turn;

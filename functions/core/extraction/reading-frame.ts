@@ -8,7 +8,17 @@
  * Pure geometry: the I/O layer renders and reads paths in the turned frame from the turned geometry
  * (`turnGeometry`), and the reading modules never know they read a turned sheet.
  */
-import { type Box, type Matrix, multiply, type TextDirection, type Word } from './geometry.ts';
+import {
+  applyMatrix,
+  type Box,
+  fromDisplayBox,
+  type Matrix,
+  multiply,
+  type TextDirection,
+  toDisplayBox,
+  type Word,
+} from './geometry.ts';
+import type { DisplayBox } from './model.ts';
 import type { Ruling } from './rulings.ts';
 import type { SheetPageResult } from './sheets.ts';
 
@@ -50,14 +60,9 @@ export const turnGeometry = <G extends FrameGeometry>(geometry: G, turn: Turn): 
   transform: multiply(turnMatrix(geometry, turn), geometry.transform as Matrix),
 });
 
-const apply = (matrix: Matrix, x: number, y: number): [number, number] => [
-  matrix[0] * x + matrix[2] * y + matrix[4],
-  matrix[1] * x + matrix[3] * y + matrix[5],
-];
-
 const mapBox = <B extends Box>(box: B, matrix: Matrix): B => {
-  const [ax, ay] = apply(matrix, box.x0, box.y0);
-  const [bx, by] = apply(matrix, box.x1, box.y1);
+  const [ax, ay] = applyMatrix(matrix, box.x0, box.y0);
+  const [bx, by] = applyMatrix(matrix, box.x1, box.y1);
   return { ...box, x0: Math.min(ax, bx), y0: Math.min(ay, by), x1: Math.max(ax, bx), y1: Math.max(ay, by) };
 };
 
@@ -90,19 +95,16 @@ export const rulingToTurned = (ruling: Ruling, size: DisplaySize, turn: Turn): R
   if (turn === 0) return ruling;
   const matrix = turnMatrix(size, turn);
   const [ax, ay] =
-    ruling.axis === 'h' ? apply(matrix, ruling.from, ruling.at) : apply(matrix, ruling.at, ruling.from);
+    ruling.axis === 'h'
+      ? applyMatrix(matrix, ruling.from, ruling.at)
+      : applyMatrix(matrix, ruling.at, ruling.from);
   const [bx, by] =
-    ruling.axis === 'h' ? apply(matrix, ruling.to, ruling.at) : apply(matrix, ruling.at, ruling.to);
+    ruling.axis === 'h'
+      ? applyMatrix(matrix, ruling.to, ruling.at)
+      : applyMatrix(matrix, ruling.at, ruling.to);
   return ay === by
     ? { axis: 'h', at: ay, from: Math.min(ax, bx), to: Math.max(ax, bx) }
     : { axis: 'v', at: ax, from: Math.min(ay, by), to: Math.max(ay, by) };
-};
-
-type DisplayBoxLike = { left: number; top: number; right: number; bottom: number };
-
-const displayBoxToDisplay = <D extends DisplayBoxLike>(box: D, size: DisplaySize, turn: Turn): D => {
-  const mapped = boxToDisplay({ x0: box.left, y0: box.top, x1: box.right, y1: box.bottom }, size, turn);
-  return { ...box, left: mapped.x0, top: mapped.y0, right: mapped.x1, bottom: mapped.y1 };
 };
 
 /**
@@ -116,7 +118,8 @@ export const sheetToDisplay = (sheet: SheetPageResult, size: DisplaySize, turn: 
     const mapped = boxToDisplay(value, size, turn);
     return value.dir === undefined ? mapped : { ...mapped, dir: turnDirection(value.dir, -turn) };
   };
-  const displayBox = <D extends DisplayBoxLike>(value: D): D => displayBoxToDisplay(value, size, turn);
+  const displayBox = (value: DisplayBox): DisplayBox =>
+    toDisplayBox(boxToDisplay(fromDisplayBox(value), size, turn));
   return {
     ...sheet,
     width: size.width,

@@ -2,7 +2,7 @@
  * Long straight lines (rulings) of a page, from its operator list: title-block borders, table grids.
  * Only axis-aligned segments longer than a minimum length are kept, in display coordinates.
  */
-import { type Matrix, multiply } from './geometry.ts';
+import { applyMatrix, type Matrix, multiply } from './geometry.ts';
 import { forEachPdfiumPath } from './io/paths.ts';
 import type { PdfiumPage } from './io/pdfium.ts';
 import {
@@ -22,11 +22,6 @@ export interface Ruling {
   from: number;
   to: number;
 }
-
-const apply = (matrix: Matrix, x: number, y: number): [number, number] => [
-  matrix[0] * x + matrix[2] * y + matrix[4],
-  matrix[1] * x + matrix[3] * y + matrix[5],
-];
 
 /**
  * Calls `visit` for every path of an operator list with its operator index, its drawing data (pdf.js path
@@ -93,8 +88,8 @@ export const readRulings = async (
 /** The axis-aligned segments of at least `minLength` points of one path (pdf.js path codes), added to `out`. */
 const segmentsOf = (path: ArrayLike<number>, toDisplay: Matrix, minLength: number, out: Ruling[]): void => {
   const push = (x0: number, y0: number, x1: number, y1: number): void => {
-    const [ax, ay] = apply(toDisplay, x0, y0);
-    const [bx, by] = apply(toDisplay, x1, y1);
+    const [ax, ay] = applyMatrix(toDisplay, x0, y0);
+    const [bx, by] = applyMatrix(toDisplay, x1, y1);
     if (Math.abs(ay - by) < 0.5 && Math.abs(ax - bx) >= minLength) {
       out.push({ axis: 'h', at: (ay + by) / 2, from: Math.min(ax, bx), to: Math.max(ax, bx) });
     } else if (Math.abs(ax - bx) < 0.5 && Math.abs(ay - by) >= minLength) {

@@ -99,9 +99,7 @@ export const assembleSheets = (
   };
   // Readings checked against the set's own numbering: its prefixes (OCR's letters for digits), its heads.
   const numbers = withSetHeads(withOcrDigits(chosen.map(readNumber)));
-  const numberOf = (entry: (typeof chosen)[number]): SetNumber | null =>
-    numbers[chosen.indexOf(entry)] ?? null;
-  const prefixes = new Set(chosen.flatMap((entry) => numberOf(entry)?.prefix ?? []).filter(Boolean));
+  const prefixes = new Set(numbers.flatMap((number) => number?.prefix ?? []).filter(Boolean));
   const readings = chosen.map((entry) => {
     // A sheet without a number candidate ranks the lines that name a kind of drawing by themselves.
     const anchor =
@@ -113,7 +111,7 @@ export const assembleSheets = (
     const title = titles[0] ?? null;
     return { title, text: title ? title.text.replace(/\s+/g, ' ').trim() : null };
   });
-  const indexEntries = chosen.map((entry) => indexEntryOf(choices.index, numberOf(entry)?.printed ?? null));
+  const indexEntries = numbers.map((number) => indexEntryOf(choices.index, number?.printed ?? null));
   const titlesAfterIndex = titlesWithIndex(
     readings.map((reading) => reading.text),
     indexEntries,
@@ -122,7 +120,7 @@ export const assembleSheets = (
     titlesAfterIndex,
     chosen.map((entry) => entry.titleLines.some((line) => line.ocrConfidence !== undefined)),
   );
-  const printedNumbers = withSetSeparator(chosen.map((entry) => numberOf(entry)?.printed ?? null));
+  const printedNumbers = withSetSeparator(numbers.map((number) => number?.printed ?? null));
   // A set that numbers its sheets by their place in it (1, 2, 3 ... of `N OF M`) is not divided by discipline:
   // what a title names (a foundation plan, a site plan) is then no designator the set gave. A sheet on its own
   // (`SHEET 1 OF 1`, a standard plan's file number) is still read from its title.
@@ -132,7 +130,7 @@ export const assembleSheets = (
   const sheets = chosen.map((entry, index): Sheet => {
     const { page, choice, candidate } = entry;
     const sheet = page.sheet;
-    const number = numberOf(entry);
+    const number = numbers[index] ?? null;
     const read = choice.kind === 'candidate' ? candidate : null;
     const title = readings[index]?.title ?? null;
     const sheetNumber = printedNumbers[index] ?? null;

@@ -163,20 +163,14 @@ export const sidewaysTurns = (
     ? [270, 90]
     : [];
 
+/** The rest of a sheet's analysis, in the frame its title block was read in (`first`, from readTitleBlock). */
 export const analyzeSheetPage = async (
-  textWords: Word[],
   geometry: PageGeometry,
   pageNumber: number,
   ocrRequest: OcrRequest | null,
-  rulings: readonly Ruling[] = [],
-  /** OCR of the number cells only, used when the text layer yields no convincing sheet number. */
-  fallbackOcr: OcrRequest | null = null,
-  /** The title block already read in this frame (readTitleBlock). */
-  titleBlockRead: TitleBlockRead | null = null,
+  rulings: readonly Ruling[],
+  first: TitleBlockRead,
 ): Promise<SheetAnalysis> => {
-  const first =
-    titleBlockRead ??
-    (await readTitleBlock(textWords, geometry, pageNumber, ocrRequest, rulings, fallbackOcr));
   let { words, issue } = first;
   const { numberCandidates, ocr } = first;
   const request = first.readsWithOcr ? ocrRequest : null;

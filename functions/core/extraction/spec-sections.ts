@@ -40,6 +40,26 @@ interface OpenSection {
   headingLine: number | null;
 }
 
+/** A section opened at `page`, not yet ended. */
+const openSection = (
+  number: Pick<OpenSection, 'number' | 'asPrinted' | 'format'>,
+  title: string,
+  page: number,
+  detectedFrom: OpenSection['detectedFrom'],
+  heading: Pick<OpenSection, 'appendix' | 'headingLine'> = { appendix: null, headingLine: null },
+): OpenSection => ({
+  number: number.number,
+  asPrinted: number.asPrinted,
+  format: number.format,
+  title,
+  ...heading,
+  start: page,
+  end: page,
+  ended: false,
+  detectedFrom,
+  aliases: new Set(),
+});
+
 export const assembleSpecSections = (pages: readonly SpecPageInput[]): SpecSection[] => {
   const byNumber = new Map(pages.map((page) => [page.pageNumber, page]));
   const running = runningLineKeys(pages);
@@ -64,19 +84,7 @@ export const assembleSpecSections = (pages: readonly SpecPageInput[]): SpecSecti
       footer.pageInSection === 1 && page.spec.topTitle
         ? page.spec.topTitle
         : (footer.title ?? page.spec.topTitle ?? '');
-    return {
-      number: footer.number,
-      asPrinted: footer.asPrinted,
-      format: footer.format,
-      title: title.replace(/\s+/g, ' ').trim(),
-      appendix: null,
-      start: page.pageNumber,
-      end: page.pageNumber,
-      ended: false,
-      detectedFrom: 'footer',
-      aliases: new Set(),
-      headingLine: null,
-    };
+    return openSection(footer, title.replace(/\s+/g, ' ').trim(), page.pageNumber, 'footer');
   };
 
   const namesSection = (section: OpenSection | null, number: string): boolean =>
@@ -99,19 +107,10 @@ export const assembleSpecSections = (pages: readonly SpecPageInput[]): SpecSecti
         !(signals.footer && signals.footer.pageInSection === 1 && signals.footer.number === heading.number);
       if (!continues) {
         if (open) close(open, page.pageNumber - 1);
-        open = {
-          number: heading.number,
-          asPrinted: heading.asPrinted,
-          format: heading.format,
-          title: heading.title,
+        open = openSection(heading, heading.title, page.pageNumber, 'heading', {
           appendix: heading.appendix,
-          start: page.pageNumber,
-          end: page.pageNumber,
-          ended: false,
-          detectedFrom: 'heading',
-          aliases: new Set(),
           headingLine: heading.lineIndex,
-        };
+        });
         if (signals.footer && signals.footer.number !== heading.number && !signals.footer.appendix)
           open.aliases.add(signals.footer.number);
       }
@@ -217,19 +216,12 @@ const attachedSections = (
     }
     close();
     if (!item?.number) continue;
-    open = {
-      number: item.number.normalized,
-      asPrinted: item.number.asPrinted,
-      format: item.number.format,
-      title: item.title,
-      appendix: null,
-      start: page.pageNumber,
-      end: page.pageNumber,
-      ended: false,
-      detectedFrom: 'footer',
-      aliases: new Set(),
-      headingLine: null,
-    };
+    open = openSection(
+      { number: item.number.normalized, asPrinted: item.number.asPrinted, format: item.number.format },
+      item.title,
+      page.pageNumber,
+      'footer',
+    );
   }
   close();
   return out;

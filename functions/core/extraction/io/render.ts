@@ -5,6 +5,7 @@
  * at 300 dpi is 113 million pixels, 450 MB as one RGBA bitmap.
  */
 import type { Box } from '../geometry.ts';
+import { type Turn, turnedSize } from '../reading-frame.ts';
 import { heapOf, type PdfiumPage } from './pdfium.ts';
 
 /** FPDFBitmap formats and render flags (fpdfview.h). */
@@ -34,16 +35,13 @@ export const renderBox = (
   scale: number,
   width: number,
   height: number,
-  /** `box` is in the displayed page turned clockwise by this many degrees (a quarter turn swaps its sides). */
-  turn: 0 | 90 | 180 | 270 = 0,
+  /** `box` is in the displayed page turned clockwise by this (reading-frame.ts: a quarter turn swaps its sides). */
+  turn: Turn = 0,
   /** Most pixels of one strip's bitmap. */
   maxStripPixels = MAX_STRIP_PIXELS,
 ): RenderedPixels => {
   const { pdfium } = page;
-  const quarter = turn === 90 || turn === 270;
-  const geometry = quarter
-    ? { width: page.geometry.height, height: page.geometry.width }
-    : { width: page.geometry.width, height: page.geometry.height };
+  const geometry = turnedSize(page.geometry, turn);
   const out = new Uint8ClampedArray(width * height * 4);
   const offsetX = Math.round(box.x0 * scale);
   const offsetY = Math.round(box.y0 * scale);

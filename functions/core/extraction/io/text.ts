@@ -399,8 +399,25 @@ export const joinTouchingWords = (
   return out;
 };
 
-/** Letters and digits in a piece of text (separators and punctuation do not count). */
-const lettersIn = (text: string): number => [...text.replace(/[^\p{L}\p{N}]/gu, '')].length;
+const LETTER_OR_DIGIT_RE = /[\p{L}\p{N}]/u;
+
+/**
+ * Letters and digits in a piece of text (separators and punctuation do not count), counted up to `most` + 1:
+ * every word of a page passes here, so ASCII is tested by its code and the count stops once past `most`.
+ */
+const lettersIn = (text: string, most = Number.POSITIVE_INFINITY): number => {
+  let count = 0;
+  for (const char of text) {
+    const code = char.charCodeAt(0);
+    const folded = code | 32;
+    const counts =
+      code < 128
+        ? (code >= 48 && code <= 57) || (folded >= 97 && folded <= 122)
+        : LETTER_OR_DIGIT_RE.test(char);
+    if (counts && ++count > most) return count;
+  }
+  return count;
+};
 
 /** Letter spacing is at most this share of the font size: a word space is wider (about a quarter of it). */
 const MAX_LETTER_GAP = 0.22;
@@ -418,11 +435,10 @@ const MIN_RUN_PIECES = 4;
  * joined: their gaps are wider than any letter spacing.
  */
 export const joinLetterSpacedWords = (words: readonly Word[]): Word[] => {
-  const framed = words.map((word, index) => ({ word, frame: frameOf(word), index }));
   // Pieces of up to four letters or digits (PDFium keeps some letters of spaced lettering together: `IN`,
   // `4977`; separators do not count: `_S_`), by direction, size and baseline band (within a third of the size).
-  const short = framed
-    .filter(({ word }) => lettersIn(word.text) <= 4)
+  const short = words
+    .flatMap((word, index) => (lettersIn(word.text, 4) <= 4 ? [{ word, frame: frameOf(word), index }] : []))
     .sort(
       (first, second) =>
         first.word.dir - second.word.dir ||
