@@ -52,7 +52,7 @@ export interface SpecPageSignals {
  * The words CSI documents use for a part printed after its parent section under the parent's number
  * (`SECTION 00 21 13 APPENDIX A`, `DOCUMENT 00 73 00 EXHIBIT B`, footer `00 73 00 Attachment 2 - 1`).
  */
-const APPENDIX_WORD = String.raw`(?:APPENDIX|EXHIBIT|ATTACHMENT|ANNEX|SUPPLEMENT)`;
+const APPENDIX_WORD = '(?:APPENDIX|EXHIBIT|ATTACHMENT|ANNEX|SUPPLEMENT)';
 
 const HEADING_RE = new RegExp(
   String.raw`^(?:SECTION|DOCUMENT)\s+(${SECTION_NUMBER})(?!\d|\s*[-–—]\s*\d)(?:\s*[-–—:]?\s*(${APPENDIX_WORD}\s+[A-Z0-9]{1,3})\b)?(?:\s*[-–—:]\s*(.+)|\s+([A-Z(].*))?$`,
