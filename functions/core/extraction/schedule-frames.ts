@@ -8,7 +8,7 @@ import { area, type Box, boxOf, centerInside, height, intersection, type Line } 
 import type { RegionType, Schedule } from './model.ts';
 import type { RegionDraft } from './region-draft.ts';
 import type { Ruling } from './rulings.ts';
-import type { TableRead } from './tables.ts';
+import { type TableRead, withoutEmptyRows } from './tables.ts';
 
 /** Row lines of one table have the same ends within this many points. */
 const SAME_END = 3;
@@ -117,10 +117,10 @@ export const scheduleOfTable = (table: TableRead): Schedule => {
  */
 export const attachTables = (
   drafts: RegionDraft[],
-  tables: readonly TableRead[],
+  read: readonly TableRead[],
   lines: readonly Line[],
 ): void => {
-  for (const table of tables) {
+  for (const table of read.map(withoutEmptyRows)) {
     const frame = table.titleBox ? boxOf([table.box, table.titleBox]) : table.box;
     // The region whose heading the table prints (in its title row or just above its frame), or one that is
     // mostly the table; a region of notes that holds a small table beside its text keeps its own box.

@@ -12,6 +12,7 @@ import {
   boxGap,
   centerInside,
   fromDisplayBox,
+  iou,
   type Line,
   toDisplayBox,
   type Word,
@@ -29,6 +30,7 @@ import { fitRevisionFrames } from './revisions-and-stamps.ts';
 import type { Ruling } from './rulings.ts';
 import { attachTables, fitScheduleFrames } from './schedule-frames.ts';
 import { findTitleLines, findTitleLinesWithoutNumber, type TitleLine } from './sheet-title.ts';
+import { readEmptyColumns, scanRulings } from './table-ocr.ts';
 import { readTables, type TableRead } from './tables.ts';
 import { findTitleBlock } from './title-block.ts';
 import { mergeOcrWords, ocrDrawingArea, ocrNumberCells, ocrTitleBlock } from './title-block-ocr.ts';
@@ -164,6 +166,9 @@ export const sidewaysTurns = (
     ? [270, 90]
     : [];
 
+/** A scan's ruling is at least this long (points): its lettering's strokes are shorter. */
+const SCAN_MIN_RULING = 20;
+
 /** The rest of a sheet's analysis, in the frame its title block was read in (`first`, from readTitleBlock). */
 export const analyzeSheetPage = async (
   geometry: PageGeometry,
@@ -240,12 +245,40 @@ export const analyzeSheetPage = async (
   const drafts = findRegions(lines, words, titleBlock, pageWidth, pageHeight, bubbleViews);
   fitRevisionFrames(drafts, rulings);
   fitScheduleFrames(drafts, rulings);
-  const tables = readTables(
-    words,
-    await tableRulings().catch(() => rulings),
-    geometry,
-    titleBlock ? [titleBlock] : [],
-  );
+  const gridRulings = await tableRulings().catch(() => rulings);
+  const exclude = titleBlock ? [titleBlock] : [];
+  const tables = readTables(words, gridRulings, geometry, exclude);
+  // A sheet read by OCR may print its grids as pixels (a scan, or a scanned table pasted on a drawing): their
+  // rulings are found in a render, and read apart from the paths (which would join them to other linework).
+  let pixelRulings: Ruling[] = [];
+  if (request?.pdfiumPage) {
+    try {
+      const area = { x0: 0, y0: 0, x1: pageWidth, y1: pageHeight };
+      pixelRulings = scanRulings(request, request.pdfiumPage, area, SCAN_MIN_RULING);
+      tables.push(
+        ...readTables(words, pixelRulings, geometry, exclude).filter(
+          (table) => !tables.some((drawn) => iou(drawn.box, table.box) > 0.3),
+        ),
+      );
+    } catch (error) {
+      issue ??= ocrSkipped(pageNumber, error, "reading a scan's table lines");
+    }
+  }
+  if (request?.pdfiumPage && tables.length) {
+    try {
+      const filled = await readEmptyColumns(request, request.pdfiumPage, tables, [
+        ...gridRulings,
+        ...pixelRulings,
+      ]);
+      if (filled.words.length) {
+        words = mergeOcrWords(words, filled.words);
+        lines = buildLines(words, { gapFactor: 1.5 });
+      }
+      if (ocr) ocr.seconds = Math.round((ocr.seconds + filled.seconds) * 10) / 10;
+    } catch (error) {
+      issue ??= ocrSkipped(pageNumber, error, "OCR of a table's columns");
+    }
+  }
   attachTables(drafts, tables, lines);
   const sheetNumber = best?.printed ?? null;
   const revisions = drafts.flatMap((draft) => draft.revisions ?? []);

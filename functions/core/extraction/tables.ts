@@ -63,6 +63,18 @@ const MAX_RULINGS = 12_000;
 const MAX_ROW_HEIGHT_IN_TEXT = 6;
 /** Most cells of one grid (a schedule of 200 rows by 25 columns): a plan's walls make far more. */
 const MAX_CELLS = 5_000;
+/** Least share of a grid's rows made of single cells (or of one cell over the whole row). */
+const MIN_REGULAR_SHARE = 0.34;
+/** A grid with at least this share of such rows (four rows, two columns or more) is a ruled table. */
+const RULED_TABLE_SHARE = 0.8;
+/** Least share of a ruled table's cells holding text as read (OCR may have read little of it). */
+const MIN_FILLED_RULED = 0.08;
+/** Frames taken away, level by level, to find tables drawn inside them. */
+const MAX_FRAME_DEPTH = 2;
+/** A frame's line runs at least this share of its grid's width (or height). */
+const FRAME_LINE_SHARE = 0.6;
+/** Least share of a table's body rows that fill two cells or more (when it has two columns or more). */
+const MIN_RELATED_SHARE = 0.5;
 /** Least share of a table's cells that hold text (a schedule's blanks are a minority; a plan's rooms are not). */
 const MIN_FILLED_SHARE = 0.25;
 
@@ -173,14 +185,18 @@ interface Span {
   words: Word[];
 }
 
+/** Dashes OCR reads from a CAD font's long hyphen (`G—2`, `R–G1`): printed as hyphens. */
+const OCR_DASH = /[\u2010-\u2015\u2212]/g;
+
 const joinWords = (words: readonly Word[]): string => {
   if (!words.length) return '';
   const lines: Line[] = sortReadingOrder(buildLines(words, { gapFactor: 1.5 }));
-  return lines
+  const text = lines
     .map((line) => line.text)
     .join(' ')
     .replace(/\s+/g, ' ')
     .trim();
+  return words.some((word) => word.source === 'ocr') ? text.replace(OCR_DASH, '-') : text;
 };
 
 /**
@@ -232,6 +248,10 @@ const spansOf = (grid: readonly Ruling[], xs: readonly number[], ys: readonly nu
 const textRowLines = (ys: readonly number[], xs: readonly number[], words: readonly Word[], text: number) => {
   const out: number[] = [];
   const columnCount = xs.length - 1;
+  // A grid that draws a line under each row wraps text inside a tall row (a heading over three lines): only a
+  // grid whose drawn rows are mostly tall (ruled by columns only) has rows that only its text separates.
+  const drawnHeights = ys.slice(1).map((y, index) => y - (ys[index] ?? y));
+  if (median(drawnHeights) < 2.6 * text) return out;
   for (let row = 0; row + 1 < ys.length; row++) {
     const top = ys[row] ?? 0;
     const bottom = ys[row + 1] ?? 0;
@@ -283,7 +303,37 @@ const titleAbove = (frame: Box, lines: readonly Line[]): Line | null => {
   return best;
 };
 
-const hasDigit = (texts: readonly string[]): boolean => texts.some((text) => /\d/.test(text));
+/** The share of a row's cells with text that hold a digit. */
+const digitShare = (texts: readonly string[]): number => {
+  const filled = texts.filter(Boolean);
+  return filled.length ? filled.filter((text) => /\d/.test(text)).length / filled.length : 0;
+};
+
+/** An inner column with no text in any row, no cell of text reaching over it, and text on both sides. */
+const emptyColumn = (
+  grid2d: ReadonlyArray<ReadonlyArray<Span | undefined>>,
+  columnCount: number,
+): number | null => {
+  for (let column = 1; column + 1 < columnCount; column++) {
+    const empty = grid2d.every((cells) => {
+      const span = cells[column];
+      return !span || span.words.length === 0;
+    });
+    if (!empty) continue;
+    const textOn = (from: number, to: number): boolean =>
+      grid2d.some((cells) => cells.slice(from, to).some((span) => span && span.words.length > 0));
+    if (textOn(0, column) && textOn(column + 1, columnCount)) return column;
+  }
+  return null;
+};
+
+/** The rulings of a grid between two x positions (horizontal ones cut to them). */
+const clipRulings = (grid: readonly Ruling[], from: number, to: number): Ruling[] =>
+  grid.flatMap((ruling): Ruling[] => {
+    if (ruling.axis === 'v') return ruling.at >= from - SNAP && ruling.at <= to + SNAP ? [ruling] : [];
+    const clipped = { ...ruling, from: Math.max(ruling.from, from), to: Math.min(ruling.to, to) };
+    return clipped.to - clipped.from > MEET ? [clipped] : [];
+  });
 
 /**
  * Reads the ruled tables of a page. `rulings` should include short ones (cell borders); `exclude` are boxes
@@ -297,7 +347,8 @@ export const readTables = (
 ): TableRead[] => {
   const usable = rulings.filter(
     (ruling) =>
-      ruling.to - ruling.from < 0.85 * (ruling.axis === 'h' ? page.width : page.height) &&
+      // The sheet's frame (and a title strip along it) runs the whole sheet: no table's line does.
+      ruling.to - ruling.from < 0.9 * (ruling.axis === 'h' ? page.width : page.height) &&
       !exclude.some((box) =>
         contains(
           box,
@@ -312,10 +363,27 @@ export const readTables = (
   const horizontalWords = words.filter((word) => word.dir === 0 && word.text.trim());
   const lines = buildLines(horizontalWords, { gapFactor: 1.5 });
   const tables: TableRead[] = [];
-  for (const grid of grids(usable)) {
-    const table = readGrid(grid, horizontalWords, lines);
-    if (table) tables.push(table);
-  }
+  const read = (rulingsOfGrid: readonly Ruling[], depth: number): void => {
+    for (const grid of grids(rulingsOfGrid)) {
+      const found = readGrid(grid, horizontalWords, lines);
+      if (found.length || depth >= MAX_FRAME_DEPTH || grid.length < 8) {
+        tables.push(...found);
+        continue;
+      }
+      // Not a table as a whole: a frame (a detail's border, a view's box) may join tables drawn inside it to
+      // other linework. Its longest lines taken away, what stays connected is read again.
+      const frame = boxOf(grid.map(rulingBox));
+      read(
+        grid.filter(
+          (ruling) =>
+            ruling.to - ruling.from <
+            FRAME_LINE_SHARE * (ruling.axis === 'h' ? frame.x1 - frame.x0 : frame.y1 - frame.y0),
+        ),
+        depth + 1,
+      );
+    }
+  };
+  read(usable, 0);
   // A grid inside another table's frame is that table's (a nested legend cell), not a table of its own.
   return tables.filter(
     (table) =>
@@ -323,18 +391,39 @@ export const readTables = (
   );
 };
 
+/**
+ * Rows whose cells are all single cells, or that are one cell over every column. Cells no text ever starts in (a
+ * sliver between a frame and a leader, an unused margin column) do not count.
+ */
+const grid2dRegularRows = (spans: readonly Span[], rowCount: number, columnCount: number): number => {
+  const spanned = spans.filter((span) => span.words.length > 0 || span.rows === 1);
+  let regular = 0;
+  for (let row = 0; row < rowCount; row++) {
+    const cells = spanned.filter((span) => row >= span.row && row < span.row + span.rows);
+    const whole = cells.length === 1 && cells[0]?.rows === 1 && cells[0]?.columns === columnCount;
+    if (whole || cells.every((span) => span.rows === 1 && span.columns === 1)) regular++;
+  }
+  return regular;
+};
+
+const rulingBox = (ruling: Ruling): Box =>
+  ruling.axis === 'h'
+    ? { x0: ruling.from, y0: ruling.at, x1: ruling.to, y1: ruling.at }
+    : { x0: ruling.at, y0: ruling.from, x1: ruling.at, y1: ruling.to };
+
 const readGrid = (
   grid: readonly Ruling[],
   words: readonly Word[],
   lines: readonly Line[],
-): TableRead | null => {
+  depth = 0,
+): TableRead[] => {
   const horizontals = grid.filter((ruling) => ruling.axis === 'h');
   const verticals = grid.filter((ruling) => ruling.axis === 'v');
-  if (horizontals.length < 2 || verticals.length < 2) return null;
+  if (horizontals.length < 2 || verticals.length < 2) return [];
   let ys = snapped(horizontals.map((ruling) => ruling.at));
-  const xs = snapped(verticals.map((ruling) => ruling.at));
+  let xs = snapped(verticals.map((ruling) => ruling.at));
   // A box (two lines each way) is a frame, not a table; a plan's walls make too many cells to be one.
-  if ((xs.length < 3 && ys.length < 3) || xs.length * ys.length > MAX_CELLS) return null;
+  if ((xs.length < 3 && ys.length < 3) || xs.length * ys.length > MAX_CELLS) return [];
   const frame = boxOf(
     grid.map((ruling) =>
       ruling.axis === 'h'
@@ -342,19 +431,24 @@ const readGrid = (
         : { x0: ruling.at, y0: ruling.from, x1: ruling.at, y1: ruling.to },
     ),
   );
-  if (frame.x1 - frame.x0 < 40 || frame.y1 - frame.y0 < 20) return null;
+  if (frame.x1 - frame.x0 < 40 || frame.y1 - frame.y0 < 20) return [];
   const inside = words.filter((word) =>
     contains(frame, { ...word, x0: centerX(word), x1: centerX(word) }, 0.5),
   );
-  if (inside.length < 4) return null;
+  if (inside.length < 4) return [];
   const text = median(inside.map((word) => height(word)));
+  // A frame drawn as two lines (a thick border, a shadow) leaves a sliver column at an edge that holds no text.
+  const sliver = (from: number, to: number): boolean =>
+    to - from < 2 * text && !inside.some((word) => centerX(word) > from && centerX(word) < to);
+  if (xs.length > 3 && sliver(xs[0] ?? 0, xs[1] ?? 0)) xs = xs.slice(1);
+  if (xs.length > 3 && sliver(xs[xs.length - 2] ?? 0, xs[xs.length - 1] ?? 0)) xs = xs.slice(0, -1);
   // Row lines only the text draws (rows ruled by columns only).
   const added = textRowLines(ys, xs, inside, text);
   const virtual: Ruling[] = added.map((at) => ({ axis: 'h', at, from: frame.x0, to: frame.x1 }));
   ys = snapped([...ys, ...added]);
-  if (ys.length < 3 || xs.length * ys.length > MAX_CELLS) return null;
+  if (ys.length < 3 || xs.length * ys.length > MAX_CELLS) return [];
   const rowHeights = ys.slice(1).map((y, index) => y - (ys[index] ?? y));
-  if (median(rowHeights) > MAX_ROW_HEIGHT_IN_TEXT * text) return null;
+  if (median(rowHeights) > MAX_ROW_HEIGHT_IN_TEXT * text) return [];
   const spans = spansOf([...grid, ...virtual], xs, ys);
   const columnCount = xs.length - 1;
   const rowCount = ys.length - 1;
@@ -370,7 +464,25 @@ const readGrid = (
   for (const word of inside)
     grid2d[lastAtOrBelow(ys, centerY(word))]?.[lastAtOrBelow(xs, centerX(word))]?.words.push(word);
   const filled = spans.filter((span) => span.words.length > 0);
-  if (filled.length < 4 || filled.length < MIN_FILLED_SHARE * spans.length) return null;
+  if (filled.length < 4) return [];
+  // Two tables printed side by side on shared row lines (an index in two blocks) with an empty column between
+  // them are two tables.
+  const gap = emptyColumn(grid2d, columnCount);
+  if (gap !== null && depth < 3) {
+    const left = xs[gap] ?? 0;
+    const right = xs[gap + 1] ?? 0;
+    return [
+      ...readGrid(clipRulings(grid, Number.NEGATIVE_INFINITY, left), words, lines, depth + 1),
+      ...readGrid(clipRulings(grid, right, Number.POSITIVE_INFINITY), words, lines, depth + 1),
+    ];
+  }
+  // Most of a table's rows are rows of single cells (or one cell over the whole row: a title, a group's
+  // name); merged cells head its columns. Linework joined into one grid merges cells in most of its rows.
+  const regular = grid2dRegularRows(spans, rowCount, columnCount);
+  if (regular < MIN_REGULAR_SHARE * rowCount) return [];
+  // A grid this regular is a table even when OCR read little of it (its columns are read again alone).
+  const ruledTable = regular >= RULED_TABLE_SHARE * rowCount && rowCount >= 4 && columnCount >= 2;
+  if (filled.length < (ruledTable ? MIN_FILLED_RULED : MIN_FILLED_SHARE) * spans.length) return [];
   // The title: a first row that is one cell over every column, else the line just above the frame.
   const first = grid2d[0]?.[0];
   const titleRow = first && first.columns === columnCount && first.rows === 1 && first.words.length > 0;
@@ -412,11 +524,13 @@ const readGrid = (
       headerEnd = row + 1;
       continue;
     }
-    // A row in the body's pattern is the column headings when it has no digits and the rows under it do.
+    // A row in the body's pattern is the column headings when far fewer of its cells hold digits than the
+    // rows under it (`SHOULDER L/3 (FT)` over `20 | 80 | 40`, `CODE | MATERIAL` over `CPT-1 | ...`).
     const next = Array.from({ length: Math.min(3, rowCount - row - 1) }, (_, index) =>
-      rowTexts(row + 1 + index),
+      digitShare(rowTexts(row + 1 + index)),
     );
-    if (!hasDigit(texts) && next.some((cells) => hasDigit(cells))) headerEnd = row + 1;
+    const below = next.length ? next.reduce((sum, share) => sum + share, 0) / next.length : 0;
+    if (below > 0 && digitShare(texts) <= 0.5 * below) headerEnd = row + 1;
     break;
   }
   if (headerEnd - bodyStart > 4 || headerEnd >= rowCount) headerEnd = Math.min(bodyStart + 1, rowCount);
@@ -439,14 +553,30 @@ const readGrid = (
         y1: ys[row + 1] ?? 0,
       },
     }));
-    if (cells.every((cell) => !cell.text)) continue;
+    // An empty row is kept (OCR may fill it: table-ocr.ts); withoutEmptyRows drops it once nothing will.
     const whole = spansOfRow[0];
     rows.push({
       box: { x0: frame.x0, y0: ys[row] ?? 0, x1: frame.x1, y1: ys[row + 1] ?? 0 },
       cells,
-      divider: columnCount > 1 && whole !== undefined && whole.columns === columnCount,
+      divider:
+        columnCount > 1 &&
+        whole !== undefined &&
+        whole.row === row &&
+        whole.rows === 1 &&
+        whole.columns === columnCount,
     });
   }
-  if (!rows.length) return null;
-  return { box: frame, title, titleBox, columnCount, header, rows, words: inside };
+  if (!rows.some((row) => row.cells.some((cell) => cell.text))) return [];
+  // A table's rows relate values across its columns: most rows fill two cells or more. Linework that happens
+  // to box a few labels (a plan's equipment, a detail's callouts) fills one cell a row.
+  const records = rows.filter((row) => !row.divider && row.cells.some((cell) => cell.text));
+  const related = records.filter((row) => row.cells.filter((cell) => cell.text).length >= 2).length;
+  if (columnCount >= 2 && !ruledTable && related < MIN_RELATED_SHARE * records.length) return [];
+  return [{ box: frame, title, titleBox, columnCount, header, rows, words: inside }];
 };
+
+/** The table without its rows empty in every cell (ruled spacer rows, or rows OCR could not read). */
+export const withoutEmptyRows = (table: TableRead): TableRead => ({
+  ...table,
+  rows: table.rows.filter((row) => row.cells.some((cell) => cell.text)),
+});

@@ -159,4 +159,47 @@ describe('tables read from ruled grids', () => {
     // Assess
     expect(tables).toEqual([]);
   });
+
+  it('reads two index blocks ruled on shared row lines as two tables, each with its heading row', () => {
+    // Prepare: rows at 100..180 every 16 pt across 100-700; columns 100/160/380 (left) and 420/480/700 (right);
+    // the column 380-420 between them is empty. Headings `DWG NO. | TITLE`; `L/2`-like digits in a heading do
+    // not make it a body row.
+    const ys = [100, 116, 132, 148, 164, 180];
+    const rulings: Ruling[] = [
+      ...ys.map((y): Ruling => ({ axis: 'h', at: y, from: 100, to: 700 })),
+      ...[100, 160, 380, 420, 480, 700].map((x): Ruling => ({ axis: 'v', at: x, from: 100, to: 180 })),
+    ];
+    const row = (index: number, left: [string, string], right: [string, string]): Word[] => [
+      ...textIn(left[0], 104, ys[index] ?? 0, ys[index + 1] ?? 0),
+      ...textIn(left[1], 164, ys[index] ?? 0, ys[index + 1] ?? 0),
+      ...textIn(right[0], 424, ys[index] ?? 0, ys[index + 1] ?? 0),
+      ...textIn(right[1], 484, ys[index] ?? 0, ys[index + 1] ?? 0),
+    ];
+    const words = [
+      ...row(0, ['DWG NO.', 'TITLE (SHEET 1/2)'], ['DWG NO.', 'TITLE (SHEET 2/2)']),
+      ...row(1, ['G-1', 'COVER 1'], ['S-1', 'SEWER PLAN 1']),
+      ...row(2, ['G-2', 'INDEX 2'], ['S-2', 'SEWER PLAN 2']),
+      ...row(3, ['C-1', 'GRADING 3'], ['S-3', 'SEWER PROFILE 3']),
+      ...row(4, ['C-2', 'DRAINAGE 4'], ['S-4', 'DETAILS 4']),
+    ];
+
+    // Act
+    const tables = readTables(words, rulings, PAGE).sort((a, b) => a.box.x0 - b.box.x0);
+
+    // Assess
+    expect(tables.map((table) => table.box)).toEqual([
+      { x0: 100, y0: 100, x1: 380, y1: 180 },
+      { x0: 420, y0: 100, x1: 700, y1: 180 },
+    ]);
+    expect(tables.map((table) => table.header)).toEqual([
+      [['DWG NO.', 'TITLE (SHEET 1/2)']],
+      [['DWG NO.', 'TITLE (SHEET 2/2)']],
+    ]);
+    expect(tables[1]?.rows.map((r) => r.cells.map((c) => c.text))).toEqual([
+      ['S-1', 'SEWER PLAN 1'],
+      ['S-2', 'SEWER PLAN 2'],
+      ['S-3', 'SEWER PROFILE 3'],
+      ['S-4', 'DETAILS 4'],
+    ]);
+  });
 });
