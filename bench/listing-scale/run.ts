@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { drawingSheetPdf, specificationPdf } from '../../test/fixtures/pdfs.ts';
 import { benchApi, createReadyProject, ingestFile } from '../local-api.ts';
+import { recordResult } from '../results.ts';
 import { percentile } from '../stats.ts';
 
 const args = process.argv.slice(2);
@@ -289,6 +290,14 @@ for (const [name, values] of results) {
   );
 }
 console.log('target: no figure grows by more than 2x from the smallest to the largest project');
+recordResult(
+  'listing-scale',
+  [...results].map(([name, values]) => ({
+    measure: `${name}, p50 / p95 ms at ${sizes.join(' → ')} regions`,
+    result: `${values.map((value) => `${ms(value.p50)} / ${ms(value.p95)}`).join(' → ')} (ratio ${ratioOf(values, 'p50')} / ${ratioOf(values, 'p95')})`,
+    target: '<= 2x',
+  })),
+);
 
 await stack.stop();
 rmSync(dataDir, { recursive: true, force: true });

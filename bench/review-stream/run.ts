@@ -14,6 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchApi, createReadyProject } from '../local-api.ts';
+import { recordResult } from '../results.ts';
 import { percentile } from '../stats.ts';
 
 const args = process.argv.slice(2);
@@ -167,6 +168,18 @@ console.log(
   `replay of ${eventCount} events (${replayed} frames with stream.ready): NDJSON median ${percentile(ndjson, 0.5).toFixed(0)} ms, SSE median ${percentile(sse, 0.5).toFixed(0)} ms; ` +
     `raw DynamoDB query of the same events median ${percentile(raw, 0.5).toFixed(0)} ms; ratio NDJSON/raw ${(percentile(ndjson, 0.5) / percentile(raw, 0.5)).toFixed(2)}x (target: replay < 300 ms)`,
 );
+recordResult('review-stream', [
+  {
+    measure: `first event over ${connections} connections, p50 / p95 (plain GET of the execution)`,
+    result: `${percentile(first, 0.5).toFixed(1)} / ${percentile(first, 0.95).toFixed(1)} ms (${percentile(gets, 0.5).toFixed(1)} / ${percentile(gets, 0.95).toFixed(1)} ms)`,
+    target: 'first event <= 100 ms',
+  },
+  {
+    measure: `replay of ${eventCount} events, median NDJSON / SSE (raw DynamoDB query)`,
+    result: `${percentile(ndjson, 0.5).toFixed(0)} / ${percentile(sse, 0.5).toFixed(0)} ms (${percentile(raw, 0.5).toFixed(0)} ms)`,
+    target: '< 300 ms',
+  },
+]);
 await stack.stop();
 rmSync(dataDir, { recursive: true, force: true });
 process.exit(0);
