@@ -1,10 +1,11 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { DynamoApiKeyStore, DynamoRateLimiter, DynamoSessionStore } from '../adapters/dynamodb/auth-store.ts';
 import { DynamoContentReader } from '../adapters/dynamodb/content-reader.ts';
-import { DynamoContentStore, DynamoProjectTotalsWriter } from '../adapters/dynamodb/content-store.ts';
+import { DynamoContentStore } from '../adapters/dynamodb/content-store.ts';
 import { DynamoJobStore } from '../adapters/dynamodb/job-store.ts';
 import { DynamoOrganizationStore } from '../adapters/dynamodb/organization-store.ts';
 import { DynamoProjectStore } from '../adapters/dynamodb/project-store.ts';
+import { DynamoProjectTotalsWriter } from '../adapters/dynamodb/project-totals.ts';
 import { DynamoReviewEventStore } from '../adapters/dynamodb/review-event-store.ts';
 import { DynamoWebhookStore } from '../adapters/dynamodb/webhook-store.ts';
 import { S3ArtifactStorage, S3ObjectStore } from '../adapters/s3/object-store.ts';

@@ -19,7 +19,7 @@ import { InvalidRequestError } from '../../core/errors.ts';
 import type { OwnedProjectRef } from '../../core/projects/model.ts';
 import { type DocumentSummaryRow, documentSummaries } from './content-summaries.ts';
 import { Filter } from './filter-expression.ts';
-import { projectCounters } from './project-counters.ts';
+import { projectCounters } from './project-totals.ts';
 import { countRanges, type KeyRange, queryRangesPage, type RangePosition } from './query-page.ts';
 import { facetsOfSections } from './section-facets.ts';
 import { keys, pad, recordOf, TABLE_DESIGN } from './table.ts';

@@ -1,22 +1,14 @@
-import { type DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DocumentRecord, RegionRecord, SpecSectionRecord } from '../../core/content/model.ts';
 import type { RegionNormalizationStore } from '../../core/content/ports.ts';
 import { summarizeContent } from '../../core/content/summary.ts';
 import { NORMALIZED_DATA_SCHEMA_VERSION, type NormalizedData } from '../../core/extraction/model.ts';
-import type {
-  ContentStore,
-  CreditLedger,
-  FileContent,
-  ProjectTotalsWriter,
-} from '../../core/pipeline/ports.ts';
+import type { ContentStore, FileContent } from '../../core/pipeline/ports.ts';
 import { waitingKeys } from '../../core/pipeline/waiting-sheets.ts';
-import type { OverviewCounts } from '../../core/projects/model.ts';
 import { batchWriteAll } from './batch-write.ts';
 import { recountFileSummary, regionsWithReferences } from './content-summaries.ts';
-import { balanceSeen, creditMovementItems } from './credit-movement.ts';
-import { cancellationReasons } from './errors.ts';
 import { pageRowItems, specSectionItem } from './file-content-items.ts';
-import { changeDocument, projectCounters } from './project-counters.ts';
+import { changeDocument, projectTotals } from './project-totals.ts';
 import { prefixQuery, queryAll, queryCount } from './query-page.ts';
 import { ENTITY_VERSION, keys } from './table.ts';
 
@@ -239,125 +231,7 @@ export class DynamoContentStore implements ContentStore, RegionNormalizationStor
   }
 
   /** The project's counters item: one read, whatever the project holds. */
-  async projectTotals(projectId: string) {
-    const counters = await projectCounters(this.client, this.tableName, projectId);
-    const count = (name: string) => (typeof counters[name] === 'number' ? (counters[name] as number) : 0);
-    const counts: OverviewCounts = {
-      files: count('files'),
-      sheets: count('sheets'),
-      regions: count('regions'),
-      // Sources and passages of indexed documents: each passage is one embedded vector.
-      vectors: count('indexedSources'),
-      vectorChunks: count('indexedPassages'),
-      normalizedRegions: count(`normalized#v${NORMALIZED_DATA_SCHEMA_VERSION}`),
-      specifications: count('sections'),
-      docs: count('docs'),
-    };
-    const disciplines = Object.keys(counters)
-      .filter((name) => name.startsWith('discipline#') && count(name) > 0)
-      .map((name) => {
-        const code = name.slice('discipline#'.length);
-        return { code, label: String(counters[`disciplineLabel#${code}`] ?? code), count: count(name) };
-      });
-    return {
-      counts,
-      searchableSources: count('sources'),
-      indexedSources: count('indexedSources'),
-      disciplines: disciplines.sort((a, b) => b.count - a.count || a.code.localeCompare(b.code)),
-    };
-  }
-}
-
-export class DynamoProjectTotalsWriter implements ProjectTotalsWriter {
-  private readonly client: DynamoDBDocumentClient;
-  private readonly tableName: string;
-
-  constructor(client: DynamoDBDocumentClient, tableName: string) {
-    this.client = client;
-    this.tableName = tableName;
-  }
-
-  async saveTotals(
-    orgId: string,
-    projectId: string,
-    totals: Awaited<ReturnType<ContentStore['projectTotals']>>,
-  ) {
-    await this.client.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: keys.project(orgId, projectId),
-        UpdateExpression:
-          'SET counts = :counts, disciplineCounts = :disciplines, indexedSources = :indexed, searchableSources = :searchable, normalizedSchemaVersion = :normalizedVersion, updatedAt = :now',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: {
-          ':counts': totals.counts,
-          ':disciplines': totals.disciplines,
-          ':indexed': totals.indexedSources,
-          ':searchable': totals.searchableSources,
-          ':normalizedVersion': NORMALIZED_DATA_SCHEMA_VERSION,
-          ':now': new Date().toISOString(),
-        },
-      }),
-    );
-  }
-}
-
-/**
- * Job credits: a reservation moves credits out of the balance at preflight; settlement keeps the
- * debit and returns the rest. Ledger entries have ids derived from the job, so each happens once.
- */
-export class DynamoCreditLedger implements CreditLedger {
-  private readonly client: DynamoDBDocumentClient;
-  private readonly tableName: string;
-
-  constructor(client: DynamoDBDocumentClient, tableName: string) {
-    this.client = client;
-    this.tableName = tableName;
-  }
-
-  async reserve(orgId: string, jobId: string, credits: number) {
-    try {
-      await this.client.send(
-        new TransactWriteCommand({
-          TransactItems: creditMovementItems(this.tableName, {
-            orgId,
-            entryId: `led_reserve_${jobId}`,
-            kind: 'job_reservation',
-            amount: -credits,
-            createdAt: new Date().toISOString(),
-            requireBalance: true,
-            details: { jobId },
-          }),
-        }),
-      );
-      return { ok: true as const };
-    } catch (error) {
-      const reasons = cancellationReasons(error);
-      if (!reasons) throw error;
-      if (reasons[0]?.failed) return { ok: true as const }; // reserved by an earlier attempt
-      if (reasons[1]?.failed) return { ok: false as const, available: balanceSeen(reasons[1]) };
-      throw error;
-    }
-  }
-
-  async settle(orgId: string, jobId: string, reserved: number, debit: number) {
-    try {
-      await this.client.send(
-        new TransactWriteCommand({
-          TransactItems: creditMovementItems(this.tableName, {
-            orgId,
-            entryId: `led_settle_${jobId}`,
-            kind: 'job_settlement',
-            amount: Math.max(0, reserved - debit),
-            createdAt: new Date().toISOString(),
-            requireBalance: false,
-            details: { debited: Math.min(debit, reserved), jobId },
-          }),
-        }),
-      );
-    } catch (error) {
-      if (cancellationReasons(error)?.[0]?.failed) return; // settled by an earlier attempt
-      throw error;
-    }
+  projectTotals(projectId: string) {
+    return projectTotals(this.client, this.tableName, projectId);
   }
 }

@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { RegionRecord, SearchIndexState } from '../../core/content/model.ts';
 import { type ContentSummary, summarizeContent } from '../../core/content/summary.ts';
-import { changeDocument } from './project-counters.ts';
+import { changeDocument } from './project-totals.ts';
 import { prefixQuery, queryAll } from './query-page.ts';
 import { keys } from './table.ts';
 

@@ -8,7 +8,7 @@ import type { ErrorInfo } from '../../core/errors.ts';
 import type { Page } from '../../core/pagination/page.ts';
 import type { OwnedProject, ProjectRecord, ProjectSettings } from '../../core/projects/model.ts';
 import type { CreateProjectCommand, CreateProjectOutcome, ProjectStore } from '../../core/projects/ports.ts';
-import { balanceSeen, creditMovementItems } from './credit-movement.ts';
+import { balanceSeen, creditMovementItems } from './credit-ledger.ts';
 import { cancellationReasons, isConditionFailure } from './errors.ts';
 import { queryCount, queryPage } from './query-page.ts';
 import { ENTITY_VERSION, keys } from './table.ts';

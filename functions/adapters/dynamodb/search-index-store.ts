@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { SearchIndexState } from '../../core/content/model.ts';
 import type { IndexLock, SearchIndexStateStore } from '../../core/search/ports.ts';
-import { changeDocument } from './project-counters.ts';
+import { changeDocument } from './project-totals.ts';
 import { prefixQuery, queryAll } from './query-page.ts';
 import { keys } from './table.ts';
 

@@ -84,7 +84,7 @@ export const keys = {
     pk: `PROJECT#${projectId}`,
     sk: `DOC#${documentId}`,
   }),
-  /** The project's totals, kept by atomic additions as its documents change (project-counters.ts). */
+  /** The project's totals, kept by atomic additions as its documents change (project-totals.ts). */
   projectCounters: (projectId: string): Key => ({ pk: `PROJECT#${projectId}`, sk: 'COUNTERS' }),
   /** The lease of the one writer of a project's source index. */
   indexLock: (projectId: string): Key => ({ pk: `PROJECT#${projectId}`, sk: 'INDEXLOCK' }),

@@ -104,14 +104,6 @@ describe('architecture', () => {
     expect(findCycle(edges)).toBeNull();
   });
 
-  it('keeps every file of functions/ under 400 lines (the extraction engine is cleaned up on its own)', () => {
-    const long = sourceFiles(join(ROOT, 'functions'))
-      .filter((file) => !file.includes('/core/extraction/'))
-      .map((file) => [relative(ROOT, file), readFileSync(file, 'utf8').split('\n').length] as const)
-      .filter(([, lines]) => lines > 400);
-    expect(long).toEqual([]);
-  });
-
   it('finds a cycle when there is one (the detector works)', () => {
     const graph = new Map([
       ['projects', new Set(['jobs'])],

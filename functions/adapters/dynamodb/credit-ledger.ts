@@ -1,4 +1,10 @@
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import type { CreditLedger } from '../../core/pipeline/ports.ts';
+import { cancellationReasons } from './errors.ts';
 import { keys, ledgerEntryItem } from './table.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -65,4 +71,64 @@ export function creditMovementItems(
 export function balanceSeen(reason: { item?: Record<string, unknown> } | undefined): number {
   const balance = reason?.item?.creditBalance;
   return typeof balance === 'number' ? balance : 0;
+}
+
+/**
+ * Job credits: a reservation moves credits out of the balance at preflight; settlement keeps the
+ * debit and returns the rest. Ledger entries have ids derived from the job, so each happens once.
+ */
+export class DynamoCreditLedger implements CreditLedger {
+  private readonly client: DynamoDBDocumentClient;
+  private readonly tableName: string;
+
+  constructor(client: DynamoDBDocumentClient, tableName: string) {
+    this.client = client;
+    this.tableName = tableName;
+  }
+
+  async reserve(orgId: string, jobId: string, credits: number) {
+    try {
+      await this.client.send(
+        new TransactWriteCommand({
+          TransactItems: creditMovementItems(this.tableName, {
+            orgId,
+            entryId: `led_reserve_${jobId}`,
+            kind: 'job_reservation',
+            amount: -credits,
+            createdAt: new Date().toISOString(),
+            requireBalance: true,
+            details: { jobId },
+          }),
+        }),
+      );
+      return { ok: true as const };
+    } catch (error) {
+      const reasons = cancellationReasons(error);
+      if (!reasons) throw error;
+      if (reasons[0]?.failed) return { ok: true as const }; // reserved by an earlier attempt
+      if (reasons[1]?.failed) return { ok: false as const, available: balanceSeen(reasons[1]) };
+      throw error;
+    }
+  }
+
+  async settle(orgId: string, jobId: string, reserved: number, debit: number) {
+    try {
+      await this.client.send(
+        new TransactWriteCommand({
+          TransactItems: creditMovementItems(this.tableName, {
+            orgId,
+            entryId: `led_settle_${jobId}`,
+            kind: 'job_settlement',
+            amount: Math.max(0, reserved - debit),
+            createdAt: new Date().toISOString(),
+            requireBalance: false,
+            details: { debited: Math.min(debit, reserved), jobId },
+          }),
+        }),
+      );
+    } catch (error) {
+      if (cancellationReasons(error)?.[0]?.failed) return; // settled by an earlier attempt
+      throw error;
+    }
+  }
 }
