@@ -30,7 +30,7 @@ const { stack, orgId, call, apiKey } = await benchApi({
   plan: 'enterprise',
 });
 const { dynamo } = await import('../../functions/shared/clients.ts');
-const { keys, ENTITY_VERSION } = await import('../../functions/adapters/dynamodb/table.ts');
+const { entities, partitions } = await import('../../functions/adapters/dynamodb/table.ts');
 const { batchWriteAll } = await import('../../functions/adapters/dynamodb/batch-write.ts');
 const { executionEventItem } = await import('../../functions/adapters/dynamodb/review-event-store.ts');
 const { queryAll } = await import('../../functions/adapters/dynamodb/query-page.ts');
@@ -53,10 +53,11 @@ const createdAt = new Date().toISOString();
 await batchWriteAll(dynamo, table, [
   {
     PutRequest: {
+      // Only the fields the stream reads: a bench row, not a whole execution.
       Item: {
-        ...keys.reviewExecution(orgId, executionId),
-        entity: 'reviewExecution',
-        v: ENTITY_VERSION.reviewExecution,
+        ...entities.reviewExecution.key(orgId, executionId),
+        entity: entities.reviewExecution.entity,
+        v: entities.reviewExecution.version,
         orgId,
         id: executionId,
         reviewId: review.id,
@@ -154,7 +155,7 @@ for (let i = 0; i < 5; i++) {
   await queryAll(dynamo, {
     TableName: table,
     KeyConditionExpression: 'pk = :pk AND sk > :after',
-    ExpressionAttributeValues: { ':pk': `EXECUTION#${executionId}`, ':after': 'EVENT#' },
+    ExpressionAttributeValues: { ':pk': partitions.execution(executionId), ':after': 'EVENT#' },
     ConsistentRead: true,
   });
   raw.push(performance.now() - started);

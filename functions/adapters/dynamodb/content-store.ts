@@ -10,7 +10,7 @@ import { recountFileSummary, regionsWithReferences } from './content-summaries.t
 import { pageRowItems, specSectionItem } from './file-content-items.ts';
 import { changeDocument, projectTotals } from './project-totals.ts';
 import { prefixQuery, queryAll, queryCount } from './query-page.ts';
-import { ENTITY_VERSION, keys } from './table.ts';
+import { entities, partitions } from './table.ts';
 
 /**
  * A region is normalized when its normalizedData is of the current schema version (or newer): a
@@ -35,7 +35,7 @@ export class DynamoContentStore implements ContentStore, RegionNormalizationStor
 
   private async keysWithPrefix(projectId: string, prefix: string): Promise<{ pk: string; sk: string }[]> {
     const items = await queryAll(this.client, {
-      ...prefixQuery(this.tableName, `PROJECT#${projectId}`, prefix),
+      ...prefixQuery(this.tableName, partitions.project(projectId), prefix),
       ProjectionExpression: 'pk, sk',
     });
     return items.map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
@@ -51,13 +51,18 @@ export class DynamoContentStore implements ContentStore, RegionNormalizationStor
     // Rows a previous attempt wrote but this one does not (the engine changed its mind) are removed.
     const wanted = new Set([
       ...puts.map((item) => item.sk as string),
-      ...content.sections.map((section) => keys.specSection(projectId, fileId, section.sectionIndex).sk),
+      ...content.sections.map(
+        (section) => entities.specSection.key(projectId, fileId, section.sectionIndex).sk,
+      ),
     ]);
     const stale = (
       await Promise.all(
-        [keys.sheetPrefix, keys.regionPrefix, keys.specPrefix, keys.facetPrefix].map((prefix) =>
-          this.keysWithPrefix(projectId, `${prefix}${fileId}#`),
-        ),
+        [
+          entities.sheet.prefix,
+          entities.region.prefix,
+          entities.specSection.prefix,
+          entities.specFacet.prefix,
+        ].map((prefix) => this.keysWithPrefix(projectId, `${prefix}${fileId}#`)),
       )
     )
       .flat()
@@ -80,40 +85,46 @@ export class DynamoContentStore implements ContentStore, RegionNormalizationStor
     );
     // The document row last: once it says ready, everything it points to is in place. Its
     // summary and the project's counters change together.
-    const document = {
-      ...keys.document(projectId, content.document.documentId),
-      ...keys.documentByDigest(projectId, content.document.sha256, content.document.documentId),
-      entity: 'document',
-      v: ENTITY_VERSION.document,
-      ...content.document,
-      // Every document row says which sheets its references wait for (none: an empty list).
-      unresolvedSheetRefs: content.document.unresolvedSheetRefs ?? waitingKeys(content.regions),
-      contentSummary: summarizeContent({
-        sheets: content.sheets,
-        regions: content.regions,
-        sectionCount: content.sections.length,
-        facetCount: content.facets.length,
-      }),
-    };
+    const document = entities.document.format(
+      {
+        ...entities.document.key(projectId, content.document.documentId),
+        ...entities.document.indexes.byParent(
+          projectId,
+          content.document.sha256,
+          content.document.documentId,
+        ),
+      },
+      {
+        ...content.document,
+        // Every document row says which sheets its references wait for (none: an empty list).
+        unresolvedSheetRefs: content.document.unresolvedSheetRefs ?? waitingKeys(content.regions),
+        contentSummary: summarizeContent({
+          sheets: content.sheets,
+          regions: content.regions,
+          sectionCount: content.sections.length,
+          facetCount: content.facets.length,
+        }),
+      },
+    );
     await changeDocument(this.client, this.tableName, projectId, content.document.documentId, () => document);
   }
 
   async documents(projectId: string): Promise<DocumentRecord[]> {
     const items = await queryAll(
       this.client,
-      prefixQuery(this.tableName, `PROJECT#${projectId}`, keys.documentPrefix),
+      prefixQuery(this.tableName, partitions.project(projectId), entities.document.prefix),
     );
-    return items as unknown as DocumentRecord[];
+    return items.map(entities.document.parse);
   }
 
   private regionsToNormalizeQuery(projectId: string, fileId: string) {
     return {
-      ...prefixQuery(this.tableName, `PROJECT#${projectId}`, `${keys.regionPrefix}${fileId}#`),
+      ...prefixQuery(this.tableName, partitions.project(projectId), `${entities.region.prefix}${fileId}#`),
       FilterExpression: normalization.missing,
       ExpressionAttributeNames: normalization.names,
       ExpressionAttributeValues: {
-        ':pk': `PROJECT#${projectId}`,
-        ':prefix': `${keys.regionPrefix}${fileId}#`,
+        ':pk': partitions.project(projectId),
+        ':prefix': `${entities.region.prefix}${fileId}#`,
         ...normalization.values,
       },
     };
@@ -124,27 +135,26 @@ export class DynamoContentStore implements ContentStore, RegionNormalizationStor
   }
 
   async regionsToNormalize(projectId: string, fileId: string): Promise<RegionRecord[]> {
-    return (await queryAll(
-      this.client,
-      this.regionsToNormalizeQuery(projectId, fileId),
-    )) as unknown as RegionRecord[];
+    return (await queryAll(this.client, this.regionsToNormalizeQuery(projectId, fileId))).map(
+      entities.region.parse,
+    );
   }
 
   async fileLayout(projectId: string, fileId: string) {
-    const pk = `PROJECT#${projectId}`;
+    const pk = partitions.project(projectId);
     const [sheets, views] = await Promise.all([
       queryAll(this.client, {
-        ...prefixQuery(this.tableName, pk, `${keys.sheetPrefix}${fileId}#`),
+        ...prefixQuery(this.tableName, pk, `${entities.sheet.prefix}${fileId}#`),
         ProjectionExpression: 'pageNumber, sheetNumber',
       }),
       queryAll(this.client, {
-        ...prefixQuery(this.tableName, pk, `${keys.regionPrefix}${fileId}#`),
+        ...prefixQuery(this.tableName, pk, `${entities.region.prefix}${fileId}#`),
         FilterExpression: 'regionType = :view',
         ProjectionExpression: 'pageNumber, regionIndex, #nd.viewNumber',
         ExpressionAttributeNames: { '#nd': 'normalizedData' },
         ExpressionAttributeValues: {
           ':pk': pk,
-          ':prefix': `${keys.regionPrefix}${fileId}#`,
+          ':prefix': `${entities.region.prefix}${fileId}#`,
           ':view': 'view',
         },
       }),
@@ -171,7 +181,7 @@ export class DynamoContentStore implements ContentStore, RegionNormalizationStor
       .send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: keys.region(projectId, region.fileId, region.pageNumber, region.regionIndex),
+          Key: entities.region.key(projectId, region.fileId, region.pageNumber, region.regionIndex),
           UpdateExpression: 'SET #nd = :data',
           // The region may have been replaced meanwhile (its file reprocessed): never resurrect a row.
           ConditionExpression: 'attribute_exists(pk)',
@@ -193,7 +203,7 @@ export class DynamoContentStore implements ContentStore, RegionNormalizationStor
       .send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: keys.document(projectId, documentId),
+          Key: entities.document.key(projectId, documentId),
           UpdateExpression: 'SET unresolvedSheetRefs = :keys',
           // A document deleted meanwhile stays deleted.
           ConditionExpression: 'attribute_exists(pk)',
@@ -209,11 +219,11 @@ export class DynamoContentStore implements ContentStore, RegionNormalizationStor
     const found: { type: 'region_crop' | 'specification_file'; key: string }[] = [];
     for (const fileId of fileIds) {
       for (const [prefix, field, type] of [
-        [keys.regionPrefix, 'cropPath', 'region_crop'],
-        [keys.specPrefix, 'pdfPath', 'specification_file'],
+        [entities.region.prefix, 'cropPath', 'region_crop'],
+        [entities.specSection.prefix, 'pdfPath', 'specification_file'],
       ] as const) {
         const items = await queryAll(this.client, {
-          ...prefixQuery(this.tableName, `PROJECT#${projectId}`, `${prefix}${fileId}#`),
+          ...prefixQuery(this.tableName, partitions.project(projectId), `${prefix}${fileId}#`),
           FilterExpression: 'attribute_exists(#field)',
           ExpressionAttributeNames: { '#field': field },
           ProjectionExpression: '#field',

@@ -5,7 +5,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { CreditLedger } from '../../core/pipeline/ports.ts';
 import { cancellationReasons } from './errors.ts';
-import { keys, ledgerEntryItem } from './table.ts';
+import { entities, ledgerEntryItem } from './table.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -51,7 +51,7 @@ export function creditMovementItems(
     {
       Update: {
         TableName: tableName,
-        Key: keys.organization(movement.orgId),
+        Key: entities.organization.key(movement.orgId),
         UpdateExpression: 'SET creditBalance = creditBalance + :amount, updatedAt = :now',
         ConditionExpression: movement.requireBalance
           ? 'attribute_exists(pk) AND creditBalance >= :needed'

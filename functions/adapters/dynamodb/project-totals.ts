@@ -11,7 +11,7 @@ import { NORMALIZED_DATA_SCHEMA_VERSION } from '../../core/extraction/model.ts';
 import type { ProjectTotalsWriter } from '../../core/pipeline/ports.ts';
 import type { OverviewCounts } from '../../core/projects/model.ts';
 import { cancellationReasons } from './errors.ts';
-import { keys } from './table.ts';
+import { entities } from './table.ts';
 
 type Item = Record<string, unknown>;
 
@@ -87,7 +87,7 @@ export async function changeDocument(
   documentId: string,
   change: (current: Item | null) => Item | null,
 ): Promise<Item | null> {
-  const key = keys.document(projectId, documentId);
+  const key = entities.document.key(projectId, documentId);
   for (let attempt = 1; ; attempt++) {
     const { Item: current = null } = await client.send(
       new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }),
@@ -134,7 +134,7 @@ export async function changeDocument(
       items.push({
         Update: {
           TableName: tableName,
-          Key: keys.projectCounters(projectId),
+          Key: entities.projectCounters.key(projectId),
           UpdateExpression: [
             adds.length ? `ADD ${adds.join(', ')}` : '',
             sets.length ? `SET ${sets.join(', ')}` : '',
@@ -166,7 +166,11 @@ export async function projectCounters(
   projectId: string,
 ): Promise<Record<string, number | string>> {
   const { Item } = await client.send(
-    new GetCommand({ TableName: tableName, Key: keys.projectCounters(projectId), ConsistentRead: true }),
+    new GetCommand({
+      TableName: tableName,
+      Key: entities.projectCounters.key(projectId),
+      ConsistentRead: true,
+    }),
   );
   return (Item ?? {}) as Record<string, number | string>;
 }
@@ -216,7 +220,7 @@ export class DynamoProjectTotalsWriter implements ProjectTotalsWriter {
     await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
-        Key: keys.project(orgId, projectId),
+        Key: entities.project.key(orgId, projectId),
         UpdateExpression:
           'SET counts = :counts, disciplineCounts = :disciplines, indexedSources = :indexed, searchableSources = :searchable, normalizedSchemaVersion = :normalizedVersion, updatedAt = :now',
         ConditionExpression: 'attribute_exists(pk)',

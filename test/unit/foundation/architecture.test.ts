@@ -104,6 +104,23 @@ describe('architecture', () => {
     expect(findCycle(edges)).toBeNull();
   });
 
+  it('builds every table key in table.ts: no labelled key segment written by hand in the adapters', () => {
+    // A key segment is a label and a value: `PROJECT#${projectId}`, `ORG#${orgId}`, ...
+    const handBuilt = sourceFiles(join(ROOT, 'functions'))
+      .filter((file) => !file.endsWith('adapters/dynamodb/table.ts'))
+      .flatMap((file) =>
+        [...readFileSync(file, 'utf8').matchAll(/`[A-Z]+#\$\{/g)].map(() => relative(ROOT, file)),
+      );
+    expect(handBuilt).toEqual([]);
+  });
+
+  it('reads stored items through their definition: no `as unknown as` in the DynamoDB adapters', () => {
+    const casts = sourceFiles(join(ROOT, 'functions/adapters/dynamodb'))
+      .filter((file) => readFileSync(file, 'utf8').includes('as unknown as'))
+      .map((file) => relative(ROOT, file));
+    expect(casts).toEqual([]);
+  });
+
   it('finds a cycle when there is one (the detector works)', () => {
     const graph = new Map([
       ['projects', new Set(['jobs'])],
