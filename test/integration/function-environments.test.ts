@@ -48,7 +48,7 @@ describe('each function runs with exactly the environment of its synthesized tem
         starter: { start: async () => undefined },
         answerer: 'extractive',
       },
-      { orgId: org.orgId, projectId, reviewId, idempotencyKey: crypto.randomUUID(), body: { question } },
+      { orgId: org.orgId, projectId, reviewId, idempotencyKey: crypto.randomUUID(), ask: { question } },
     );
     return execution;
   };

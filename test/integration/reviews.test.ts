@@ -383,7 +383,7 @@ describe('reviews', () => {
             starter: { start: async () => undefined },
             answerer: 'extractive',
           },
-          { orgId: org.orgId, projectId, reviewId: review.id, idempotencyKey: key, body: { question } },
+          { orgId: org.orgId, projectId, reviewId: review.id, idempotencyKey: key, ask: { question } },
         )
       ).execution;
     const slow = await queued('Who pays the permit fees?', 'ask-slow');

@@ -4,5 +4,9 @@ import { searchDeps } from '../../shared/search-container.ts';
 
 export const handler = apiHandler('searchSources', async ({ path, body, principal }) => ({
   status: 200,
-  body: await searchSources(searchDeps(), { orgId: principal.orgId, projectId: path.projectId, body }),
+  body: await searchSources(searchDeps(), {
+    orgId: principal.orgId,
+    projectId: path.projectId,
+    search: body,
+  }),
 }));

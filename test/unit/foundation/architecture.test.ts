@@ -121,6 +121,26 @@ describe('architecture', () => {
     expect(casts).toEqual([]);
   });
 
+  it('keeps the wire out of core: no OpenAPI ids, no request bodies, no stream framing or Accept negotiation', () => {
+    // The extraction engine's models still carry their OpenAPI ids (the engine is changed on its own).
+    const wire = [
+      { what: 'an OpenAPI id', pattern: /\.meta\(\{\s*id:/ },
+      { what: 'a request body schema', pattern: /\b\w+BodySchema\b/ },
+      { what: 'a use case input named body', pattern: /\binput:\s*\{[^}]*\bbody\??\s*:/ },
+      { what: 'SSE or NDJSON framing', pattern: /text\/event-stream|application\/x-ndjson|\bevent: \$\{/ },
+      { what: 'Accept negotiation', pattern: /headers\.accept|headers\['accept'\]|\bnegotiateFormat\b/i },
+    ];
+    const found = files
+      .filter((file) => !file.includes('/core/extraction/'))
+      .flatMap((file) => {
+        const text = readFileSync(file, 'utf8');
+        return wire
+          .filter(({ pattern }) => pattern.test(text))
+          .map(({ what }) => `${relative(ROOT, file)}: ${what}`);
+      });
+    expect(found).toEqual([]);
+  });
+
   it('finds a cycle when there is one (the detector works)', () => {
     const graph = new Map([
       ['projects', new Set(['jobs'])],
