@@ -18,7 +18,7 @@ import type { ProcessingStarter } from '../core/jobs/ports.ts';
 import { CursorCodec } from '../core/pagination/cursor.ts';
 import type { ProvisioningStarter } from '../core/projects/ports.ts';
 import { HmacTokenSigner } from '../core/signing/signer.ts';
-import { dynamo, s3, sfn } from './clients.ts';
+import { dynamo, s3, sfn, traced } from './clients.ts';
 import { config, resource } from './config.ts';
 import { lazy } from './lazy.ts';
 import { RESOURCES } from './resources.ts';
@@ -49,7 +49,7 @@ function signingKey(): Promise<string> {
   const fetch = signingKeyFetch();
   fetch.promise ??= (async () => {
     if (config.SIGNING_KEY) return config.SIGNING_KEY;
-    const secret = await new SecretsManagerClient({}).send(
+    const secret = await traced(new SecretsManagerClient({})).send(
       new GetSecretValueCommand({ SecretId: resource('signingKey') }),
     );
     if (!secret.SecretString || secret.SecretString.length < 32)
@@ -76,7 +76,9 @@ export function originVerifyValue(): Promise<string | null> {
     if (config.ORIGIN_VERIFY) return config.ORIGIN_VERIFY;
     const secretId = config[RESOURCES.originVerify.env];
     if (!secretId) return null;
-    const secret = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: secretId }));
+    const secret = await traced(new SecretsManagerClient({})).send(
+      new GetSecretValueCommand({ SecretId: secretId }),
+    );
     if (!secret.SecretString || secret.SecretString.length < 32)
       throw new Error('The origin secret is empty');
     return secret.SecretString;

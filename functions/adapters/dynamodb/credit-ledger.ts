@@ -4,6 +4,7 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import type { CreditLedger } from '../../core/pipeline/ports.ts';
+import { recordMetric } from '../cloudwatch/metrics.ts';
 import { cancellationReasons } from './errors.ts';
 import { entities, ledgerEntryItem } from './table.ts';
 
@@ -126,6 +127,7 @@ export class DynamoCreditLedger implements CreditLedger {
           }),
         }),
       );
+      recordMetric('CreditsDebited', Math.min(debit, reserved));
     } catch (error) {
       if (cancellationReasons(error)?.[0]?.failed) return; // settled by an earlier attempt
       throw error;

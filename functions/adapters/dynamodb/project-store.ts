@@ -8,6 +8,7 @@ import type { ErrorInfo } from '../../core/errors.ts';
 import type { Page } from '../../core/pagination/page.ts';
 import type { OwnedProject, ProjectRecord, ProjectSettings } from '../../core/projects/model.ts';
 import type { CreateProjectCommand, CreateProjectOutcome, ProjectStore } from '../../core/projects/ports.ts';
+import { recordMetric } from '../cloudwatch/metrics.ts';
 import { balanceSeen, creditMovementItems } from './credit-ledger.ts';
 import { cancellationReasons, isConditionFailure } from './errors.ts';
 import { queryCount, queryPage } from './query-page.ts';
@@ -68,6 +69,7 @@ export class DynamoProjectStore implements ProjectStore {
           ],
         }),
       );
+      recordMetric('CreditsCharged', price);
     } catch (error) {
       const reasons = cancellationReasons(error);
       if (!reasons) throw error;

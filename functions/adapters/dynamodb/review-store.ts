@@ -18,6 +18,7 @@ import type {
 } from '../../core/reviews/ports.ts';
 import type { StreamEvent } from '../../core/reviews/stream.ts';
 import type { ReviewSourceLookup } from '../../core/search/ports.ts';
+import { recordMetric } from '../cloudwatch/metrics.ts';
 import { cancellationReasons, isConditionFailure } from './errors.ts';
 import { queryAll, queryPage, setExpression } from './query-page.ts';
 import { eventsQuery, executionEventItem, storedEvent } from './review-event-store.ts';
@@ -228,7 +229,7 @@ export class DynamoReviewStore implements ReviewStore, ExecutionEventLog, Review
     const set = setExpression({ ...changes });
     const fromValues = Object.fromEntries(from.map((status, index) => [`:from${index}`, status]));
     try {
-      await this.client.send(
+      const { Attributes } = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: entities.reviewExecution.key(execution.orgId, execution.id),
@@ -236,8 +237,12 @@ export class DynamoReviewStore implements ReviewStore, ExecutionEventLog, Review
           ConditionExpression: `#st IN (${Object.keys(fromValues).join(', ')})`,
           ExpressionAttributeNames: { ...set.names, '#st': 'status' },
           ExpressionAttributeValues: { ...set.values, ...fromValues },
+          ...(changes.completedAt ? { ReturnValues: 'ALL_OLD' as const } : {}),
         }),
       );
+      // The execution ended here (its status moved from queued or running): how long the answer took.
+      if (changes.completedAt && typeof Attributes?.createdAt === 'string')
+        recordMetric('AnswerLatency', Date.parse(changes.completedAt) - Date.parse(Attributes.createdAt));
     } catch (error) {
       if (isConditionFailure(error)) return false;
       throw error;
