@@ -152,6 +152,16 @@ export const ROUTES = [
     summary: 'List the regions extracted from drawing sheets, with filters',
   },
   {
+    id: 'getRegionTable',
+    method: 'GET',
+    path: '/api/open/v1/projects/{projectId}/regions/{regionId}/table',
+    handler: http('get-region-table'),
+    auth: 'apiKey',
+    scope: 'jobs:read',
+    access: { table: 'read' },
+    summary: "A table region's header and rows with cell boxes, as JSON or CSV",
+  },
+  {
     id: 'searchSources',
     method: 'POST',
     path: '/api/open/v1/projects/{projectId}/source-search',

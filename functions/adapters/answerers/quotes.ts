@@ -98,7 +98,10 @@ function firstAnswer(sentences: string[]): string | undefined {
   return undefined;
 }
 
-/** Every sentence of the sources read, in order, with what names its source. */
+/** A table's row (`…/regions/{r}/rows/{n}`): quoted whole, its cells with their column names, never cut. */
+const isTableRow = (source: ReviewedSource): boolean => /\/rows\/\d+$/.test(source.sourceCatalogUri);
+
+/** Every sentence of the sources read, in order, with what names its source (a table row is one). */
 function candidatesOf(sources: ReviewedSource[]): Candidate[] {
   const candidates: Candidate[] = [];
   // A sentence said by two sources (a section and its part) is quoted once, from the first.
@@ -109,7 +112,7 @@ function candidatesOf(sources: ReviewedSource[]): Candidate[] {
       analyzeText(`${source.source.label} ${source.fileName.replace(/[-_.]/g, ' ')}`).split(' '),
     );
     for (const passage of source.passages)
-      for (const sentence of sentencesOf(passage.text)) {
+      for (const sentence of isTableRow(source) ? [passage.text] : sentencesOf(passage.text)) {
         if (seen.has(sentence)) continue;
         seen.add(sentence);
         candidates.push({
@@ -305,7 +308,7 @@ export function originalOf(addendum: Quote, sources: ReviewedSource[]): Quote | 
   let bestShared = 2;
   for (const [rank, source] of sources.entries())
     for (const passage of source.passages)
-      for (const sentence of sentencesOf(passage.text)) {
+      for (const sentence of isTableRow(source) ? [passage.text] : sentencesOf(passage.text)) {
         const shared = analyzeText(sentence)
           .split(' ')
           .filter((token, index, all) => terms.has(token) && all.indexOf(token) === index).length;

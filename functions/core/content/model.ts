@@ -6,6 +6,7 @@ import {
   type Region,
   type Sheet,
   SheetIdentificationSchema,
+  TableSchema,
 } from '../extraction/model.ts';
 import { ClassificationSchema } from '../jobs/model.ts';
 import type { ContentSummary } from './summary.ts';
@@ -47,6 +48,9 @@ export const RegionEntitySchema = z.object({
   ),
   normalizedData: NormalizedDataSchema.nullable().describe(
     'What a program wants from the region without parsing its text (references, scale, keynotes, schedule). null when the region has not been normalized; `POST /projects/{projectId}/regions/normalize` repairs it.',
+  ),
+  table: TableSchema.optional().describe(
+    'The table a schedule, legend, index or log region prints as a ruled grid: header rows and body rows with their cells and boxes. Absent when the region is not a ruled table (or was extracted before tables were read).',
   ),
   artifacts: z.array(ArtifactReferenceSchema).optional(),
 });
@@ -223,6 +227,11 @@ export const contentIds = {
   region: (fileId: string, page: number, index: number) => `reg_${core(fileId)}_${page}_${index}`,
   section: (fileId: string, index: number) => `sec_${core(fileId)}_${index}`,
   facet: (fileId: string, index: number, facet: number) => `fct_${core(fileId)}_${index}_${facet}`,
+  /** `reg_<file>_<page>_<index>` -> the file, page and position, to find a region's row; null for anything else. */
+  parseRegion(regionId: string): { fileId: string; page: number; index: number } | null {
+    const match = /^reg_([0-9a-z]{26})_(\d{1,5})_(\d{1,4})$/.exec(regionId);
+    return match ? { fileId: `fil_${match[1]}`, page: Number(match[2]), index: Number(match[3]) } : null;
+  },
   /** `sht_<file>_<page>` -> the file and page, to find a sheet's rows; null for anything else. */
   parseSheet(sheetId: string): { fileId: string; page: number } | null {
     const match = /^sht_([0-9a-z]{26})_(\d{1,5})$/.exec(sheetId);

@@ -194,6 +194,39 @@ export const DrawingTypeSchema = z.enum([
 ]);
 export type DrawingType = z.infer<typeof DrawingTypeSchema>;
 
+export const TableCellSchema = z.object({
+  /** Text as printed, wrapped lines joined by one space; `''` for an empty cell or one a merged cell covers. */
+  text: z.string(),
+  /** The printed cell (a merged cell's whole box on each column it covers). */
+  displayBox: DisplayBoxSchema,
+});
+
+export const TableRowSchema = z.object({
+  displayBox: DisplayBoxSchema,
+  /** One cell per column. */
+  cells: z.array(TableCellSchema),
+  /** A full-width row naming the group of rows under it (`FLOORING`). */
+  divider: z.boolean(),
+});
+
+export const TableSchema = z
+  .object({
+    title: z.string().nullable(),
+    /** The printed frame (title row included when it is inside the frame). */
+    displayBox: DisplayBoxSchema,
+    columnCount: z.number().int().min(1),
+    /** Header rows, one string per column; a heading merged over several columns is repeated in each. */
+    header: z.array(z.array(z.string())),
+    /** Body rows, top to bottom. */
+    rows: z.array(TableRowSchema),
+  })
+  .meta({
+    id: 'ExtractedTable',
+    description:
+      'A table printed as a ruled grid (schedule, legend, index, log): its header and rows with boxes.',
+  });
+export type Table = z.infer<typeof TableSchema>;
+
 export const RegionSchema = z
   .object({
     /** Stable within a result: `p<page>-<type>-<n>`. */
@@ -210,6 +243,8 @@ export const RegionSchema = z
     /** Mean OCR confidence 0..100 of the words in the region, null for text-layer text. */
     ocrConfidence: z.number().nullable(),
     normalizedData: NormalizedDataSchema,
+    /** The region's table when it is printed as a ruled grid; absent otherwise (and on older results). */
+    table: TableSchema.optional(),
   })
   .meta({ id: 'ExtractedRegion' });
 export type Region = z.infer<typeof RegionSchema>;

@@ -67,6 +67,10 @@ interface SheetFrame {
   geometry: PageGeometry;
   words: Word[];
   rulings: Ruling[];
+  /** The page's short rulings too (cell borders), read on first use, in this frame. */
+  cellRulings: () => Promise<Ruling[]>;
+  /** Rulings for tables (joined row by row), read on first use, in this frame. */
+  tableRulings: () => Promise<Ruling[]>;
   ocrRequest: OcrRequest | null;
 }
 
@@ -140,6 +144,15 @@ export const processPage = async (
           cellRulingsRead ??= sheetRulings(10);
           return cellRulingsRead;
         };
+        // A table's grid, drawn cell by cell at heights a fraction of a point apart, is joined row by row; from
+        // PDFium's page objects on every sheet (a path neither filled nor stroked draws no table line).
+        let tableRulingsRead: Promise<Ruling[]> | null = null;
+        const tableRulings = (): Promise<Ruling[]> => {
+          tableRulingsRead ??= Promise.resolve().then(() =>
+            readPdfiumRulings(pdfiumPage, 8, MAX_PATHS, true),
+          );
+          return tableRulingsRead;
+        };
         if (ocrWillRead) {
           ocrRequest = {
             page,
@@ -163,26 +176,30 @@ export const processPage = async (
             : null;
         // The page as displayed, and (for a sheet that may stand sideways on it) turned by a quarter either way.
         const frameOf = (turn: Turn): SheetFrame => {
-          if (turn === 0) return { turn, geometry, words, rulings, ocrRequest };
+          if (turn === 0) return { turn, geometry, words, rulings, cellRulings, tableRulings, ocrRequest };
           const turned = turnGeometry(geometry, turn);
           // The page's cell borders, read once (cellRulings), turned once on first use.
           let turnedCells: Promise<Ruling[]> | null = null;
+          const turnedCellRulings = (): Promise<Ruling[]> => {
+            turnedCells ??= cellRulings().then((read) =>
+              read.map((ruling) => rulingToTurned(ruling, geometry, turn)),
+            );
+            return turnedCells;
+          };
           return {
             turn,
             geometry: turned,
             words: words.map((word) => wordToTurned(word, geometry, turn)),
             rulings: rulings.map((ruling) => rulingToTurned(ruling, geometry, turn)),
+            cellRulings: turnedCellRulings,
+            tableRulings: () =>
+              tableRulings().then((read) => read.map((ruling) => rulingToTurned(ruling, geometry, turn))),
             ocrRequest: ocrRequest && {
               ...ocrRequest,
               geometry: turned,
               turn,
               renders: [],
-              cellRulings: () => {
-                turnedCells ??= cellRulings().then((read) =>
-                  read.map((ruling) => rulingToTurned(ruling, geometry, turn)),
-                );
-                return turnedCells;
-              },
+              cellRulings: turnedCellRulings,
             },
           };
         };
@@ -223,6 +240,7 @@ export const processPage = async (
           frame.ocrRequest,
           frame.rulings,
           titleBlockRead,
+          frame.tableRulings,
         );
         readingTurn = frame.turn;
         // The budget counts pages OCR actually read (a sheet with a convincing text-layer number is not).

@@ -132,6 +132,19 @@ export const sheetToDisplay = (sheet: SheetPageResult, size: DisplaySize, turn: 
       ...region,
       displayBox: displayBox(region.displayBox),
       titleDisplayBox: region.titleDisplayBox ? displayBox(region.titleDisplayBox) : null,
+      ...(region.table
+        ? {
+            table: {
+              ...region.table,
+              displayBox: displayBox(region.table.displayBox),
+              rows: region.table.rows.map((row) => ({
+                ...row,
+                displayBox: displayBox(row.displayBox),
+                cells: row.cells.map((cell) => ({ ...cell, displayBox: displayBox(cell.displayBox) })),
+              })),
+            },
+          }
+        : {}),
       normalizedData: {
         ...region.normalizedData,
         sheetReferences: region.normalizedData.sheetReferences.map((reference) => ({

@@ -4,6 +4,7 @@
  */
 import { type Box, centerY, type Line } from './geometry.ts';
 import type { DrawingType, Keynote, RegionType, Revision, Schedule } from './model.ts';
+import type { TableRead } from './tables.ts';
 
 export interface RegionDraft {
   regionType: RegionType;
@@ -17,6 +18,8 @@ export interface RegionDraft {
   scaleText?: string | null;
   keynotes?: Keynote[];
   schedule?: Schedule | null;
+  /** The ruled table the region prints (tables.ts). */
+  table?: TableRead;
   revisions?: Revision[];
   /** The whole drawing area of a sheet without titled views: its title is the sheet title (set level). */
   drawingArea?: boolean;

@@ -4,9 +4,11 @@
  * or another region's heading. Text alone gives a schedule's box only as far as its column of lines reaches,
  * which on a wide table is a guess.
  */
-import { type Box, boxOf, height } from './geometry.ts';
+import { area, type Box, boxOf, centerInside, height, intersection, type Line } from './geometry.ts';
+import type { RegionType, Schedule } from './model.ts';
 import type { RegionDraft } from './region-draft.ts';
 import type { Ruling } from './rulings.ts';
+import type { TableRead } from './tables.ts';
 
 /** Row lines of one table have the same ends within this many points. */
 const SAME_END = 3;
@@ -55,5 +57,105 @@ export const fitScheduleFrames = (drafts: RegionDraft[], rulings: readonly Rulin
     );
     const top = Math.min(heading.y0, ...above.map((ruling) => ruling.at));
     draft.box = boxOf([heading, { x0: first.from, y0: top, x1: first.to, y1: last.at } satisfies Box]);
+  }
+};
+
+/** Region kinds a ruled table may be the content of. */
+const TABLE_KINDS: ReadonlySet<RegionType> = new Set([
+  'schedule',
+  'sheetIndex',
+  'legend',
+  'abbreviations',
+  'revisionBlock',
+  'keynotes',
+  'generalNotes',
+  'notes',
+]);
+
+/** The kind of region a table's title names (`DOOR SCHEDULE`, `SHEET INDEX`, `LEGEND`), schedule by default. */
+const kindOfTable = (title: string | null): RegionType => {
+  const upper = (title ?? '').toUpperCase();
+  if (/\b(?:SHEET|DRAWING)S?\s+(?:INDEX|LIST)\b|\bINDEX\s+OF\s+(?:SHEETS|DRAWINGS)\b/.test(upper))
+    return 'sheetIndex';
+  if (/\bABBREVIATIONS\b/.test(upper)) return 'abbreviations';
+  if (/\bLEGEND\b|\bSYMBOLS\b/.test(upper)) return 'legend';
+  if (/\bREVISIONS?\b/.test(upper)) return 'revisionBlock';
+  return 'schedule';
+};
+
+/** The simple column/record view of a table (`normalizedData.schedule`): header rows joined per column. */
+export const scheduleOfTable = (table: TableRead): Schedule => {
+  const names = Array.from({ length: table.columnCount }, (_, column) => {
+    const parts: string[] = [];
+    for (const row of table.header) {
+      const text = row[column] ?? '';
+      if (text && parts[parts.length - 1] !== text) parts.push(text);
+    }
+    return parts.join(' ') || `${column + 1}`;
+  });
+  const columns = names.map((name, index) =>
+    names.indexOf(name) === index ? name : `${name} (${index + 1})`,
+  );
+  const rows = table.rows
+    .filter((row) => !row.divider)
+    .map((row) => {
+      const record: Record<string, string> = {};
+      row.cells.forEach((cell, index) => {
+        const key = columns[index];
+        if (key && cell.text) record[key] = cell.text;
+      });
+      return record;
+    })
+    .filter((record) => Object.keys(record).length > 0);
+  return { columns, rows };
+};
+
+/**
+ * Gives each ruled table to the region it is the content of (its heading in or just above the frame, or most
+ * of the frame inside the region), whose box becomes the printed frame: a schedule's box ends at its frame, not
+ * in the neighbouring table. A table no region claims becomes a region of its own, of the kind its title names.
+ */
+export const attachTables = (
+  drafts: RegionDraft[],
+  tables: readonly TableRead[],
+  lines: readonly Line[],
+): void => {
+  for (const table of tables) {
+    const frame = table.titleBox ? boxOf([table.box, table.titleBox]) : table.box;
+    // The region whose heading the table prints (in its title row or just above its frame), or one that is
+    // mostly the table; a region of notes that holds a small table beside its text keeps its own box.
+    const owner = drafts.find(
+      (draft) =>
+        !draft.table &&
+        !draft.drawingArea &&
+        TABLE_KINDS.has(draft.regionType) &&
+        ((draft.titleBox !== null && centerInside(frame, draft.titleBox)) ||
+          intersection(draft.box, table.box) >= 0.6 * area(draft.box)),
+    );
+    const inside = lines.filter((line) => centerInside(frame, line));
+    if (owner) {
+      owner.table = table;
+      if (owner.regionType !== 'revisionBlock') {
+        owner.box = frame;
+        owner.lines = inside;
+      }
+      if (owner.regionType === 'schedule' || owner.regionType === 'sheetIndex')
+        owner.schedule = scheduleOfTable(table);
+      continue;
+    }
+    if (table.rows.length < 2 || (!table.title && !table.header.length)) continue;
+    const regionType = kindOfTable(table.title);
+    drafts.push({
+      regionType,
+      label: table.title ?? 'TABLE',
+      drawingType: regionType === 'schedule' ? 'schedule' : null,
+      box: frame,
+      titleBox: table.titleBox,
+      lines: inside,
+      table,
+      ...(regionType === 'schedule' || regionType === 'sheetIndex'
+        ? { schedule: scheduleOfTable(table) }
+        : {}),
+    });
   }
 };

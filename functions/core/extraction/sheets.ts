@@ -17,7 +17,7 @@ import {
   type Word,
 } from './geometry.ts';
 import { buildLines } from './layout.ts';
-import type { PageIssue, Region, Revision, SheetReference, TextSource } from './model.ts';
+import type { PageIssue, Region, Revision, SheetReference, Table, TextSource } from './model.ts';
 import { buildNormalizedData, findCalloutReferences } from './normalize.ts';
 import { findNumberCandidates, GOOD_NUMBER_SCORE, type NumberCandidate } from './number-candidates.ts';
 import type { OcrRequest } from './ocr.ts';
@@ -27,8 +27,9 @@ import { engineRegionId, rowsOf } from './region-draft.ts';
 import { findRegions, type RegionDraft } from './regions.ts';
 import { fitRevisionFrames } from './revisions-and-stamps.ts';
 import type { Ruling } from './rulings.ts';
-import { fitScheduleFrames } from './schedule-frames.ts';
+import { attachTables, fitScheduleFrames } from './schedule-frames.ts';
 import { findTitleLines, findTitleLinesWithoutNumber, type TitleLine } from './sheet-title.ts';
+import { readTables, type TableRead } from './tables.ts';
 import { findTitleBlock } from './title-block.ts';
 import { mergeOcrWords, ocrDrawingArea, ocrNumberCells, ocrTitleBlock } from './title-block-ocr.ts';
 
@@ -170,6 +171,8 @@ export const analyzeSheetPage = async (
   ocrRequest: OcrRequest | null,
   rulings: readonly Ruling[],
   first: TitleBlockRead,
+  /** The page's rulings for its tables, short ones included (cell borders); the long ones when not given. */
+  tableRulings: () => Promise<readonly Ruling[]> = async () => rulings,
 ): Promise<SheetAnalysis> => {
   let { words, issue } = first;
   const { numberCandidates, ocr } = first;
@@ -237,6 +240,13 @@ export const analyzeSheetPage = async (
   const drafts = findRegions(lines, words, titleBlock, pageWidth, pageHeight, bubbleViews);
   fitRevisionFrames(drafts, rulings);
   fitScheduleFrames(drafts, rulings);
+  const tables = readTables(
+    words,
+    await tableRulings().catch(() => rulings),
+    geometry,
+    titleBlock ? [titleBlock] : [],
+  );
+  attachTables(drafts, tables, lines);
   const sheetNumber = best?.printed ?? null;
   const revisions = drafts.flatMap((draft) => draft.revisions ?? []);
   const callouts = findCalloutReferences(
@@ -327,6 +337,7 @@ const toRegion = (
     ocrConfidence: ocrWords.length
       ? Math.round(ocrWords.reduce((sum, word) => sum + (word.confidence ?? 0), 0) / ocrWords.length)
       : null,
+    ...(draft.table ? { table: tableOf(draft.table) } : {}),
     normalizedData: buildNormalizedData({
       text,
       sheetNumber,
@@ -340,6 +351,18 @@ const toRegion = (
     }),
   };
 };
+
+const tableOf = (table: TableRead): Table => ({
+  title: table.title,
+  displayBox: toDisplayBox(table.box),
+  columnCount: table.columnCount,
+  header: table.header,
+  rows: table.rows.map((row) => ({
+    displayBox: toDisplayBox(row.box),
+    cells: row.cells.map((cell) => ({ text: cell.text, displayBox: toDisplayBox(cell.box) })),
+    divider: row.divider,
+  })),
+});
 
 /** Region text in reading order: rows top to bottom, cells left to right. */
 const regionText = (lines: readonly Line[]): string => {

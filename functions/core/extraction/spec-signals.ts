@@ -48,15 +48,21 @@ export interface SpecPageSignals {
   topTitle: string | null;
 }
 
+/**
+ * The words CSI documents use for a part printed after its parent section under the parent's number
+ * (`SECTION 00 21 13 APPENDIX A`, `DOCUMENT 00 73 00 EXHIBIT B`, footer `00 73 00 Attachment 2 - 1`).
+ */
+const APPENDIX_WORD = '(?:APPENDIX|EXHIBIT|ATTACHMENT|ANNEX|SUPPLEMENT)';
+
 const HEADING_RE = new RegExp(
-  String.raw`^(?:SECTION|DOCUMENT)\s+(${SECTION_NUMBER})(?!\d|\s*[-–—]\s*\d)(?:\s*[-–—:]?\s*(APPENDIX\s+[A-Z0-9]{1,3})\b)?(?:\s*[-–—:]\s*(.+)|\s+([A-Z(].*))?$`,
+  String.raw`^(?:SECTION|DOCUMENT)\s+(${SECTION_NUMBER})(?!\d|\s*[-–—]\s*\d)(?:\s*[-–—:]?\s*(${APPENDIX_WORD}\s+[A-Z0-9]{1,3})\b)?(?:\s*[-–—:]\s*(.+)|\s+([A-Z(].*))?$`,
 );
 const END_RE = new RegExp(
   String.raw`^[-–—_*\s]*END\s+OF\s+(?:SECTION|DOCUMENT)\b(?:\s+(?:${SECTION_NUMBER}))?[-–—_*\s.]*$`,
   'i',
 );
 const FOOTER_RE = new RegExp(
-  String.raw`(?:^|[\s)\]])(${SECTION_NUMBER_2004}|\d{5})(\s+Appendix\s+[A-Z0-9]{1,3})?\s*[-–—]\s*(\d{1,3})(?![\d/.])`,
+  String.raw`(?:^|[\s)\]])(${SECTION_NUMBER_2004}|\d{5})(\s+${APPENDIX_WORD}\s+[A-Z0-9]{1,3})?\s*[-–—]\s*(\d{1,3})(?![\d/.])`,
   'i',
 );
 const TOC_ENTRY_RE = new RegExp(String.raw`^(?:SECTION\s+)?(${SECTION_NUMBER_2004})\s*[-–—]?\s+[A-Za-z]`);
@@ -222,10 +228,12 @@ const headingTitle = (lines: readonly TextLine[], headingIndex: number, width: n
       break;
     }
     if (parts.length > 0) {
-      // A continuation line keeps the title's alignment: centered under a centered heading, else flush.
+      // A continuation line keeps the title's alignment (centered under a centered heading, else flush)
+      // and its size: a line in another size under the title is a subtitle, a note or the next heading.
       const first = titleLines[0] ?? line;
       const aligned = headingCentered ? centered : Math.abs(line.x0 - first.x0) < 6;
-      if (!aligned || /^\d/.test(text)) break;
+      const sameSize = Math.abs(line.size - first.size) <= 0.15 * first.size;
+      if (!aligned || !sameSize || /^\d/.test(text)) break;
     }
     titleLines.push(line);
     parts.push(text);

@@ -7,7 +7,7 @@ import {
   type SheetRecord,
   type SpecSectionRecord,
 } from '../content/model.ts';
-import type { ExtractionResult } from '../extraction/index.ts';
+import type { ExtractionResult, Table } from '../extraction/index.ts';
 import type { JobFileRecord } from '../jobs/model.ts';
 import { type DocumentPageText, fileSources, type Passage, passageCounts } from '../search/sources.ts';
 import { objectKeys } from '../storage-keys.ts';
@@ -15,6 +15,15 @@ import { now } from './model.ts';
 import type { FileContent } from './ports.ts';
 
 /** The table rows of one assembled file (no I/O: the artifacts are stored before). */
+/**
+ * A table is kept on its region's row up to this size (JSON characters), well inside an item's 400 KB with the
+ * region's text beside it; a larger one (a drawing index of hundreds of rows) keeps its columns and records in
+ * `normalizedData.schedule` only.
+ */
+const MAX_TABLE_JSON = 150_000;
+
+const storableTable = (table: Table): boolean => JSON.stringify(table).length <= MAX_TABLE_JSON;
+
 export function contentRows(args: {
   ctx: FileContext;
   file: JobFileRecord;
@@ -78,6 +87,7 @@ export function contentRows(args: {
         displayBox: region.displayBox,
         titleDisplayBox: region.titleDisplayBox ?? region.displayBox,
         normalizedData: region.normalizedData,
+        ...(region.table && storableTable(region.table) ? { table: region.table } : {}),
         cropPath: cropKeys.has(cropKey) ? cropKey : null,
       });
     }

@@ -1,5 +1,5 @@
 import type { FacetRecord, RegionRecord, SpecSectionRecord } from '../content/model.ts';
-import type { DisplayBox } from '../extraction/index.ts';
+import type { DisplayBox, Table } from '../extraction/index.ts';
 
 /**
  * Sources are the searchable units of a project; passages are the pieces of a source that the index
@@ -8,6 +8,7 @@ import type { DisplayBox } from '../extraction/index.ts';
  *
  * `sourceCatalogUri` grammar (stable, parsed strictly by `parseSourceUri`):
  *   service://projects/{projectId}/regions/{regionId}
+ *   service://projects/{projectId}/regions/{regionId}/rows/{rowNumber}   (a table region's body row, from 1)
  *   service://projects/{projectId}/specifications/{specificationId}
  *   service://projects/{projectId}/specifications/{specificationId}/facets/{facetId}
  *   service://projects/{projectId}/documents/{documentId}/pages/{pageNumber}
@@ -20,12 +21,12 @@ import type { DisplayBox } from '../extraction/index.ts';
 export const ENTITY_TYPES = ['region', 'specification', 'doc'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
 
-export type SourceKind = 'region' | 'section' | 'facet' | 'page';
+export type SourceKind = 'region' | 'row' | 'section' | 'facet' | 'page';
 
 export interface SourceRef {
   projectId: string;
   kind: SourceKind;
-  /** regionId, specificationId, facetId (with specificationId), or documentId (with page). */
+  /** regionId, `regionId/rows/n`, specificationId, facetId (with specificationId), or documentId (with page). */
   id: string;
   specificationId?: string;
   documentId?: string;
@@ -37,6 +38,10 @@ const URI_PATTERNS: [RegExp, (m: RegExpExecArray) => SourceRef][] = [
   [
     new RegExp(`^service://projects/(${ID})/regions/(${ID})$`),
     (m) => ({ projectId: m[1] as string, kind: 'region', id: m[2] as string }),
+  ],
+  [
+    new RegExp(`^service://projects/(${ID})/regions/(${ID})/rows/([1-9][0-9]{0,4})$`),
+    (m) => ({ projectId: m[1] as string, kind: 'row', id: `${m[2]}/rows/${m[3]}` }),
   ],
   [
     new RegExp(`^service://projects/(${ID})/specifications/(${ID})$`),
@@ -80,6 +85,8 @@ export function parseSourceUri(uri: string): SourceRef | null {
 
 export const sourceUris = {
   region: (projectId: string, regionId: string) => `service://projects/${projectId}/regions/${regionId}`,
+  row: (projectId: string, regionId: string, rowNumber: number) =>
+    `service://projects/${projectId}/regions/${regionId}/rows/${rowNumber}`,
   section: (projectId: string, specificationId: string) =>
     `service://projects/${projectId}/specifications/${specificationId}`,
   facet: (projectId: string, specificationId: string, facetId: string) =>
@@ -204,6 +211,66 @@ export function splitPassages(text: string, max = PASSAGE_CHARS): string[] {
 const joinLabel = (...parts: (string | null | undefined)[]) =>
   parts.filter((part): part is string => Boolean(part?.trim())).join(' · ');
 
+/** A table's column names: its header rows joined per column (a heading merged over columns named once). */
+export const tableColumns = (table: Table): string[] =>
+  Array.from({ length: table.columnCount }, (_, column) => {
+    const parts: string[] = [];
+    for (const row of table.header) {
+      const text = row[column]?.trim() ?? '';
+      if (text && parts.at(-1) !== text) parts.push(text);
+    }
+    return parts.join(' ');
+  });
+
+/**
+ * Each body row of a table region is a source of its own (a door, a finish, a fixture): its cells in order, each
+ * with its column's name (`CODE: CT-1 | MATERIAL/PRODUCT: CERAMIC WALL TILE | ... | REMARKS: GROUT: MAPEI ...`),
+ * its head the table's title and column names, its box the row's, so a search for a row's key finds the row and
+ * an answer quotes and cites that row alone.
+ */
+function rowPassages(
+  input: FileSourceInput,
+  file: Pick<Passage, 'documentId' | 'fileId' | 'fileName' | 'classification'>,
+  region: RegionRecord,
+  sheetTitle: string | null,
+): Passage[] {
+  const table = region.table;
+  if (!table) return [];
+  const names = tableColumns(table);
+  const columns = names.filter(Boolean).join(' | ');
+  const title = table.title ?? region.label;
+  const out: Passage[] = [];
+  table.rows.forEach((row, index) => {
+    const cells = row.cells.map((cell) => cell.text.trim());
+    if (row.divider || cells.every((cell) => !cell)) return;
+    const rowNumber = index + 1;
+    const key = cells.find(Boolean) ?? '';
+    out.push({
+      ...file,
+      passageId: `${region.regionId}/rows/${rowNumber}#0`,
+      sourceUri: sourceUris.row(input.projectId, region.regionId, rowNumber),
+      entityType: region.layoutType === 'drawing_sheet' ? 'region' : 'doc',
+      sourceKind: 'row',
+      sourceId: `${region.regionId}/rows/${rowNumber}`,
+      label: joinLabel(region.sheetNumber, title, key),
+      pageNumber: region.pageNumber,
+      pageEnd: region.pageNumber,
+      box: row.displayBox,
+      sheetNumber: region.sheetNumber,
+      regionType: region.regionType,
+      drawingType: region.drawingType ?? '',
+      layoutType: region.layoutType,
+      head: joinLabel(region.sheetNumber, sheetTitle, title, columns),
+      // Each cell with its column's name (`HARDWARE SET: HW-7`): the row reads alone, quoted or searched.
+      text: cells
+        .flatMap((cell, column) => (cell ? [names[column] ? `${names[column]}: ${cell}` : cell] : []))
+        .join(' | '),
+      artifact: region.cropPath ? { type: 'region_crop', key: region.cropPath } : null,
+    });
+  });
+  return out;
+}
+
 /** Every passage of one file: its regions, its specification sections and facets, its document pages. */
 export function fileSources(input: FileSourceInput): Passage[] {
   const file = {
@@ -239,6 +306,7 @@ export function fileSources(input: FileSourceInput): Passage[] {
         artifact: region.cropPath ? { type: 'region_crop', key: region.cropPath } : null,
       });
     });
+    if (region.table) passages.push(...rowPassages(input, file, region, sheetTitle));
   }
   const facetsBySection = new Map<string, FacetRecord[]>();
   for (const facet of input.facets)

@@ -9,6 +9,7 @@ import {
   SpecificationEntitySchema,
 } from '../../core/content/model.ts';
 import { NormalizationSchema } from '../../core/content/normalize-regions.ts';
+import { TableSchema } from '../../core/extraction/model.ts';
 import { ClassificationSchema } from '../../core/jobs/model.ts';
 import { ProjectOverviewSchema, ProjectSchema } from '../../core/projects/model.ts';
 import {
@@ -85,6 +86,37 @@ export const CONTENT_CONTRACTS = {
       200: {
         description: 'Regions in file, page and position order.',
         schema: PageEnvelopeSchema.extend({ regions: z.array(RegionEntitySchema) }),
+      },
+    },
+  },
+  getRegionTable: {
+    path: z.object({ projectId: z.string(), regionId: z.string().max(120) }),
+    query: z
+      .object({
+        format: z
+          .enum(['json', 'csv'])
+          .default('json')
+          .describe('`csv`: the table as `text/csv` (RFC 4180), header rows first, as an attachment.'),
+      })
+      .strict(),
+    responses: {
+      200: {
+        description:
+          "The table the region prints: title, frame, header rows (a heading merged over columns repeated in each), body rows with each cell's text and box. With `format=csv`, the same as CSV.",
+        schema: z.object({
+          regionId: z.string(),
+          label: z.string(),
+          regionType: z.string(),
+          fileId: z.string(),
+          fileName: z.string(),
+          pageNumber: z.number().int(),
+          sheetNumber: z.string(),
+          table: TableSchema,
+        }),
+      },
+      404: {
+        description:
+          '`project_not_found`, `region_not_found`, `table_not_found` (the region is not a ruled table).',
       },
     },
   },

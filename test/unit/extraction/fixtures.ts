@@ -33,7 +33,7 @@ export const centered = (page: PDFPage, font: PDFFont, text: string, top: number
 };
 
 export interface SpecPage {
-  lines: Array<string | { text: string; indent?: number; center?: boolean }>;
+  lines: Array<string | { text: string; indent?: number; center?: boolean; size?: number }>;
   footer?: string;
   header?: string;
 }
@@ -52,9 +52,10 @@ export const buildSpecBook = async (pages: SpecPage[]): Promise<Uint8Array> => {
         top += 12;
         continue;
       }
-      if (line.center) centered(page, font, line.text, top);
-      else drawAt(page, font, { text: line.text, x: 72 + (line.indent ?? 0), top });
-      top += 14;
+      const size = line.size ?? 10;
+      if (line.center) centered(page, font, line.text, top, size);
+      else drawAt(page, font, { text: line.text, x: 72 + (line.indent ?? 0), top, size });
+      top += Math.max(14, size * 1.4);
     }
     if (spec.footer) centered(page, font, spec.footer, 750, 9);
   }

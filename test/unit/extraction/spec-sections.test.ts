@@ -151,6 +151,67 @@ describe('specification sections', () => {
     ]);
   });
 
+  it('keeps an exhibit or attachment headed with its parent section number as its appendix; a title keeps its size', async () => {
+    // Prepare: CSI documents print their exhibits as `SECTION nn nn nn EXHIBIT A` with a footer
+    // `nn nn nn Exhibit A - n`, after the parent's END OF SECTION.
+    const bytes = await buildSpecBook([
+      {
+        lines: [
+          { text: 'SECTION 00 73 00', center: true },
+          { text: 'SUPPLEMENTARY CONDITIONS', center: true },
+          '',
+          ...paragraphs(5),
+          { text: 'END OF SECTION', center: true },
+        ],
+        footer: '00 73 00 - 1',
+      },
+      {
+        lines: [
+          { text: 'SECTION 00 73 00 EXHIBIT A', center: true, size: 12 },
+          { text: 'INSURANCE REQUIREMENTS', center: true, size: 12 },
+          // A line under the title in another size is not the title's continuation.
+          { text: 'FOR PUBLIC WORKS CONTRACTS', center: true, size: 9 },
+          '',
+          ...paragraphs(5, 'The Contractor shall maintain'),
+        ],
+        footer: '00 73 00 Exhibit A - 1',
+      },
+      { lines: [...paragraphs(6, 'Certificates of insurance')], footer: '00 73 00 Exhibit A - 2' },
+      {
+        lines: [
+          { text: 'SECTION 00 73 00 - ATTACHMENT 2', center: true },
+          { text: 'WAGE DETERMINATION', center: true },
+          '',
+          ...paragraphs(4, 'Prevailing wage rates'),
+        ],
+        footer: '00 73 00 Attachment 2 - 1',
+      },
+      {
+        lines: [
+          { text: 'SECTION 01 10 00', center: true },
+          { text: 'SUMMARY', center: true },
+          '',
+          ...paragraphs(4),
+          { text: 'END OF SECTION', center: true },
+        ],
+        footer: '01 10 00 - 1',
+      },
+    ]);
+
+    // Act
+    const result = await extractDocument(bytes, { fileName: 'book.pdf', ocr: false });
+
+    // Assess
+    expect(
+      result.specifications.map((s) => [s.sectionNumber, s.appendix, s.sectionTitle, s.pageStart, s.pageEnd]),
+    ).toEqual([
+      ['00 73 00', null, 'SUPPLEMENTARY CONDITIONS', 1, 1],
+      ['00 73 00', 'EXHIBIT A', 'INSURANCE REQUIREMENTS', 2, 3],
+      ['00 73 00', 'ATTACHMENT 2', 'WAGE DETERMINATION', 4, 4],
+      ['01 10 00', null, 'SUMMARY', 5, 5],
+    ]);
+  });
+
   it('keeps a letter code after a slash in the number, and ends a title where a table of contents begins', async () => {
     // Prepare
     const bytes = await buildSpecBook([

@@ -1,0 +1,452 @@
+/**
+ * Tables read from what is printed: a schedule, legend, index or log drawn as a ruled grid. The grid's row and
+ * column lines are the page's rulings that cross each other; a cell whose border is not drawn is merged with its
+ * neighbour (a header over several columns, a section-divider row, a cell spanning two header rows); words go to
+ * the cell that holds their center. A grid row that holds several lines of text without row lines between them
+ * (tables ruled by columns only) is split at its text lines, a line continuing the cell above (its key column
+ * empty) joined to it.
+ *
+ * The title is a first row that spans the whole table, or the line printed just above its frame. The header is
+ * told from the body by what schedules print: body rows repeat one cell pattern and carry the keys and values
+ * (digits), header rows above them differ (cells merged across columns or rows) or hold only words.
+ *
+ * Pure: words and rulings in, tables out (no PDF library).
+ */
+import {
+  type Box,
+  boxOf,
+  centerX,
+  centerY,
+  contains,
+  height,
+  type Line,
+  median,
+  type Word,
+} from './geometry.ts';
+import { buildLines, sortReadingOrder } from './layout.ts';
+import type { Ruling } from './rulings.ts';
+
+export interface TableCell {
+  /** Text as printed, wrapped lines joined by one space; `''` for an empty cell or one covered by a span. */
+  text: string;
+  /** The printed cell (a merged cell's whole box on every column it covers). */
+  box: Box;
+}
+
+export interface TableRow {
+  box: Box;
+  /** One cell per column. */
+  cells: TableCell[];
+  /** A full-width row naming the group of rows under it (`FLOORING`, `CEILINGS`). */
+  divider: boolean;
+}
+
+export interface TableRead {
+  box: Box;
+  title: string | null;
+  titleBox: Box | null;
+  columnCount: number;
+  /** Header rows, one string per column; a header cell merged over several columns repeats in each. */
+  header: string[][];
+  rows: TableRow[];
+  /** Every word of the table (title, header and body), for the region's text. */
+  words: Word[];
+}
+
+/** Line ends within this many points meet. */
+const MEET = 2.5;
+/** Coordinates within this many points are one row or column line. */
+const SNAP = 1.5;
+/** More rulings than this on one page: a drawing's linework, not a table's grid (bounds the work). */
+const MAX_RULINGS = 12_000;
+/** A table's grid rows are at most this many of its text heights tall (a plan's rooms are taller). */
+const MAX_ROW_HEIGHT_IN_TEXT = 6;
+/** Most cells of one grid (a schedule of 200 rows by 25 columns): a plan's walls make far more. */
+const MAX_CELLS = 5_000;
+/** Least share of a table's cells that hold text (a schedule's blanks are a minority; a plan's rooms are not). */
+const MIN_FILLED_SHARE = 0.25;
+
+/** Union-find over indices. */
+const unionFind = (size: number) => {
+  const parent = Array.from({ length: size }, (_, index) => index);
+  const find = (index: number): number => {
+    let root = index;
+    while (parent[root] !== root) root = parent[root] ?? root;
+    let at = index;
+    while (parent[at] !== root) {
+      const next = parent[at] ?? root;
+      parent[at] = root;
+      at = next;
+    }
+    return root;
+  };
+  return {
+    find,
+    union: (first: number, second: number): void => {
+      const a = find(first);
+      const b = find(second);
+      if (a !== b) parent[b] = a;
+    },
+  };
+};
+
+/** Sorted distinct coordinates, values within SNAP of the previous one merged. */
+const snapped = (values: readonly number[]): number[] => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const out: number[] = [];
+  for (const value of sorted) {
+    const last = out[out.length - 1];
+    if (last === undefined || value - last > SNAP) out.push(value);
+  }
+  return out;
+};
+
+/** Groups of rulings that cross or meet one another: each group is one drawn grid. */
+const grids = (rulings: readonly Ruling[]): Ruling[][] => {
+  const horizontals = rulings.filter((ruling) => ruling.axis === 'h');
+  const verticals = rulings.filter((ruling) => ruling.axis === 'v').sort((a, b) => a.at - b.at);
+  const all = [...horizontals, ...verticals];
+  const sets = unionFind(all.length);
+  const offset = horizontals.length;
+  for (const [hIndex, h] of horizontals.entries()) {
+    // Verticals whose x lies on this horizontal (binary search on the sorted x).
+    let low = 0;
+    let high = verticals.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if ((verticals[mid]?.at ?? 0) < h.from - MEET) low = mid + 1;
+      else high = mid;
+    }
+    for (let index = low; index < verticals.length; index++) {
+      const v = verticals[index];
+      if (!v || v.at > h.to + MEET) break;
+      if (h.at >= v.from - MEET && h.at <= v.to + MEET) sets.union(hIndex, offset + index);
+    }
+  }
+  const groups = new Map<number, Ruling[]>();
+  for (const [index, ruling] of all.entries()) {
+    const root = sets.find(index);
+    const group = groups.get(root) ?? [];
+    group.push(ruling);
+    groups.set(root, group);
+  }
+  return [...groups.values()];
+};
+
+/** A grid's rulings by axis and whole point of their fixed coordinate, to find the one under a cell edge. */
+const rulingIndex = (rulings: readonly Ruling[]) => {
+  const buckets = new Map<string, Ruling[]>();
+  for (const ruling of rulings) {
+    const key = `${ruling.axis}${Math.round(ruling.at)}`;
+    const bucket = buckets.get(key) ?? [];
+    bucket.push(ruling);
+    buckets.set(key, bucket);
+  }
+  /** Whether a ruling of `axis` at `at` covers the span [from, to] (its ends within MEET). */
+  return (axis: 'h' | 'v', at: number, from: number, to: number): boolean => {
+    for (let key = Math.round(at) - 2; key <= Math.round(at) + 2; key++)
+      for (const ruling of buckets.get(`${axis}${key}`) ?? [])
+        if (Math.abs(ruling.at - at) <= SNAP + 0.5 && ruling.from <= from + MEET && ruling.to >= to - MEET)
+          return true;
+    return false;
+  };
+};
+
+/** Index of the last of the sorted `lines` at or before `at`, within the cells (the row or column it is in). */
+const lastAtOrBelow = (lines: readonly number[], at: number): number => {
+  let low = 0;
+  let high = lines.length - 2;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if ((lines[mid] ?? 0) <= at) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+};
+
+interface Span {
+  row: number;
+  column: number;
+  rows: number;
+  columns: number;
+  box: Box;
+  words: Word[];
+}
+
+const joinWords = (words: readonly Word[]): string => {
+  if (!words.length) return '';
+  const lines: Line[] = sortReadingOrder(buildLines(words, { gapFactor: 1.5 }));
+  return lines
+    .map((line) => line.text)
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+};
+
+/**
+ * The grid's cells as spans: atomic cells between row lines `ys` and column lines `xs`, merged where the border
+ * between them is not drawn.
+ */
+const spansOf = (grid: readonly Ruling[], xs: readonly number[], ys: readonly number[]): Span[] => {
+  const rowCount = ys.length - 1;
+  const columnCount = xs.length - 1;
+  const sets = unionFind(rowCount * columnCount);
+  const at = (row: number, column: number): number => row * columnCount + column;
+  const drawn = rulingIndex(grid);
+  for (let row = 0; row < rowCount; row++) {
+    const top = ys[row] ?? 0;
+    const bottom = ys[row + 1] ?? 0;
+    for (let column = 0; column < columnCount; column++) {
+      const left = xs[column] ?? 0;
+      const right = xs[column + 1] ?? 0;
+      if (column + 1 < columnCount && !drawn('v', right, top, bottom))
+        sets.union(at(row, column), at(row, column + 1));
+      if (row + 1 < rowCount && !drawn('h', bottom, left, right))
+        sets.union(at(row, column), at(row + 1, column));
+    }
+  }
+  const byRoot = new Map<number, { r0: number; r1: number; c0: number; c1: number }>();
+  for (let row = 0; row < rowCount; row++)
+    for (let column = 0; column < columnCount; column++) {
+      const root = sets.find(at(row, column));
+      const span = byRoot.get(root);
+      if (!span) byRoot.set(root, { r0: row, r1: row, c0: column, c1: column });
+      else {
+        span.r0 = Math.min(span.r0, row);
+        span.r1 = Math.max(span.r1, row);
+        span.c0 = Math.min(span.c0, column);
+        span.c1 = Math.max(span.c1, column);
+      }
+    }
+  return [...byRoot.values()].map((span) => ({
+    row: span.r0,
+    column: span.c0,
+    rows: span.r1 - span.r0 + 1,
+    columns: span.c1 - span.c0 + 1,
+    box: { x0: xs[span.c0] ?? 0, y0: ys[span.r0] ?? 0, x1: xs[span.c1 + 1] ?? 0, y1: ys[span.r1 + 1] ?? 0 },
+    words: [],
+  }));
+};
+
+/** Row lines added inside grid rows that hold several text lines with no line drawn between them. */
+const textRowLines = (ys: readonly number[], xs: readonly number[], words: readonly Word[], text: number) => {
+  const out: number[] = [];
+  const columnCount = xs.length - 1;
+  for (let row = 0; row + 1 < ys.length; row++) {
+    const top = ys[row] ?? 0;
+    const bottom = ys[row + 1] ?? 0;
+    if (bottom - top < 2.6 * text) continue;
+    const inside = words.filter((word) => centerY(word) > top && centerY(word) < bottom);
+    const filledColumns = new Set(
+      inside.map((word) =>
+        xs.findIndex((x, index) => index < columnCount && centerX(word) < (xs[index + 1] ?? x)),
+      ),
+    );
+    if (filledColumns.size < 2) continue;
+    // Text lines across the row: words whose vertical extents overlap.
+    const bands: Array<{ y0: number; y1: number }> = [];
+    for (const word of [...inside].sort((a, b) => a.y0 - b.y0)) {
+      const band = bands.find(
+        (b) => word.y0 < b.y1 - 0.3 * height(word) && word.y1 > b.y0 + 0.3 * height(word),
+      );
+      if (band) {
+        band.y0 = Math.min(band.y0, word.y0);
+        band.y1 = Math.max(band.y1, word.y1);
+      } else bands.push({ y0: word.y0, y1: word.y1 });
+    }
+    bands.sort((a, b) => a.y0 - b.y0);
+    // A row begins at a line whose key (first) column holds text; a line without one continues the row above
+    // (a wrapped cell), and a wrapped heading beside a one-line key stays one header row.
+    const keyRight = xs[1] ?? 0;
+    for (let index = 1; index < bands.length; index++) {
+      const above = bands[index - 1];
+      const below = bands[index];
+      if (!above || !below || below.y0 <= above.y1) continue;
+      const keyed = inside.some(
+        (word) => centerX(word) < keyRight && word.y0 >= below.y0 - 0.5 && word.y1 <= below.y1 + 0.5,
+      );
+      if (keyed) out.push((above.y1 + below.y0) / 2);
+    }
+  }
+  return out;
+};
+
+/** The line printed just above a frame that names it (`DOOR SCHEDULE`), within a few text heights. */
+const titleAbove = (frame: Box, lines: readonly Line[]): Line | null => {
+  let best: Line | null = null;
+  for (const line of lines) {
+    if (line.y1 > frame.y0 + 1 || frame.y0 - line.y1 > 3 * line.size) continue;
+    if (line.x1 < frame.x0 || line.x0 > frame.x1) continue;
+    if (!/[A-Za-z]{3}/.test(line.text)) continue;
+    if (!best || line.y1 > best.y1) best = line;
+  }
+  return best;
+};
+
+const hasDigit = (texts: readonly string[]): boolean => texts.some((text) => /\d/.test(text));
+
+/**
+ * Reads the ruled tables of a page. `rulings` should include short ones (cell borders); `exclude` are boxes
+ * whose grids are not tables of content (the title block).
+ */
+export const readTables = (
+  words: readonly Word[],
+  rulings: readonly Ruling[],
+  page: { width: number; height: number },
+  exclude: readonly Box[] = [],
+): TableRead[] => {
+  const usable = rulings.filter(
+    (ruling) =>
+      ruling.to - ruling.from < 0.85 * (ruling.axis === 'h' ? page.width : page.height) &&
+      !exclude.some((box) =>
+        contains(
+          box,
+          ruling.axis === 'h'
+            ? { x0: ruling.from, y0: ruling.at, x1: ruling.to, y1: ruling.at }
+            : { x0: ruling.at, y0: ruling.from, x1: ruling.at, y1: ruling.to },
+          2,
+        ),
+      ),
+  );
+  if (usable.length > MAX_RULINGS) return [];
+  const horizontalWords = words.filter((word) => word.dir === 0 && word.text.trim());
+  const lines = buildLines(horizontalWords, { gapFactor: 1.5 });
+  const tables: TableRead[] = [];
+  for (const grid of grids(usable)) {
+    const table = readGrid(grid, horizontalWords, lines);
+    if (table) tables.push(table);
+  }
+  // A grid inside another table's frame is that table's (a nested legend cell), not a table of its own.
+  return tables.filter(
+    (table) =>
+      !tables.some((other) => other !== table && contains(other.box, table.box, 1) && other.rows.length > 0),
+  );
+};
+
+const readGrid = (
+  grid: readonly Ruling[],
+  words: readonly Word[],
+  lines: readonly Line[],
+): TableRead | null => {
+  const horizontals = grid.filter((ruling) => ruling.axis === 'h');
+  const verticals = grid.filter((ruling) => ruling.axis === 'v');
+  if (horizontals.length < 2 || verticals.length < 2) return null;
+  let ys = snapped(horizontals.map((ruling) => ruling.at));
+  const xs = snapped(verticals.map((ruling) => ruling.at));
+  // A box (two lines each way) is a frame, not a table; a plan's walls make too many cells to be one.
+  if ((xs.length < 3 && ys.length < 3) || xs.length * ys.length > MAX_CELLS) return null;
+  const frame = boxOf(
+    grid.map((ruling) =>
+      ruling.axis === 'h'
+        ? { x0: ruling.from, y0: ruling.at, x1: ruling.to, y1: ruling.at }
+        : { x0: ruling.at, y0: ruling.from, x1: ruling.at, y1: ruling.to },
+    ),
+  );
+  if (frame.x1 - frame.x0 < 40 || frame.y1 - frame.y0 < 20) return null;
+  const inside = words.filter((word) =>
+    contains(frame, { ...word, x0: centerX(word), x1: centerX(word) }, 0.5),
+  );
+  if (inside.length < 4) return null;
+  const text = median(inside.map((word) => height(word)));
+  // Row lines only the text draws (rows ruled by columns only).
+  const added = textRowLines(ys, xs, inside, text);
+  const virtual: Ruling[] = added.map((at) => ({ axis: 'h', at, from: frame.x0, to: frame.x1 }));
+  ys = snapped([...ys, ...added]);
+  if (ys.length < 3 || xs.length * ys.length > MAX_CELLS) return null;
+  const rowHeights = ys.slice(1).map((y, index) => y - (ys[index] ?? y));
+  if (median(rowHeights) > MAX_ROW_HEIGHT_IN_TEXT * text) return null;
+  const spans = spansOf([...grid, ...virtual], xs, ys);
+  const columnCount = xs.length - 1;
+  const rowCount = ys.length - 1;
+  const grid2d: Array<Array<Span | undefined>> = Array.from({ length: rowCount }, () =>
+    new Array<Span | undefined>(columnCount).fill(undefined),
+  );
+  for (const span of spans)
+    for (let row = span.row; row < span.row + span.rows; row++)
+      for (let column = span.column; column < span.column + span.columns; column++) {
+        const cells = grid2d[row];
+        if (cells) cells[column] = span;
+      }
+  for (const word of inside)
+    grid2d[lastAtOrBelow(ys, centerY(word))]?.[lastAtOrBelow(xs, centerX(word))]?.words.push(word);
+  const filled = spans.filter((span) => span.words.length > 0);
+  if (filled.length < 4 || filled.length < MIN_FILLED_SHARE * spans.length) return null;
+  // The title: a first row that is one cell over every column, else the line just above the frame.
+  const first = grid2d[0]?.[0];
+  const titleRow = first && first.columns === columnCount && first.rows === 1 && first.words.length > 0;
+  let title: string | null = null;
+  let titleBox: Box | null = null;
+  if (titleRow && first) {
+    title = joinWords(first.words);
+    titleBox = boxOf(first.words);
+  } else {
+    const above = titleAbove(frame, lines);
+    if (above) {
+      title = above.text.trim();
+      titleBox = above;
+    }
+  }
+  const bodyStart = titleRow ? 1 : 0;
+  // Each row's cell pattern: where spans begin and whether any span reaches into the next row.
+  const pattern = (row: number): string =>
+    (grid2d[row] ?? [])
+      .map((span, column) =>
+        !span ? '.' : span.row !== row ? 'v' : span.column !== column ? '-' : span.rows > 1 ? 'V' : '|',
+      )
+      .join('');
+  const rowTexts = (row: number): string[] =>
+    (grid2d[row] ?? []).map((span, column) =>
+      span && span.row === row && span.column === column ? joinWords(span.words) : '',
+    );
+  const counts = new Map<string, number>();
+  for (let row = bodyStart; row < rowCount; row++) {
+    if (rowTexts(row).every((cell) => !cell)) continue;
+    const key = pattern(row);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const bodyPattern = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
+  let headerEnd = bodyStart;
+  for (let row = bodyStart; row < rowCount; row++) {
+    const texts = rowTexts(row);
+    if (texts.every((cell) => !cell) || pattern(row) !== bodyPattern) {
+      headerEnd = row + 1;
+      continue;
+    }
+    // A row in the body's pattern is the column headings when it has no digits and the rows under it do.
+    const next = Array.from({ length: Math.min(3, rowCount - row - 1) }, (_, index) =>
+      rowTexts(row + 1 + index),
+    );
+    if (!hasDigit(texts) && next.some((cells) => hasDigit(cells))) headerEnd = row + 1;
+    break;
+  }
+  if (headerEnd - bodyStart > 4 || headerEnd >= rowCount) headerEnd = Math.min(bodyStart + 1, rowCount);
+  const header: string[][] = [];
+  for (let row = bodyStart; row < headerEnd; row++) {
+    header.push(
+      // A heading merged over columns repeats in each; one merged over rows is given in its first row only.
+      (grid2d[row] ?? []).map((span) => (span && span.row === row ? joinWords(span.words) : '')),
+    );
+  }
+  const rows: TableRow[] = [];
+  for (let row = headerEnd; row < rowCount; row++) {
+    const spansOfRow = grid2d[row] ?? [];
+    const cells: TableCell[] = spansOfRow.map((span, column) => ({
+      text: span && span.row === row && span.column === column ? joinWords(span.words) : '',
+      box: span?.box ?? {
+        x0: xs[column] ?? 0,
+        y0: ys[row] ?? 0,
+        x1: xs[column + 1] ?? 0,
+        y1: ys[row + 1] ?? 0,
+      },
+    }));
+    if (cells.every((cell) => !cell.text)) continue;
+    const whole = spansOfRow[0];
+    rows.push({
+      box: { x0: frame.x0, y0: ys[row] ?? 0, x1: frame.x1, y1: ys[row + 1] ?? 0 },
+      cells,
+      divider: columnCount > 1 && whole !== undefined && whole.columns === columnCount,
+    });
+  }
+  if (!rows.length) return null;
+  return { box: frame, title, titleBox, columnCount, header, rows, words: inside };
+};

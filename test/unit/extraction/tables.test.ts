@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import type { Box, Word } from '../../../functions/core/extraction/geometry.ts';
+import type { Ruling } from '../../../functions/core/extraction/rulings.ts';
+import { readTables } from '../../../functions/core/extraction/tables.ts';
+import { wordAt } from './fixtures.ts';
+
+const PAGE = { width: 2592, height: 1728 };
+
+/** The four sides of each printed cell (a merged cell draws no border inside it), as a drawing prints them. */
+const cellBorders = (cells: readonly Box[]): Ruling[] =>
+  cells.flatMap((cell) => [
+    { axis: 'h', at: cell.y0, from: cell.x0, to: cell.x1 },
+    { axis: 'h', at: cell.y1, from: cell.x0, to: cell.x1 },
+    { axis: 'v', at: cell.x0, from: cell.y0, to: cell.y1 },
+    { axis: 'v', at: cell.x1, from: cell.y0, to: cell.y1 },
+  ]);
+
+/** A word centred vertically in the band [top, bottom], starting at x. */
+const textIn = (text: string, x: number, top: number, bottom: number, size = 8): Word[] =>
+  text.split(' ').reduce<{ words: Word[]; at: number }>(
+    (acc, part) => {
+      const word = wordAt(part, acc.at, (top + bottom) / 2 - size / 2, size);
+      return { words: [...acc.words, word], at: word.x1 + size * 0.4 };
+    },
+    { words: [], at: x },
+  ).words;
+
+describe('tables read from ruled grids', () => {
+  it('reads a title row, a two-level header with merged cells, body rows and a section divider', () => {
+    // Prepare: a door schedule. Columns at 100/160/260/330/400/480; DOOR spans WIDTH and HEIGHT; MARK, ROOM and
+    // REMARKS span both header rows; EXTERIOR is a divider over every column.
+    const xs = [100, 160, 260, 330, 400, 480];
+    const cell = (c0: number, c1: number, y0: number, y1: number): Box => ({
+      x0: xs[c0] ?? 0,
+      x1: xs[c1] ?? 0,
+      y0,
+      y1,
+    });
+    const cells = [
+      cell(0, 5, 100, 120),
+      cell(0, 1, 120, 150),
+      cell(1, 2, 120, 150),
+      cell(2, 4, 120, 135),
+      cell(2, 3, 135, 150),
+      cell(3, 4, 135, 150),
+      cell(4, 5, 120, 150),
+      ...[0, 1, 2, 3, 4].map((c) => cell(c, c + 1, 150, 165)),
+      cell(0, 5, 165, 180),
+      ...[0, 1, 2, 3, 4].map((c) => cell(c, c + 1, 180, 195)),
+    ];
+    const words = [
+      ...textIn('DOOR SCHEDULE', 250, 100, 120, 10),
+      ...textIn('MARK', 104, 120, 150),
+      ...textIn('ROOM', 164, 120, 150),
+      ...textIn('DOOR', 264, 120, 135),
+      ...textIn('WIDTH', 264, 135, 150),
+      ...textIn('HEIGHT', 334, 135, 150),
+      ...textIn('REMARKS', 404, 120, 150),
+      ...textIn('101', 104, 150, 165),
+      ...textIn('OFFICE', 164, 150, 165),
+      ...textIn(`3'-0"`, 264, 150, 165),
+      ...textIn(`7'-0"`, 334, 150, 165),
+      ...textIn('EXTERIOR', 104, 165, 180),
+      ...textIn('102', 104, 180, 195),
+      ...textIn('STORAGE ROOM', 164, 180, 195),
+      ...textIn(`6'-0"`, 264, 180, 195),
+      ...textIn(`7'-0"`, 334, 180, 195),
+      ...textIn('PAIR', 404, 180, 195),
+    ];
+
+    // Act
+    const tables = readTables(words, cellBorders(cells), PAGE);
+
+    // Assess
+    expect(tables).toHaveLength(1);
+    const table = tables[0];
+    expect(table?.title).toBe('DOOR SCHEDULE');
+    expect(table?.box).toEqual({ x0: 100, y0: 100, x1: 480, y1: 195 });
+    expect(table?.header).toEqual([
+      ['MARK', 'ROOM', 'DOOR', 'DOOR', 'REMARKS'],
+      ['', '', 'WIDTH', 'HEIGHT', ''],
+    ]);
+    expect(table?.rows.map((row) => row.cells.map((c) => c.text))).toEqual([
+      ['101', 'OFFICE', `3'-0"`, `7'-0"`, ''],
+      ['EXTERIOR', '', '', '', ''],
+      ['102', 'STORAGE ROOM', `6'-0"`, `7'-0"`, 'PAIR'],
+    ]);
+    expect(table?.rows.map((row) => row.divider)).toEqual([false, true, false]);
+    expect(table?.rows[2]?.box).toEqual({ x0: 100, y0: 180, x1: 480, y1: 195 });
+    expect(table?.rows[2]?.cells[1]?.box).toEqual({ x0: 160, y0: 180, x1: 260, y1: 195 });
+  });
+
+  it('splits a grid ruled by columns only at its text lines, joins a wrapped cell, and takes the title above', () => {
+    // Prepare: a fixture schedule framed and ruled by columns, one line under the header; P-2's remarks wrap.
+    const frame = { x0: 600, y0: 300, x1: 900, y1: 400 };
+    const rulings: Ruling[] = [
+      { axis: 'h', at: 300, from: 600, to: 900 },
+      { axis: 'h', at: 318, from: 600, to: 900 },
+      { axis: 'h', at: 400, from: 600, to: 900 },
+      ...[600, 660, 780, 900].map((x): Ruling => ({ axis: 'v', at: x, from: 300, to: 400 })),
+    ];
+    const words = [
+      ...textIn('PLUMBING FIXTURE SCHEDULE', 600, 282, 294, 10),
+      ...textIn('MARK', 604, 300, 318),
+      ...textIn('FIXTURE', 664, 300, 318),
+      ...textIn('REMARKS', 784, 300, 318),
+      ...textIn('P-1', 604, 320, 332),
+      ...textIn('LAVATORY', 664, 320, 332),
+      ...textIn('WALL HUNG', 784, 320, 332),
+      ...textIn('P-2', 604, 336, 348),
+      ...textIn('WATER CLOSET', 664, 336, 348),
+      ...textIn('FLUSH VALVE,', 784, 336, 348),
+      ...textIn('ADA HEIGHT', 784, 350, 362),
+      ...textIn('P-3', 604, 366, 378),
+      ...textIn('MOP SINK', 664, 366, 378),
+    ];
+
+    // Act
+    const tables = readTables(words, rulings, PAGE);
+
+    // Assess
+    expect(tables).toHaveLength(1);
+    expect(tables[0]?.box).toEqual(frame);
+    expect(tables[0]?.title).toBe('PLUMBING FIXTURE SCHEDULE');
+    expect(tables[0]?.header).toEqual([['MARK', 'FIXTURE', 'REMARKS']]);
+    expect(tables[0]?.rows.map((row) => row.cells.map((c) => c.text))).toEqual([
+      ['P-1', 'LAVATORY', 'WALL HUNG'],
+      ['P-2', 'WATER CLOSET', 'FLUSH VALVE, ADA HEIGHT'],
+      ['P-3', 'MOP SINK', ''],
+    ]);
+  });
+
+  it('takes no table from linework whose cells are far taller than its text (a plan), nor inside an excluded box', () => {
+    // Prepare: rooms 200 pt square, each with one name; and a small grid inside a title block.
+    const rooms = [0, 1, 2].flatMap((i) =>
+      [0, 1].map(
+        (j): Box => ({ x0: 100 + i * 200, y0: 600 + j * 200, x1: 300 + i * 200, y1: 800 + j * 200 }),
+      ),
+    );
+    const names = rooms.flatMap((room, index) =>
+      textIn(`ROOM ${101 + index}`, room.x0 + 80, room.y0 + 90, room.y0 + 110),
+    );
+    const block = { x0: 2300, y0: 1400, x1: 2500, y1: 1700 };
+    const fields = [0, 1, 2, 3].map(
+      (i): Box => ({ x0: 2300, y0: 1400 + i * 20, x1: 2500, y1: 1420 + i * 20 }),
+    );
+    const fieldWords = fields.flatMap((field, index) =>
+      textIn(`FIELD ${index} VALUE`, 2304, field.y0, field.y1),
+    );
+
+    // Act
+    const tables = readTables(
+      [...names, ...fieldWords],
+      [...cellBorders(rooms), ...cellBorders(fields)],
+      PAGE,
+      [block],
+    );
+
+    // Assess
+    expect(tables).toEqual([]);
+  });
+});
