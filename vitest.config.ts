@@ -2,8 +2,20 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Each tier's time at the end of the run (test/tier-timings.ts), beside the usual report.
+    reporters: ['default', './test/tier-timings.ts'],
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 60_000 } },
+      // Pure code: no stack, no PDF engine; seconds (`npm run test:unit`).
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          exclude: ['test/unit/extraction/**'],
+          testTimeout: 30_000,
+        },
+      },
+      // The extraction engine on real PDFs: pdf.js, PDFium, tesseract (`npm run test:engine`).
+      { test: { name: 'engine', include: ['test/unit/extraction/**/*.test.ts'], testTimeout: 60_000 } },
       {
         test: {
           name: 'integration',

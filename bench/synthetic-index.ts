@@ -5,7 +5,7 @@
  * Import it after the local stack is started (the adapters read the stack's environment).
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../functions/adapters/dynamodb/table.ts';
+import { entities } from '../functions/adapters/dynamodb/table.ts';
 import { ANALYZER_VERSION } from '../functions/core/search/analyzer.ts';
 import terms from '../functions/core/search/construction-terms.json' with { type: 'json' };
 import { preparePassages } from '../functions/core/search/index-file.ts';
@@ -91,7 +91,7 @@ export async function indexSyntheticFile(input: {
     new PutCommand({
       TableName: process.env.TABLE_NAME,
       Item: {
-        ...keys.document(projectId, documentId),
+        ...entities.document.key(projectId, documentId),
         entity: 'document',
         documentId,
         fileId,

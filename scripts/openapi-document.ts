@@ -1,3 +1,4 @@
+import '../functions/shared/http/schema-ids.ts';
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { StreamEventSchema } from '../functions/core/reviews/stream.ts';

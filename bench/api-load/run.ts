@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { recordResult } from '../results.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) =>
@@ -119,5 +120,12 @@ for (const row of [reference, get, list]) {
   );
 }
 
+recordResult(
+  'api-load',
+  [reference, get, list].map((row) => ({
+    measure: `${row.name}: p50 / p95 / p99, ${connections} connections`,
+    result: `${row.p50.toFixed(1)} / ${row.p95.toFixed(1)} / ${row.p99.toFixed(1)} ms, ${row.rps.toFixed(0)} req/s, p95 ${(row.p95 / reference.p95).toFixed(2)}x the reference`,
+  })),
+);
 await stack.stop();
 rmSync(dataDir, { recursive: true, force: true });

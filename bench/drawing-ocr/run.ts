@@ -24,6 +24,7 @@ import { recognize, terminateOcr } from '../../functions/core/extraction/ocr.ts'
 import { openPdf } from '../../functions/core/extraction/pdf.ts';
 import { renderPdfiumRegion } from '../../functions/core/extraction/render.ts';
 import { ensureDebianTool } from '../poppler.ts';
+import { recordResult } from '../results.ts';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string): string => {
@@ -147,3 +148,14 @@ console.log(
     `native ${(totals.native / sheets).toFixed(2)} s/sheet; OCR ratio ${(totals.engine / totals.native).toFixed(2)}x native (target <= 1.5x); ` +
     `words ${totals.engineWords} / ${totals.nativeWords}`,
 );
+recordResult('drawing-ocr', [
+  {
+    measure: `${sheets} sheets: render / tesseract.js / native tesseract, per sheet`,
+    result: `${(totals.render / sheets).toFixed(2)} / ${(totals.engine / sheets).toFixed(2)} / ${(totals.native / sheets).toFixed(2)} s`,
+  },
+  {
+    measure: 'OCR CPU, tesseract.js against native',
+    result: `${(totals.engine / totals.native).toFixed(2)}x`,
+    target: '<= 1.5x',
+  },
+]);

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { benchApi, createReadyProject, ingestFile } from '../local-api.ts';
 import { ensurePoppler, pdftotextSeconds } from '../poppler.ts';
+import { type BenchFigure, recordResult } from '../results.ts';
 
 const CORPUS = process.env.CORPUS_DIR ?? resolve(import.meta.dirname ?? '.', '../../../shared/corpus');
 const SPEC_BOOKS = [
@@ -96,6 +97,10 @@ for (const row of rows) {
     `| ${row.file} | ${row.kind} | ${row.pages} | ${row.seconds.toFixed(1)} | ${(row.pages / row.seconds).toFixed(1)} | ${row.popplerSeconds.toFixed(2)} | ${(row.seconds / row.popplerSeconds).toFixed(1)}x | ${row.sheets} | ${row.sections} |`,
   );
 }
+const figures: BenchFigure[] = rows.map((row) => ({
+  measure: `${row.file} (${row.kind}, ${row.pages} pages)`,
+  result: `${row.seconds.toFixed(1)} s, ${(row.pages / row.seconds).toFixed(1)} pages/s, ${(row.seconds / row.popplerSeconds).toFixed(1)}x pdftotext`,
+}));
 for (const group of ['specs', 'drawings']) {
   const selected = rows.filter((row) => row.kind === group);
   if (selected.length === 0) continue;
@@ -104,8 +109,14 @@ for (const group of ['specs', 'drawings']) {
   console.log(
     `${group}: ${pages} pages in ${seconds.toFixed(1)} s = ${(pages / seconds).toFixed(1)} pages/s${group === 'specs' ? ' (target >= 50)' : ''}`,
   );
+  figures.push({
+    measure: `${group}: ${pages} pages`,
+    result: `${(pages / seconds).toFixed(1)} pages/s`,
+    target: group === 'specs' ? '>= 50 pages/s' : undefined,
+  });
 }
 
+recordResult('ingest', figures);
 await stack.stop();
 rmSync(dataDir, { recursive: true, force: true });
 process.exit(0);

@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { drawingSheetPdf, specificationPdf } from '../../test/fixtures/pdfs.ts';
 import { benchApi, createReadyProject, ingestFile } from '../local-api.ts';
+import { recordResult } from '../results.ts';
 import { percentile } from '../stats.ts';
 
 const args = process.argv.slice(2);
@@ -42,7 +43,7 @@ const { stack, call } = await benchApi({
 const { dynamo } = await import('../../functions/shared/clients.ts');
 const { BatchWriteCommand, QueryCommand } = await import('@aws-sdk/lib-dynamodb');
 type RegionRecord = import('../../functions/core/content/model.ts').RegionRecord;
-const { keys } = await import('../../functions/adapters/dynamodb/table.ts');
+const { entities, partitions } = await import('../../functions/adapters/dynamodb/table.ts');
 const { contentStore } = await import('../../functions/shared/container.ts');
 const { regionItem } = await import('../../functions/adapters/dynamodb/file-content-items.ts');
 const TABLE = process.env.TABLE_NAME as string;
@@ -62,7 +63,7 @@ async function rowsWithPrefix(prefix: string): Promise<Record<string, unknown>[]
       new QueryCommand({
         TableName: TABLE,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': `PROJECT#${projectId}`, ':prefix': prefix },
+        ExpressionAttributeValues: { ':pk': partitions.project(projectId), ':prefix': prefix },
         ExclusiveStartKey: start,
       }),
     );
@@ -71,12 +72,12 @@ async function rowsWithPrefix(prefix: string): Promise<Record<string, unknown>[]
   } while (start);
   return items;
 }
-const regionTemplates = await rowsWithPrefix(keys.regionPrefix);
-const sectionTemplates = (await rowsWithPrefix(keys.specPrefix)).filter(
+const regionTemplates = await rowsWithPrefix(entities.region.prefix);
+const sectionTemplates = (await rowsWithPrefix(entities.specSection.prefix)).filter(
   (row) => row.entity === 'specSection',
 );
-const facetTemplate = (await rowsWithPrefix(keys.facetPrefix))[0];
-const documentRows = await rowsWithPrefix(keys.documentPrefix);
+const facetTemplate = (await rowsWithPrefix(entities.specFacet.prefix))[0];
+const documentRows = await rowsWithPrefix(entities.document.prefix);
 const drawingDocument = documentRows.find((row) => row.fileId === regionTemplates[0]?.fileId);
 const specDocument = documentRows.find((row) => row.fileId === sectionTemplates[0]?.fileId);
 if (!drawingDocument || !specDocument) throw new Error('The pipeline wrote no document rows to copy');
@@ -138,7 +139,7 @@ async function fillTo(regions: number): Promise<void> {
         gsi1sk: _h,
         ...document
       } = drawingDocument as Record<string, unknown>;
-      items.push({ ...document, ...keys.document(projectId, documentId), documentId, fileId });
+      items.push({ ...document, ...entities.document.key(projectId, documentId), documentId, fileId });
       files.push({ documentId, fileId });
     }
   }
@@ -148,13 +149,13 @@ async function fillTo(regions: number): Promise<void> {
     const index = base + sectionCount;
     items.push({
       ...template,
-      ...keys.specSection(projectId, specFileId, index),
+      ...entities.specSection.key(projectId, specFileId, index),
       sectionIndex: index,
       specificationId: `${String(template.specificationId)}_${index}`,
     });
     items.push({
       ...facetTemplate,
-      ...keys.specFacet(projectId, specFileId, index, 0),
+      ...entities.specFacet.key(projectId, specFileId, index, 0),
       facetIndex: 0,
     });
   }
@@ -214,7 +215,7 @@ async function rawRows(prefix: string, limit: number, skip: number): Promise<Sta
       new QueryCommand({
         TableName: TABLE,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': `PROJECT#${projectId}`, ':prefix': prefix },
+        ExpressionAttributeValues: { ':pk': partitions.project(projectId), ':prefix': prefix },
         Limit: size,
         ...(start ? { ExclusiveStartKey: start } : {}),
       }),
@@ -231,8 +232,8 @@ const sectionsPath = `/api/open/v1/projects/${projectId}/specifications/${specId
 const lateSectionsPath = `/api/open/v1/projects/${projectId}/specifications/${specId}/sections?limit=5`;
 const measures: [string, (size: number) => Promise<Stat>][] = [
   ['regions, first page', () => timed(regionsPath)],
-  ['reference: raw DynamoDB query, 100 region rows', () => rawRows(keys.regionPrefix, 100, 0)],
-  ['reference: raw DynamoDB query, 20 rows after 380', () => rawRows(keys.regionPrefix, 20, 380)],
+  ['reference: raw DynamoDB query, 100 region rows', () => rawRows(entities.region.prefix, 100, 0)],
+  ['reference: raw DynamoDB query, 20 rows after 380', () => rawRows(entities.region.prefix, 20, 380)],
   ['regions, 20th page (20 a page)', async () => timed(await latePage(lateRegionsPath))],
   [`regions, regionType=${commonType}, first page`, () => timed(`${regionsPath}&regionType=${commonType}`)],
   [
@@ -242,7 +243,7 @@ const measures: [string, (size: number) => Promise<Stat>][] = [
   ['sections of one specification, first page', () => timed(sectionsPath)],
   [
     'reference: raw DynamoDB query, 20 section rows',
-    () => rawRows(`${keys.specPrefix}${specFileId}#`, 20, 0),
+    () => rawRows(`${entities.specSection.prefix}${specFileId}#`, 20, 0),
   ],
   [
     'sections of one specification, 20th page (5 a page)',
@@ -289,6 +290,14 @@ for (const [name, values] of results) {
   );
 }
 console.log('target: no figure grows by more than 2x from the smallest to the largest project');
+recordResult(
+  'listing-scale',
+  [...results].map(([name, values]) => ({
+    measure: `${name}, p50 / p95 ms at ${sizes.join(' → ')} regions`,
+    result: `${values.map((value) => `${ms(value.p50)} / ${ms(value.p95)}`).join(' → ')} (ratio ${ratioOf(values, 'p50')} / ${ratioOf(values, 'p95')})`,
+    target: '<= 2x',
+  })),
+);
 
 await stack.stop();
 rmSync(dataDir, { recursive: true, force: true });

@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchApi, createReadyProject } from '../local-api.ts';
+import { type BenchFigure, recordResult } from '../results.ts';
 import { percentile } from '../stats.ts';
 
 const args = process.argv.slice(2);
@@ -47,6 +48,7 @@ async function grow(total: number) {
 
 const queries = syntheticQueries(queryCount);
 const results: { size: number; search: number[] }[] = [];
+const figures: BenchFigure[] = [];
 for (const size of sizes) {
   const started = performance.now();
   await grow(size);
@@ -73,11 +75,12 @@ for (const size of sizes) {
   results.push({ size, search });
   const f = (values: number[]) =>
     `p50 ${percentile(values, 0.5).toFixed(1)} / p95 ${percentile(values, 0.95).toFixed(1)} ms`;
-  console.log(
+  const summary =
     `${size} projects of ${passagesPerProject} passages (loaded in ${loadSeconds.toFixed(0)} s): project search ${f(search)}; ` +
-      `one project's source search ${f(single)} (project search p95 / it: ${(percentile(search, 0.95) / percentile(single, 0.95)).toFixed(2)}x); ` +
-      `the API's floor ${f(floor)}; ${truncated}/${queries.length} answers warned source_search_truncated (fan-out ${PROJECT_SEARCH_FANOUT})`,
-  );
+    `one project's source search ${f(single)} (project search p95 / it: ${(percentile(search, 0.95) / percentile(single, 0.95)).toFixed(2)}x); ` +
+    `the API's floor ${f(floor)}; ${truncated}/${queries.length} answers warned source_search_truncated (fan-out ${PROJECT_SEARCH_FANOUT})`;
+  console.log(summary);
+  figures.push({ measure: `${size} projects`, result: summary.slice(summary.indexOf(': ') + 2) });
 }
 const first = results[0];
 const last = results[results.length - 1];
@@ -86,6 +89,7 @@ if (first && last && last !== first)
     `project search p95 from ${first.size} to ${last.size} projects: ${(percentile(last.search, 0.95) / percentile(first.search, 0.95)).toFixed(2)}x`,
   );
 
+recordResult('project-search', figures);
 await stack.stop();
 rmSync(dataDir, { recursive: true, force: true });
 process.exit(0);

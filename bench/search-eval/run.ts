@@ -16,6 +16,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { corpusProject } from '../corpus-project.ts';
+import { recordResult } from '../results.ts';
 
 const ROOT = resolve(import.meta.dirname ?? '.', '../..');
 const CORPUS = process.env.CORPUS_DIR ?? resolve(ROOT, '../shared/corpus');
@@ -170,5 +171,22 @@ console.log(
   `source-search latency over ${sorted.length} calls: p50 ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, p95 ${sorted[Math.floor(sorted.length * 0.95)]?.toFixed(1)} ms`,
 );
 if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify(result, null, 2)}\n`);
+const triple = (s: Score | undefined) => (s ? `${f(s.mrr10)} / ${f(s.recall10)} / ${f(s.top1)}` : '–');
+recordResult('search-eval', [
+  ...MODES.map((mode) => ({
+    measure: `${positive.length} labeled queries, ${mode}: MRR@10 / Recall@10 / top-1`,
+    result: triple(result.overall[mode]),
+    target: mode === 'hybrid' ? 'MRR@10 >= 0.85, >= each mode' : undefined,
+  })),
+  ...Object.entries(result.byKind).map(([kind, scores]) => ({
+    measure: `${kind} queries, hybrid: MRR@10 / Recall@10 / top-1`,
+    result: triple(scores.hybrid),
+    target: kind === 'identifier' ? 'top-1 >= 0.98' : undefined,
+  })),
+  {
+    measure: `source-search latency over ${sorted.length} calls, p50 / p95`,
+    result: `${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} / ${sorted[Math.floor(sorted.length * 0.95)]?.toFixed(1)} ms`,
+  },
+]);
 await stack.stop();
 process.exit(0);

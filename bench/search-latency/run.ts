@@ -14,6 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchApi, createReadyProject } from '../local-api.ts';
+import { type BenchFigure, recordResult } from '../results.ts';
 import { percentile } from '../stats.ts';
 
 const args = process.argv.slice(2);
@@ -52,7 +53,7 @@ async function load(total: number) {
 
 const queries = syntheticQueries(queryCount);
 
-const rows: string[] = [];
+const rows: BenchFigure[] = [];
 const quantiles = (values: number[]) =>
   values.length > 0
     ? `p50 ${percentile(values, 0.5).toFixed(1)} / p95 ${percentile(values, 0.95).toFixed(1)} ms`
@@ -126,9 +127,10 @@ for (const size of sizes) {
     `the ${expandedWith.length} queries with an expansion, lexical with its clause ${quantiles(expandedWith)}, without it ${quantiles(expandedWithout)}; ` +
     `the API's floor (GET the project, same key) p50 ${percentile(floor, 0.5).toFixed(1)} / p95 ${percentile(floor, 0.95).toFixed(1)} ms`;
   console.log(line);
-  rows.push(line);
+  rows.push({ measure: `${passages} passages`, result: line.slice(line.indexOf(': ') + 2) });
 }
 
+recordResult('search-latency', rows);
 await stack.stop();
 rmSync(dataDir, { recursive: true, force: true });
 process.exit(0);

@@ -1,10 +1,11 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { DynamoApiKeyStore, DynamoRateLimiter, DynamoSessionStore } from '../adapters/dynamodb/auth-store.ts';
 import { DynamoContentReader } from '../adapters/dynamodb/content-reader.ts';
-import { DynamoContentStore, DynamoProjectTotalsWriter } from '../adapters/dynamodb/content-store.ts';
+import { DynamoContentStore } from '../adapters/dynamodb/content-store.ts';
 import { DynamoJobStore } from '../adapters/dynamodb/job-store.ts';
 import { DynamoOrganizationStore } from '../adapters/dynamodb/organization-store.ts';
 import { DynamoProjectStore } from '../adapters/dynamodb/project-store.ts';
+import { DynamoProjectTotalsWriter } from '../adapters/dynamodb/project-totals.ts';
 import { DynamoReviewEventStore } from '../adapters/dynamodb/review-event-store.ts';
 import { DynamoWebhookStore } from '../adapters/dynamodb/webhook-store.ts';
 import { S3ArtifactStorage, S3ObjectStore } from '../adapters/s3/object-store.ts';
@@ -17,7 +18,7 @@ import type { ProcessingStarter } from '../core/jobs/ports.ts';
 import { CursorCodec } from '../core/pagination/cursor.ts';
 import type { ProvisioningStarter } from '../core/projects/ports.ts';
 import { HmacTokenSigner } from '../core/signing/signer.ts';
-import { dynamo, s3, sfn } from './clients.ts';
+import { dynamo, s3, sfn, traced } from './clients.ts';
 import { config, resource } from './config.ts';
 import { lazy } from './lazy.ts';
 import { RESOURCES } from './resources.ts';
@@ -48,7 +49,7 @@ function signingKey(): Promise<string> {
   const fetch = signingKeyFetch();
   fetch.promise ??= (async () => {
     if (config.SIGNING_KEY) return config.SIGNING_KEY;
-    const secret = await new SecretsManagerClient({}).send(
+    const secret = await traced(new SecretsManagerClient({})).send(
       new GetSecretValueCommand({ SecretId: resource('signingKey') }),
     );
     if (!secret.SecretString || secret.SecretString.length < 32)
@@ -75,7 +76,9 @@ export function originVerifyValue(): Promise<string | null> {
     if (config.ORIGIN_VERIFY) return config.ORIGIN_VERIFY;
     const secretId = config[RESOURCES.originVerify.env];
     if (!secretId) return null;
-    const secret = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: secretId }));
+    const secret = await traced(new SecretsManagerClient({})).send(
+      new GetSecretValueCommand({ SecretId: secretId }),
+    );
     if (!secret.SecretString || secret.SecretString.length < 32)
       throw new Error('The origin secret is empty');
     return secret.SecretString;

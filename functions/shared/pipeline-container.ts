@@ -1,5 +1,5 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { DynamoCreditLedger } from '../adapters/dynamodb/content-store.ts';
+import { DynamoCreditLedger } from '../adapters/dynamodb/credit-ledger.ts';
 import { S3ObjectStore } from '../adapters/s3/object-store.ts';
 import { SqsWebhookQueue } from '../adapters/sqs/webhook-queue.ts';
 import type { JobDeps, PipelineSettings } from '../core/pipeline/ports.ts';

@@ -6,7 +6,7 @@ import { StepFunctionsStarter } from '../adapters/sfn/execution-starter.ts';
 import type { Answerer } from '../core/reviews/answerer.ts';
 import type { ExecutionDeps } from '../core/reviews/execute.ts';
 import type { ExecutionStarter } from '../core/reviews/ports.ts';
-import { dynamo, sfn } from './clients.ts';
+import { dynamo, sfn, traced } from './clients.ts';
 import { config, resource } from './config.ts';
 import { artifactObjects, artifactPaths } from './container.ts';
 import { lazy } from './lazy.ts';
@@ -24,7 +24,10 @@ export const answerer = lazy((): Answerer => {
   const modelId = resource('answerModel');
   return config.ANSWERER === 'extractive'
     ? new ExtractiveAnswerer()
-    : new BedrockAnswerer(new BedrockRuntimeClient({ retryMode: 'adaptive', maxAttempts: 6 }), modelId);
+    : new BedrockAnswerer(
+        traced(new BedrockRuntimeClient({ retryMode: 'adaptive', maxAttempts: 6 })),
+        modelId,
+      );
 });
 
 /**

@@ -24,7 +24,7 @@ export function toolDeps(): ToolDeps {
         searchSources(searchDeps(), {
           orgId: execution.orgId,
           projectId: execution.projectId,
-          body: {
+          search: {
             query,
             mode: modes.length === 2 ? 'hybrid' : modes[0] === 'exact' ? 'exact' : 'semantic',
             maxHits,

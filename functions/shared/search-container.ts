@@ -9,7 +9,7 @@ import type { IndexingDeps } from '../core/search/index-file.ts';
 import type { Embedder } from '../core/search/ports.ts';
 import type { ReconcileDeps } from '../core/search/reconcile.ts';
 import type { SearchDeps } from '../core/search/search-sources.ts';
-import { dynamo } from './clients.ts';
+import { dynamo, traced } from './clients.ts';
 import { config, resource } from './config.ts';
 import { artifactObjects, contentStore, jobStore, projectStore, projectTotalsWriter } from './container.ts';
 import { lazy } from './lazy.ts';
@@ -29,7 +29,7 @@ export const embedder = lazy<Embedder>(() => {
   return config.EMBEDDER === 'local'
     ? new WordVectorEmbedder()
     : new BedrockEmbedder(
-        new BedrockRuntimeClient({ retryMode: 'adaptive', maxAttempts: 8 }),
+        traced(new BedrockRuntimeClient({ retryMode: 'adaptive', maxAttempts: 8 })),
         modelId,
         config.EMBEDDING_DIMENSION,
       );

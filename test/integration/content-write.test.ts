@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../functions/adapters/dynamodb/table.ts';
+import { entities, partitions } from '../../functions/adapters/dynamodb/table.ts';
 import type { FacetRecord, SpecSectionRecord } from '../../functions/core/content/model.ts';
 import { contentIds } from '../../functions/core/content/model.ts';
 import { newId } from '../../functions/core/ids.ts';
@@ -67,13 +67,14 @@ const rowsUnder = async (projectId: string, prefix: string) =>
       new QueryCommand({
         TableName: TABLE,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': `PROJECT#${projectId}`, ':prefix': prefix },
+        ExpressionAttributeValues: { ':pk': partitions.project(projectId), ':prefix': prefix },
       }),
     )
   ).Items ?? [];
 
 const documentRow = async (projectId: string, documentId: string) =>
-  (await dynamo.send(new GetCommand({ TableName: TABLE, Key: keys.document(projectId, documentId) }))).Item;
+  (await dynamo.send(new GetCommand({ TableName: TABLE, Key: entities.document.key(projectId, documentId) })))
+    .Item;
 
 describe("a file's rows written while its section PDFs are stored", () => {
   let org: TestOrg;
@@ -93,12 +94,12 @@ describe("a file's rows written while its section PDFs are stored", () => {
     // Act: the sections come back once the facets are in the table (they are written without waiting).
     await contentStore().writeFileContent(projectId, book.fileId, book.content, async () => {
       for (let attempt = 0; attempt < 100; attempt++) {
-        if ((await rowsUnder(projectId, `${keys.facetPrefix}${book.fileId}#`)).length === 4) break;
+        if ((await rowsUnder(projectId, `${entities.specFacet.prefix}${book.fileId}#`)).length === 4) break;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       seen.push({
-        facets: (await rowsUnder(projectId, `${keys.facetPrefix}${book.fileId}#`)).length,
-        sections: (await rowsUnder(projectId, `${keys.specPrefix}${book.fileId}#`)).length,
+        facets: (await rowsUnder(projectId, `${entities.specFacet.prefix}${book.fileId}#`)).length,
+        sections: (await rowsUnder(projectId, `${entities.specSection.prefix}${book.fileId}#`)).length,
         document: (await documentRow(projectId, book.documentId)) !== undefined,
       });
       return book.content.sections.map((section) => ({ ...section, pdfPath: `pdf/${section.sectionIndex}` }));
@@ -106,7 +107,7 @@ describe("a file's rows written while its section PDFs are stored", () => {
 
     // Assess
     expect(seen).toEqual([{ facets: 4, sections: 0, document: false }]);
-    const sections = await rowsUnder(projectId, `${keys.specPrefix}${book.fileId}#`);
+    const sections = await rowsUnder(projectId, `${entities.specSection.prefix}${book.fileId}#`);
     expect(sections.map((row) => row.pdfPath as string | null)).toEqual(['pdf/0', 'pdf/1']);
     expect(await documentRow(projectId, book.documentId)).toMatchObject({ status: 'ready' });
   });
@@ -122,7 +123,7 @@ describe("a file's rows written while its section PDFs are stored", () => {
 
     // Assess
     await expect(written).rejects.toThrow('storage unavailable');
-    expect(await rowsUnder(projectId, `${keys.specPrefix}${book.fileId}#`)).toEqual([]);
+    expect(await rowsUnder(projectId, `${entities.specSection.prefix}${book.fileId}#`)).toEqual([]);
     expect(await documentRow(projectId, book.documentId)).toBeUndefined();
   });
 });

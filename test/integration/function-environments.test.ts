@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { keys } from '../../functions/adapters/dynamodb/table.ts';
+import { entities } from '../../functions/adapters/dynamodb/table.ts';
 import { askQuestion } from '../../functions/core/reviews/reviews.ts';
 import { dynamo } from '../../functions/shared/clients.ts';
 import { projectStore } from '../../functions/shared/container.ts';
@@ -48,7 +48,7 @@ describe('each function runs with exactly the environment of its synthesized tem
         starter: { start: async () => undefined },
         answerer: 'extractive',
       },
-      { orgId: org.orgId, projectId, reviewId, idempotencyKey: crypto.randomUUID(), body: { question } },
+      { orgId: org.orgId, projectId, reviewId, idempotencyKey: crypto.randomUUID(), ask: { question } },
     );
     return execution;
   };
@@ -114,7 +114,7 @@ describe('each function runs with exactly the environment of its synthesized tem
     // Act
     const outcomes = await Promise.all([
       attempt(() =>
-        dynamo.send(new GetCommand({ TableName: table, Key: keys.project(org.orgId, projectId) })),
+        dynamo.send(new GetCommand({ TableName: table, Key: entities.project.key(org.orgId, projectId) })),
       ),
       attempt(() =>
         dynamo.send(
@@ -130,7 +130,7 @@ describe('each function runs with exactly the environment of its synthesized tem
         dynamo.send(
           new UpdateCommand({
             TableName: table,
-            Key: keys.project(org.orgId, projectId),
+            Key: entities.project.key(org.orgId, projectId),
             UpdateExpression: 'SET #name = :name',
             ExpressionAttributeNames: { '#name': 'name' },
             ExpressionAttributeValues: { ':name': 'renamed' },

@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { upgradeStoredContent } from '../../functions/adapters/dynamodb/content-upgrade.ts';
-import { keys } from '../../functions/adapters/dynamodb/table.ts';
+import { entities, partitions } from '../../functions/adapters/dynamodb/table.ts';
 import type { FacetRecord, RegionRecord, SpecSectionRecord } from '../../functions/core/content/model.ts';
 import { contentIds } from '../../functions/core/content/model.ts';
 import { newId } from '../../functions/core/ids.ts';
@@ -296,7 +296,7 @@ describe('region listings read only the key ranges their filters allow', () => {
         new PutCommand({
           TableName: TABLE,
           Item: {
-            ...keys.region(projectId, file.fileId, region.pageNumber, region.regionIndex),
+            ...entities.region.key(projectId, file.fileId, region.pageNumber, region.regionIndex),
             entity: 'region',
             v: 1,
             ...region,
@@ -314,7 +314,7 @@ describe('region listings read only the key ranges their filters allow', () => {
       new PutCommand({
         TableName: TABLE,
         Item: {
-          ...keys.document(projectId, file.documentId),
+          ...entities.document.key(projectId, file.documentId),
           entity: 'document',
           v: 1,
           ...file.content.document,
@@ -331,12 +331,15 @@ describe('region listings read only the key ranges their filters allow', () => {
       new QueryCommand({
         TableName: TABLE,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': `PROJECT#${projectId}`, ':prefix': `FACET#${file.fileId}#` },
+        ExpressionAttributeValues: {
+          ':pk': partitions.project(projectId),
+          ':prefix': `FACET#${file.fileId}#`,
+        },
       }),
     );
     const totals = await contentStore().projectTotals(projectId);
     const documentRow = await dynamo.send(
-      new GetCommand({ TableName: TABLE, Key: keys.document(projectId, file.documentId) }),
+      new GetCommand({ TableName: TABLE, Key: entities.document.key(projectId, file.documentId) }),
     );
 
     // Assess: before the upgrade the index misses the old rows; the summary is counted on first read.

@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../functions/adapters/dynamodb/table.ts';
+import { entities } from '../../functions/adapters/dynamodb/table.ts';
 import { dynamo } from '../../functions/shared/clients.ts';
 import { contentStore, projectTotalsWriter } from '../../functions/shared/container.ts';
 import { drawingSheetPdf, specificationPdf } from '../fixtures/pdfs.ts';
@@ -110,7 +110,7 @@ describe('region normalization', () => {
       await dynamo.send(
         new UpdateCommand({
           TableName: process.env.TABLE_NAME,
-          Key: keys.region(
+          Key: entities.region.key(
             projectId,
             region.fileId,
             region.pageNumber,

@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../functions/adapters/dynamodb/table.ts';
+import { entities } from '../../functions/adapters/dynamodb/table.ts';
 import { dynamo } from '../../functions/shared/clients.ts';
 import { organizationStore, projectStore } from '../../functions/shared/container.ts';
 import {
@@ -265,7 +265,7 @@ describe('projects', () => {
     const guard = await dynamo.send(
       new GetCommand({
         TableName: process.env.TABLE_NAME,
-        Key: keys.projectName(poor.orgId, 'Too expensive'),
+        Key: entities.projectName.key(poor.orgId, 'Too expensive'),
       }),
     );
     expect(guard.Item).toBeUndefined();

@@ -116,7 +116,7 @@ describe('reviews through the review state machine, the model mocked at the SDK 
     });
     const { execution } = await askQuestion(
       { ...deps, starter: { start: async () => undefined }, answerer: 'bedrock' },
-      { orgId: org.orgId, projectId, reviewId: review.id, idempotencyKey: key, body: { question } },
+      { orgId: org.orgId, projectId, reviewId: review.id, idempotencyKey: key, ask: { question } },
     );
     const states: string[] = [];
     const machine = new LocalStepFunctions({

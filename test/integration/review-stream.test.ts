@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { keys } from '../../functions/adapters/dynamodb/table.ts';
+import { entities } from '../../functions/adapters/dynamodb/table.ts';
 import { newId } from '../../functions/core/ids.ts';
 import { dynamo } from '../../functions/shared/clients.ts';
 import { api, apiUrl, createOrg, type TestOrg } from './helpers.ts';
@@ -17,7 +17,7 @@ async function seedExecution(orgId: string, projectId: string, reviewId: string,
     new PutCommand({
       TableName: process.env.TABLE_NAME,
       Item: {
-        ...keys.reviewExecution(orgId, executionId),
+        ...entities.reviewExecution.key(orgId, executionId),
         entity: 'reviewExecution',
         projectId,
         reviewId,
@@ -34,7 +34,7 @@ async function seedExecution(orgId: string, projectId: string, reviewId: string,
       new PutCommand({
         TableName: process.env.TABLE_NAME,
         Item: {
-          ...keys.executionEvent(executionId, sequence),
+          ...entities.executionEvent.key(executionId, sequence),
           event: { version: 1, executionId, sequence, createdAt: new Date().toISOString(), type, payload },
         },
       }),
@@ -266,7 +266,7 @@ describe('review execution stream (function URL handler)', () => {
       new PutCommand({
         TableName: process.env.TABLE_NAME,
         Item: {
-          ...keys.reviewExecution(org.orgId, running),
+          ...entities.reviewExecution.key(org.orgId, running),
           entity: 'reviewExecution',
           projectId,
           reviewId,
@@ -278,7 +278,7 @@ describe('review execution stream (function URL handler)', () => {
       new PutCommand({
         TableName: process.env.TABLE_NAME,
         Item: {
-          ...keys.executionEvent(running, 1),
+          ...entities.executionEvent.key(running, 1),
           event: {
             version: 1,
             executionId: running,

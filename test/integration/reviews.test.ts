@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../functions/adapters/dynamodb/table.ts';
+import { entities } from '../../functions/adapters/dynamodb/table.ts';
 import {
   answerTurn,
   beginExecution,
@@ -349,7 +349,7 @@ describe('reviews', () => {
     await dynamo.send(
       new UpdateCommand({
         TableName: process.env.TABLE_NAME,
-        Key: keys.reviewExecution(org.orgId, execution.id),
+        Key: entities.reviewExecution.key(org.orgId, execution.id),
         UpdateExpression: 'SET #status = :running, answer = :none, citations = :empty',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':running': 'running', ':none': null, ':empty': [] },
@@ -383,7 +383,7 @@ describe('reviews', () => {
             starter: { start: async () => undefined },
             answerer: 'extractive',
           },
-          { orgId: org.orgId, projectId, reviewId: review.id, idempotencyKey: key, body: { question } },
+          { orgId: org.orgId, projectId, reviewId: review.id, idempotencyKey: key, ask: { question } },
         )
       ).execution;
     const slow = await queued('Who pays the permit fees?', 'ask-slow');

@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DynamoIndexLock } from '../../functions/adapters/dynamodb/search-index-store.ts';
-import { keys } from '../../functions/adapters/dynamodb/table.ts';
+import { entities } from '../../functions/adapters/dynamodb/table.ts';
 import { dynamo } from '../../functions/shared/clients.ts';
 import { projectStore } from '../../functions/shared/container.ts';
 import { searchIndexStates, sourceIndex } from '../../functions/shared/search-container.ts';
@@ -446,7 +446,7 @@ describe('source search', () => {
     await dynamo.send(
       new UpdateCommand({
         TableName: process.env.TABLE_NAME,
-        Key: keys.job(org.orgId, jobId),
+        Key: entities.job.key(org.orgId, jobId),
         UpdateExpression: 'SET #status = :processing',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':processing': 'processing' },

@@ -42,7 +42,7 @@ describe('registration races', () => {
       {
         orgId: org.orgId,
         jobId,
-        body: { files: [file('second.pdf', 7 * MIB)] },
+        registration: { files: [file('second.pdf', 7 * MIB)] },
         settings: { multipartThresholdBytes: 6 * MIB, partSizeBytes: 5 * MIB, urlTtlSeconds: 3600 },
       },
     );

@@ -41,7 +41,7 @@ describe('upload tokens', () => {
       tokens: await uploadTokens(),
       processing: processingStarter(),
     };
-    const body = {
+    const uploads = {
       directUploads: [{ documentId: upload.documentId, uploadToken: upload.uploadToken }],
       multipartUploads: [],
     };
@@ -50,7 +50,7 @@ describe('upload tokens', () => {
     const late = completeUploads(deps, {
       orgId: org.orgId,
       jobId,
-      body,
+      uploads,
       now: new Date(Date.parse(upload.expiresAt) + 1000),
     });
 

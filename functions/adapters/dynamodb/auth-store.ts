@@ -4,30 +4,7 @@ import type { ApiKeyStore, RateLimiter, SessionRecord, SessionStore } from '../.
 import type { Page } from '../../core/pagination/page.ts';
 import { isConditionFailure, unmarshallIfNeeded } from './errors.ts';
 import { queryCount, queryPage } from './query-page.ts';
-import { ENTITY_VERSION, keys, TABLE_DESIGN } from './table.ts';
-
-const KEY_FIELDS = [
-  'id',
-  'orgId',
-  'label',
-  'keyPrefix',
-  'scopes',
-  'createdByUserId',
-  'hashVersion',
-  'secretHash',
-  'createdAt',
-  'expiresAt',
-  'lastUsedAt',
-  'lastUsedIp',
-  'revokedAt',
-  'rateLimitPerMinute',
-] as const;
-
-function toKeyRecord(item: Record<string, unknown>): ApiKeyRecord {
-  const record: Record<string, unknown> = {};
-  for (const field of KEY_FIELDS) record[field] = item[field] ?? null;
-  return record as unknown as ApiKeyRecord;
-}
+import { entities, partitions, TABLE_DESIGN } from './table.ts';
 
 export class DynamoApiKeyStore implements ApiKeyStore {
   private readonly client: DynamoDBDocumentClient;
@@ -42,13 +19,15 @@ export class DynamoApiKeyStore implements ApiKeyStore {
     await this.client.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: {
-          ...keys.apiKey(record.id),
-          ...keys.apiKeyInOrg(record.orgId, record.id, record.createdAt),
-          entity: 'apiKey',
-          v: ENTITY_VERSION.apiKey,
-          ...record,
-        },
+        Item: entities.apiKey.format(
+          {
+            ...entities.apiKey.key(record.id),
+            ...entities.apiKey.indexes.byParent(record.orgId, record.id, record.createdAt),
+          },
+          {
+            ...record,
+          },
+        ),
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -57,9 +36,9 @@ export class DynamoApiKeyStore implements ApiKeyStore {
   async get(keyId: string): Promise<ApiKeyRecord | null> {
     // Strongly consistent so a revocation is seen by the very next request.
     const result = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.apiKey(keyId), ConsistentRead: true }),
+      new GetCommand({ TableName: this.tableName, Key: entities.apiKey.key(keyId), ConsistentRead: true }),
     );
-    return result.Item ? toKeyRecord(result.Item) : null;
+    return result.Item ? entities.apiKey.parse(result.Item) : null;
   }
 
   private keysQuery(orgId: string) {
@@ -68,7 +47,7 @@ export class DynamoApiKeyStore implements ApiKeyStore {
       TableName: this.tableName,
       IndexName: index.name,
       KeyConditionExpression: `${index.partitionKey} = :pk`,
-      ExpressionAttributeValues: { ':pk': keys.apiKeysOfOrg(orgId).gsi1pk },
+      ExpressionAttributeValues: { ':pk': partitions.apiKeysOfOrganization(orgId) },
       ScanIndexForward: false,
     };
   }
@@ -80,7 +59,7 @@ export class DynamoApiKeyStore implements ApiKeyStore {
     return queryPage(this.client, this.keysQuery(orgId), {
       ...options,
       keyOf: (item) => ({ pk: item.pk, sk: item.sk, gsi1pk: item.gsi1pk, gsi1sk: item.gsi1sk }),
-      map: toKeyRecord,
+      map: entities.apiKey.parse,
     });
   }
 
@@ -93,7 +72,7 @@ export class DynamoApiKeyStore implements ApiKeyStore {
       const result = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: keys.apiKey(keyId),
+          Key: entities.apiKey.key(keyId),
           UpdateExpression: 'SET revokedAt = :at',
           ConditionExpression:
             'attribute_exists(pk) AND orgId = :org AND (attribute_not_exists(revokedAt) OR attribute_type(revokedAt, :null))',
@@ -102,12 +81,12 @@ export class DynamoApiKeyStore implements ApiKeyStore {
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
-      return result.Attributes ? toKeyRecord(result.Attributes) : null;
+      return result.Attributes ? entities.apiKey.parse(result.Attributes) : null;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
       // Already revoked: revoking again keeps the first revocation time. Another org's key: absent.
       const old = (error as { Item?: Record<string, unknown> }).Item;
-      const record = old ? toKeyRecord(unmarshallIfNeeded(old)) : null;
+      const record = old ? entities.apiKey.parse(unmarshallIfNeeded(old)) : null;
       return record && record.orgId === orgId ? record : null;
     }
   }
@@ -116,7 +95,7 @@ export class DynamoApiKeyStore implements ApiKeyStore {
     await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
-        Key: keys.apiKey(keyId),
+        Key: entities.apiKey.key(keyId),
         UpdateExpression: 'SET lastUsedAt = :at, lastUsedIp = :ip',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':at': at, ':ip': ip },
@@ -136,7 +115,11 @@ export class DynamoSessionStore implements SessionStore {
 
   async get(tokenHash: string): Promise<SessionRecord | null> {
     const result = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.session(tokenHash), ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.tableName,
+        Key: entities.session.key(tokenHash),
+        ConsistentRead: true,
+      }),
     );
     if (!result.Item) return null;
     return {
@@ -150,13 +133,13 @@ export class DynamoSessionStore implements SessionStore {
     await this.client.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: {
-          ...keys.session(tokenHash),
-          entity: 'session',
-          v: ENTITY_VERSION.session,
-          ...session,
-          [TABLE_DESIGN.ttlAttribute]: Math.floor(Date.parse(session.expiresAt) / 1000),
-        },
+        Item: entities.session.format(
+          {
+            ...entities.session.key(tokenHash),
+            [TABLE_DESIGN.ttlAttribute]: Math.floor(Date.parse(session.expiresAt) / 1000),
+          },
+          session,
+        ),
       }),
     );
   }
@@ -178,7 +161,7 @@ export class DynamoRateLimiter implements RateLimiter {
     const result = await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
-        Key: keys.rateWindow(subject, windowStart),
+        Key: entities.rateWindow.key(subject, windowStart),
         UpdateExpression: 'ADD requestCount :one SET #ttl = if_not_exists(#ttl, :ttl)',
         ExpressionAttributeNames: { '#ttl': TABLE_DESIGN.ttlAttribute },
         ExpressionAttributeValues: { ':one': 1, ':ttl': Math.floor(windowStart / 1000) + 120 },

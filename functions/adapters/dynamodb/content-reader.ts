@@ -1,10 +1,5 @@
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type {
-  DocumentRecord,
-  RegionRecord,
-  SheetRecord,
-  SpecSectionRecord,
-} from '../../core/content/model.ts';
+import type { DocumentRecord, SpecSectionRecord } from '../../core/content/model.ts';
 import { contentIds } from '../../core/content/model.ts';
 import type {
   ContentReader,
@@ -19,10 +14,10 @@ import { InvalidRequestError } from '../../core/errors.ts';
 import type { OwnedProjectRef } from '../../core/projects/model.ts';
 import { type DocumentSummaryRow, documentSummaries } from './content-summaries.ts';
 import { Filter } from './filter-expression.ts';
-import { projectCounters } from './project-counters.ts';
+import { projectCounters } from './project-totals.ts';
 import { countRanges, type KeyRange, queryRangesPage, type RangePosition } from './query-page.ts';
 import { facetsOfSections } from './section-facets.ts';
-import { keys, pad, recordOf, TABLE_DESIGN } from './table.ts';
+import { entities, pad, partitions, TABLE_DESIGN } from './table.ts';
 
 /** A listing's cursor position: where it stopped, and the total counted for its first page. */
 interface ListingPosition extends RangePosition {
@@ -68,6 +63,7 @@ export class DynamoContentReader implements ContentReader {
   }
 
   private async listed<T>(
+    entity: { parse(item: Record<string, unknown>): T },
     ranges: KeyRange[],
     filter: Filter,
     options: Options,
@@ -81,7 +77,7 @@ export class DynamoContentReader implements ContentReader {
     const page = await queryRangesPage<T>(this.client, this.tableName, ranges, rangeFilter, {
       limit: options.limit,
       position,
-      map: (item) => recordOf<T>(item),
+      map: (item) => entity.parse(item),
     });
     const withTotal = (at: RangePosition) => ({ ...at, total: counted });
     return {
@@ -122,7 +118,7 @@ export class DynamoContentReader implements ContentReader {
     prefix: string,
     filter: { fileId?: string; fileName?: string; classification?: string },
   ): Promise<KeyRange[]> {
-    const partition = `PROJECT#${projectId}`;
+    const partition = partitions.project(projectId);
     if (filter.fileId !== undefined) return [{ partition, prefix: `${prefix}${filter.fileId}#` }];
     if (filter.fileName === undefined && filter.classification === undefined) return [{ partition, prefix }];
     const files = await this.filesMatching(projectId, filter);
@@ -130,34 +126,34 @@ export class DynamoContentReader implements ContentReader {
   }
 
   private async regionRanges(projectId: string, filter: RegionFilter): Promise<KeyRange[]> {
-    const partition = `PROJECT#${projectId}`;
+    const partition = partitions.project(projectId);
     if (filter.sheetIds !== undefined) {
       const sheets = filter.sheetIds
         .map((sheetId) => contentIds.parseSheet(sheetId))
         .filter((sheet) => sheet !== null)
         .filter((sheet) => filter.fileId === undefined || sheet.fileId === filter.fileId)
-        .map((sheet) => `${keys.regionPrefix}${sheet.fileId}#${pad(sheet.page, 5)}#`);
+        .map((sheet) => `${entities.region.prefix}${sheet.fileId}#${pad(sheet.page, 5)}#`);
       return [...new Set(sheets)].sort().map((prefix) => ({ partition, prefix }));
     }
     if (filter.fileId !== undefined) {
       const page = filter.pageNumber === undefined ? '' : `${pad(filter.pageNumber, 5)}#`;
-      return [{ partition, prefix: `${keys.regionPrefix}${filter.fileId}#${page}` }];
+      return [{ partition, prefix: `${entities.region.prefix}${filter.fileId}#${page}` }];
     }
     if (filter.pageNumber !== undefined)
       return [
         {
           index: TABLE_DESIGN.indexes.regionsByPage,
-          partition: keys.regionsOnPage(projectId, filter.pageNumber),
+          partition: partitions.regionsOnPage(projectId, filter.pageNumber),
         },
       ];
     if (filter.regionType !== undefined)
       return [
         {
           index: TABLE_DESIGN.indexes.regionsByType,
-          partition: keys.regionsOfType(projectId, filter.regionType),
+          partition: partitions.regionsOfType(projectId, filter.regionType),
         },
       ];
-    return this.fileRanges(projectId, keys.regionPrefix, filter);
+    return this.fileRanges(projectId, entities.region.prefix, filter);
   }
 
   async regions(project: OwnedProjectRef, filter: RegionFilter, options: Options) {
@@ -172,7 +168,8 @@ export class DynamoContentReader implements ContentReader {
       .eq('layoutType', filter.layoutType);
     const attributes = REGION_ATTRIBUTES.filter((name) => filter[name] !== undefined);
     const summarized = filter.sheetIds === undefined && attributes.length <= 1;
-    return this.listed<RegionRecord>(
+    return this.listed(
+      entities.region,
       await this.regionRanges(project.id, filter),
       conditions,
       options,
@@ -216,8 +213,9 @@ export class DynamoContentReader implements ContentReader {
       conditions.names['#code'] = 'code';
       conditions.values[':disc'] = filter.discipline;
     }
-    return this.listed<SheetRecord>(
-      await this.fileRanges(project.id, keys.sheetPrefix, filter),
+    return this.listed(
+      entities.sheet,
+      await this.fileRanges(project.id, entities.sheet.prefix, filter),
       conditions,
       options,
       async (count) => {
@@ -256,8 +254,9 @@ export class DynamoContentReader implements ContentReader {
       filter.sectionNumbers === undefined &&
       filter.pageStart === undefined &&
       filter.pageEnd === undefined;
-    return this.listed<SpecSectionRecord>(
-      await this.fileRanges(project.id, keys.specPrefix, filter),
+    return this.listed(
+      entities.specSection,
+      await this.fileRanges(project.id, entities.specSection.prefix, filter),
       conditions,
       options,
       async (count) => {
@@ -291,8 +290,9 @@ export class DynamoContentReader implements ContentReader {
       .eq('classification', filter.classification)
       .contains('fileNameLower', filter.fileName?.toLowerCase());
     // As many rows as files: counting them is one short query.
-    return this.listed<DocumentRecord>(
-      [{ partition: `PROJECT#${project.id}`, prefix: keys.documentPrefix }],
+    return this.listed(
+      entities.document,
+      [{ partition: partitions.project(project.id), prefix: entities.document.prefix }],
       conditions,
       options,
       (count) => count(),
@@ -301,9 +301,9 @@ export class DynamoContentReader implements ContentReader {
 
   async document(project: OwnedProjectRef, documentId: string): Promise<DocumentRecord | null> {
     const result = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.document(project.id, documentId) }),
+      new GetCommand({ TableName: this.tableName, Key: entities.document.key(project.id, documentId) }),
     );
-    return result.Item ? recordOf<DocumentRecord>(result.Item) : null;
+    return result.Item ? entities.document.parse(result.Item) : null;
   }
 
   async sheetExists(project: OwnedProjectRef, sheetId: string): Promise<boolean> {
@@ -312,7 +312,7 @@ export class DynamoContentReader implements ContentReader {
     const result = await this.client.send(
       new GetCommand({
         TableName: this.tableName,
-        Key: keys.sheet(project.id, sheet.fileId, sheet.page),
+        Key: entities.sheet.key(project.id, sheet.fileId, sheet.page),
         ProjectionExpression: 'pk',
       }),
     );
@@ -329,8 +329,8 @@ export class DynamoContentReader implements ContentReader {
           TableName: this.tableName,
           KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
           ExpressionAttributeValues: {
-            ':pk': `PROJECT#${project.id}`,
-            ':prefix': `${keys.regionPrefix}${sheet.fileId}#${pad(sheet.page, 5)}#`,
+            ':pk': partitions.project(project.id),
+            ':prefix': `${entities.region.prefix}${sheet.fileId}#${pad(sheet.page, 5)}#`,
           },
           ProjectionExpression: 'normalizedData',
         }),

@@ -1,11 +1,20 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { RegionRecord, SearchIndexState } from '../../core/content/model.ts';
 import { type ContentSummary, summarizeContent } from '../../core/content/summary.ts';
-import { changeDocument } from './project-counters.ts';
+import { changeDocument } from './project-totals.ts';
 import { prefixQuery, queryAll } from './query-page.ts';
-import { keys } from './table.ts';
+import { entities, partitions } from './table.ts';
 
 /** What totals need of a document row: the file it stands for and its content summary. */
+const SUMMARY_FIELDS = [
+  'documentId',
+  'fileId',
+  'fileNameLower',
+  'classification',
+  'searchIndex',
+  'contentSummary',
+] as const;
+
 export interface DocumentSummaryRow {
   documentId: string;
   fileId: string;
@@ -41,23 +50,23 @@ async function countFileSummary(
   projectId: string,
   fileId: string,
 ): Promise<ContentSummary> {
-  const pk = `PROJECT#${projectId}`;
+  const pk = partitions.project(projectId);
   const [sheets, regions, sections, facets] = await Promise.all([
     queryAll(client, {
-      ...prefixQuery(tableName, pk, `${keys.sheetPrefix}${fileId}#`),
+      ...prefixQuery(tableName, pk, `${entities.sheet.prefix}${fileId}#`),
       ProjectionExpression: 'discipline',
     }),
     queryAll(client, {
-      ...prefixQuery(tableName, pk, `${keys.regionPrefix}${fileId}#`),
+      ...prefixQuery(tableName, pk, `${entities.region.prefix}${fileId}#`),
       ProjectionExpression: 'regionType, drawingType, layoutType, pageNumber, #nd.schemaVersion',
       ExpressionAttributeNames: { '#nd': 'normalizedData' },
     }),
     queryAll(client, {
-      ...prefixQuery(tableName, pk, `${keys.specPrefix}${fileId}#`),
+      ...prefixQuery(tableName, pk, `${entities.specSection.prefix}${fileId}#`),
       ProjectionExpression: 'pk',
     }),
     queryAll(client, {
-      ...prefixQuery(tableName, pk, `${keys.facetPrefix}${fileId}#`),
+      ...prefixQuery(tableName, pk, `${entities.specFacet.prefix}${fileId}#`),
       ProjectionExpression: 'pk',
     }),
   ]);
@@ -81,15 +90,15 @@ export async function documentSummaries(
   { store }: { store: boolean },
 ): Promise<DocumentSummaryRow[]> {
   const items = await queryAll(client, {
-    ...prefixQuery(tableName, `PROJECT#${projectId}`, keys.documentPrefix),
-    ProjectionExpression: 'documentId, fileId, fileNameLower, classification, searchIndex, contentSummary',
+    ...prefixQuery(tableName, partitions.project(projectId), entities.document.prefix),
+    ProjectionExpression: SUMMARY_FIELDS.join(', '),
   });
   const rows: DocumentSummaryRow[] = [];
   for (const item of items) {
-    const row = item as unknown as DocumentSummaryRow;
+    const row = entities.document.pick(item, SUMMARY_FIELDS);
     rows.push(
       row.contentSummary
-        ? row
+        ? { ...row, contentSummary: row.contentSummary }
         : {
             ...row,
             contentSummary: store
@@ -108,12 +117,14 @@ export async function regionsWithReferences(
   projectId: string,
   fileId: string,
 ): Promise<RegionRecord[]> {
-  const pk = `PROJECT#${projectId}`;
-  const prefix = `${keys.regionPrefix}${fileId}#`;
-  return (await queryAll(client, {
-    ...prefixQuery(tableName, pk, prefix),
-    FilterExpression: 'size(#nd.#refs) > :none',
-    ExpressionAttributeNames: { '#nd': 'normalizedData', '#refs': 'sheetReferences' },
-    ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix, ':none': 0 },
-  })) as unknown as RegionRecord[];
+  const pk = partitions.project(projectId);
+  const prefix = `${entities.region.prefix}${fileId}#`;
+  return (
+    await queryAll(client, {
+      ...prefixQuery(tableName, pk, prefix),
+      FilterExpression: 'size(#nd.#refs) > :none',
+      ExpressionAttributeNames: { '#nd': 'normalizedData', '#refs': 'sheetReferences' },
+      ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix, ':none': 0 },
+    })
+  ).map(entities.region.parse);
 }

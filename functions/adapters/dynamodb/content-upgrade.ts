@@ -4,10 +4,9 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { RegionRecord } from '../../core/content/model.ts';
 import { waitingKeys } from '../../core/pipeline/waiting-sheets.ts';
 import { recountFileSummary, regionsWithReferences } from './content-summaries.ts';
-import { keys } from './table.ts';
+import { entities } from './table.ts';
 
 /**
  * Brings content rows written by an earlier version to the current key design: regions get their
@@ -42,7 +41,7 @@ export async function upgradeStoredContent(
     for (const item of page.Items ?? []) {
       const projectId = String(item.projectId);
       if (item.entity === 'region') {
-        const indexKeys = keys.regionIndexKeys(projectId, item as unknown as RegionRecord);
+        const indexKeys = entities.region.indexes.filters(projectId, entities.region.parse(item));
         await client.send(
           new UpdateCommand({
             TableName: tableName,
@@ -77,7 +76,7 @@ export async function upgradeStoredContent(
           await client.send(
             new UpdateCommand({
               TableName: tableName,
-              Key: keys.document(projectId, String(item.documentId)),
+              Key: entities.document.key(projectId, String(item.documentId)),
               UpdateExpression: 'SET unresolvedSheetRefs = :keys',
               ConditionExpression: 'attribute_exists(pk)',
               ExpressionAttributeValues: { ':keys': waitingKeys(regions) },
@@ -87,7 +86,7 @@ export async function upgradeStoredContent(
       } else {
         // SPEC#<file>#<section>#F#<facet> -> FACET#<file>#<section>#<facet>
         const [, fileId, section, , facet] = String(item.sk).split('#');
-        const target = keys.specFacet(projectId, String(fileId), Number(section), Number(facet));
+        const target = entities.specFacet.key(projectId, String(fileId), Number(section), Number(facet));
         await client.send(
           new TransactWriteCommand({
             TransactItems: [

@@ -1,28 +1,32 @@
 import type { RegionRecord, SpecSectionRecord } from '../../core/content/model.ts';
 import type { FileContent } from '../../core/pipeline/ports.ts';
-import { ENTITY_VERSION, keys } from './table.ts';
+import { entities } from './table.ts';
 
 type Item = Record<string, unknown>;
 
 /** A region as stored: its row, and its entries in the filter indexes. */
 export function regionItem(projectId: string, region: RegionRecord): Item {
-  return {
-    ...keys.region(projectId, region.fileId, region.pageNumber, region.regionIndex),
-    ...keys.regionIndexKeys(projectId, region),
-    entity: 'region',
-    v: ENTITY_VERSION.region,
-    ...region,
-  };
+  return entities.region.format(
+    {
+      ...entities.region.key(projectId, region.fileId, region.pageNumber, region.regionIndex),
+      ...entities.region.indexes.filters(projectId, region),
+    },
+    {
+      ...region,
+    },
+  );
 }
 
 /** A specification section as stored. */
 export function specSectionItem(projectId: string, fileId: string, section: SpecSectionRecord): Item {
-  return {
-    ...keys.specSection(projectId, fileId, section.sectionIndex),
-    entity: 'specSection',
-    v: ENTITY_VERSION.specSection,
-    ...section,
-  };
+  return entities.specSection.format(
+    {
+      ...entities.specSection.key(projectId, fileId, section.sectionIndex),
+    },
+    {
+      ...section,
+    },
+  );
 }
 
 /** The rows of one file that point to no artifact still being stored: its sheets, regions and facets. */
@@ -35,18 +39,31 @@ export function pageRowItems(
     content.sections.map((section) => [section.specificationId, section.sectionIndex]),
   );
   return [
-    ...content.sheets.map((sheet) => ({
-      ...keys.sheet(projectId, fileId, sheet.pageNumber),
-      entity: 'sheet',
-      v: ENTITY_VERSION.sheet,
-      ...sheet,
-    })),
+    ...content.sheets.map((sheet) =>
+      entities.sheet.format(
+        {
+          ...entities.sheet.key(projectId, fileId, sheet.pageNumber),
+        },
+        {
+          ...sheet,
+        },
+      ),
+    ),
     ...content.regions.map((region) => regionItem(projectId, region)),
-    ...content.facets.map((facet) => ({
-      ...keys.specFacet(projectId, fileId, sectionIndexes.get(facet.specificationId) ?? 0, facet.facetIndex),
-      entity: 'specFacet',
-      v: ENTITY_VERSION.specFacet,
-      ...facet,
-    })),
+    ...content.facets.map((facet) =>
+      entities.specFacet.format(
+        {
+          ...entities.specFacet.key(
+            projectId,
+            fileId,
+            sectionIndexes.get(facet.specificationId) ?? 0,
+            facet.facetIndex,
+          ),
+        },
+        {
+          ...facet,
+        },
+      ),
+    ),
   ];
 }

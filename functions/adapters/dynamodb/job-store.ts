@@ -22,7 +22,7 @@ import type { LatestJobLookup, LatestJobSummary } from '../../core/projects/port
 import { batchWriteAll } from './batch-write.ts';
 import { cancellationReasons, isConditionFailure } from './errors.ts';
 import { queryAll, queryCount, queryPage, setExpression } from './query-page.ts';
-import { ENTITY_VERSION, keys, recordOf, TABLE_DESIGN } from './table.ts';
+import { entities, openJobsPartition, TABLE_DESIGN } from './table.ts';
 
 export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup {
   private readonly client: DynamoDBDocumentClient;
@@ -37,14 +37,18 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
     await this.client.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: {
-          ...keys.job(job.orgId, job.id),
-          ...keys.jobInProject(job.projectId, job.id),
-          ...(OPEN_JOB_STATUSES.includes(job.status) ? keys.openJob(job.expiresAt, job.id) : {}),
-          entity: 'job',
-          v: ENTITY_VERSION.job,
-          ...job,
-        },
+        Item: entities.job.format(
+          {
+            ...entities.job.key(job.orgId, job.id),
+            ...entities.job.indexes.byParent(job.projectId, job.id),
+            ...(OPEN_JOB_STATUSES.includes(job.status)
+              ? entities.job.indexes.openJobsByExpiry(job.expiresAt, job.id)
+              : {}),
+          },
+          {
+            ...job,
+          },
+        ),
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -56,7 +60,14 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
       this.tableName,
       files.map((file) => ({
         PutRequest: {
-          Item: { ...keys.jobFile(job.id, file.id), entity: 'jobFile', v: ENTITY_VERSION.jobFile, ...file },
+          Item: entities.jobFile.format(
+            {
+              ...entities.jobFile.key(job.id, file.id),
+            },
+            {
+              ...file,
+            },
+          ),
         },
       })),
     );
@@ -65,10 +76,14 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
 
   async get(orgId: string, jobId: string): Promise<OwnedJob | null> {
     const result = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.job(orgId, jobId), ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.tableName,
+        Key: entities.job.key(orgId, jobId),
+        ConsistentRead: true,
+      }),
     );
     // Read under the organization's own key: this is the ownership check the brand records.
-    return result.Item ? (recordOf<JobRecord>(result.Item) as OwnedJob) : null;
+    return result.Item ? (entities.job.parse(result.Item) as OwnedJob) : null;
   }
 
   async list(
@@ -102,9 +117,12 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
     const keyCondition = byProject
       ? {
           KeyConditionExpression: `${index.partitionKey} = :pk`,
-          ':pk': keys.jobInProject(filter.projectId as string, '').gsi1pk,
+          ':pk': entities.job.indexes.byParent(filter.projectId as string, '').gsi1pk,
         }
-      : { KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ':pk': keys.job(orgId, '').pk };
+      : {
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ':pk': entities.job.key(orgId, '').pk,
+        };
     return queryPage(
       this.client,
       {
@@ -116,7 +134,7 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
         ExpressionAttributeValues: {
           ...values,
           ':pk': keyCondition[':pk'],
-          ...(byProject ? {} : { ':prefix': keys.jobPrefix }),
+          ...(byProject ? {} : { ':prefix': entities.job.prefix }),
         },
         ScanIndexForward: false,
       },
@@ -127,7 +145,7 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
             ? { pk: item.pk, sk: item.sk, gsi1pk: item.gsi1pk, gsi1sk: item.gsi1sk }
             : { pk: item.pk, sk: item.sk },
         // Every item is of the caller's organization (its key, or the orgId filter on the index).
-        map: (item) => recordOf<JobRecord>(item) as OwnedJob,
+        map: (item) => entities.job.parse(item) as OwnedJob,
       },
     );
   }
@@ -140,8 +158,8 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
         ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } }
         : {}),
       ExpressionAttributeValues: {
-        ':pk': keys.jobFile(jobId, '').pk,
-        ':prefix': keys.jobFilePrefix,
+        ':pk': entities.jobFile.key(jobId, '').pk,
+        ':prefix': entities.jobFile.prefix,
         ...(status ? { ':status': status } : {}),
       },
       ConsistentRead: true,
@@ -156,7 +174,7 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
       limit: options.limit,
       position: options.position,
       keyOf: (item) => ({ pk: item.pk, sk: item.sk }),
-      map: (item) => recordOf<JobFileRecord>(item),
+      map: (item) => entities.jobFile.parse(item),
     });
   }
 
@@ -165,14 +183,18 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
   }
 
   async allFiles(job: OwnedJobRef): Promise<JobFileRecord[]> {
-    return (await queryAll(this.client, this.fileQuery(job.id))).map((item) => recordOf<JobFileRecord>(item));
+    return (await queryAll(this.client, this.fileQuery(job.id))).map((item) => entities.jobFile.parse(item));
   }
 
   async getFile(job: OwnedJobRef, fileId: string): Promise<JobFileRecord | null> {
     const result = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.jobFile(job.id, fileId), ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.tableName,
+        Key: entities.jobFile.key(job.id, fileId),
+        ConsistentRead: true,
+      }),
     );
-    return result.Item ? recordOf<JobFileRecord>(result.Item) : null;
+    return result.Item ? entities.jobFile.parse(result.Item) : null;
   }
 
   async addFiles(
@@ -192,7 +214,7 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
               {
                 Update: {
                   TableName: this.tableName,
-                  Key: keys.job(job.orgId, job.id),
+                  Key: entities.job.key(job.orgId, job.id),
                   UpdateExpression: 'ADD declaredBytes :bytes, fileCount :count SET updatedAt = :now',
                   ConditionExpression:
                     '#status IN (:awaiting, :uploading) AND declaredBytes <= :bytesLeft AND fileCount <= :filesLeft',
@@ -212,12 +234,14 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
               ...chunk.map((file) => ({
                 Put: {
                   TableName: this.tableName,
-                  Item: {
-                    ...keys.jobFile(job.id, file.id),
-                    entity: 'jobFile',
-                    v: ENTITY_VERSION.jobFile,
-                    ...file,
-                  },
+                  Item: entities.jobFile.format(
+                    {
+                      ...entities.jobFile.key(job.id, file.id),
+                    },
+                    {
+                      ...file,
+                    },
+                  ),
                   ConditionExpression: 'attribute_not_exists(pk)',
                 },
               })),
@@ -240,7 +264,7 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
     await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
-        Key: keys.jobFile(file.jobId, file.id),
+        Key: entities.jobFile.key(file.jobId, file.id),
         UpdateExpression: set.expression,
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeNames: set.names,
@@ -262,7 +286,7 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
       await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: keys.job(orgId, jobId),
+          Key: entities.job.key(orgId, jobId),
           // A job that no longer accepts uploads leaves the expiry sweep's index.
           UpdateExpression: OPEN_JOB_STATUSES.includes(to)
             ? set.expression
@@ -287,11 +311,11 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
         IndexName: index.name,
         KeyConditionExpression: '#pk = :pk AND #sk < :before',
         ExpressionAttributeNames: { '#pk': index.partitionKey, '#sk': index.sortKey },
-        ExpressionAttributeValues: { ':pk': keys.openJobsPartition, ':before': before },
+        ExpressionAttributeValues: { ':pk': openJobsPartition, ':before': before },
         Limit: limit,
       }),
     );
-    return (result.Items ?? []).map((item) => recordOf<JobRecord>(item) as OwnedJob);
+    return (result.Items ?? []).map((item) => entities.job.parse(item) as OwnedJob);
   }
 
   async update(orgId: string, jobId: string, changes: Partial<JobRecord>): Promise<void> {
@@ -299,7 +323,7 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
     await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
-        Key: keys.job(orgId, jobId),
+        Key: entities.job.key(orgId, jobId),
         UpdateExpression: set.expression,
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeNames: set.names,
@@ -330,7 +354,7 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
     const result = await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
-        Key: keys.job(orgId, jobId),
+        Key: entities.job.key(orgId, jobId),
         UpdateExpression:
           'ADD progress.processedPages :pages SET progress.updatedAt = :now, updatedAt = :now',
         ConditionExpression: 'attribute_exists(pk)',
@@ -346,7 +370,7 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
       .send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: keys.job(orgId, jobId),
+          Key: entities.job.key(orgId, jobId),
           UpdateExpression: 'SET progress.#percent = :percent, progress.#message = :message',
           ExpressionAttributeNames: { '#percent': 'percent', '#message': 'message' },
           ConditionExpression: 'attribute_exists(pk) AND progress.#percent < :percent',
@@ -371,7 +395,7 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
         FilterExpression: '#status = :ready',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
-          ':pk': keys.documentByDigest(projectId, sha256, '').gsi1pk,
+          ':pk': entities.document.indexes.byParent(projectId, sha256, '').gsi1pk,
           ':ready': 'ready',
         },
       }),

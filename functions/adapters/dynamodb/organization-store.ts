@@ -1,7 +1,7 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type PlanLookup, type PlanName, planOf } from '../../core/auth/plans.ts';
 import { prefixQuery, queryAll } from './query-page.ts';
-import { ENTITY_VERSION, keys, ledgerEntryItem } from './table.ts';
+import { entities, ledgerEntryItem } from './table.ts';
 
 export interface LedgerEntry {
   id: string;
@@ -32,17 +32,19 @@ export class DynamoOrganizationStore implements PlanLookup {
     await this.client.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: {
-          ...keys.organization(org.id),
-          entity: 'organization',
-          v: ENTITY_VERSION.organization,
-          id: org.id,
-          name: org.name,
-          creditBalance: org.creditBalance,
-          plan: org.plan ?? 'standard',
-          createdAt: now,
-          updatedAt: now,
-        },
+        Item: entities.organization.format(
+          {
+            ...entities.organization.key(org.id),
+          },
+          {
+            id: org.id,
+            name: org.name,
+            creditBalance: org.creditBalance,
+            plan: org.plan ?? 'standard',
+            createdAt: now,
+            updatedAt: now,
+          },
+        ),
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -62,21 +64,29 @@ export class DynamoOrganizationStore implements PlanLookup {
 
   async planOf(orgId: string): Promise<PlanName> {
     const result = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.organization(orgId), ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.tableName,
+        Key: entities.organization.key(orgId),
+        ConsistentRead: true,
+      }),
     );
     return planOf(result.Item?.plan);
   }
 
   async balance(orgId: string): Promise<number | null> {
     const result = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.organization(orgId), ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.tableName,
+        Key: entities.organization.key(orgId),
+        ConsistentRead: true,
+      }),
     );
     return result.Item ? Number(result.Item.creditBalance) : null;
   }
 
   async ledger(orgId: string): Promise<LedgerEntry[]> {
     const items = await queryAll(this.client, {
-      ...prefixQuery(this.tableName, keys.organization(orgId).pk, keys.ledgerPrefix),
+      ...prefixQuery(this.tableName, entities.organization.key(orgId).pk, entities.ledgerEntry.prefix),
       ConsistentRead: true,
     });
     return items.map((item) => ({

@@ -8,34 +8,11 @@ import type { ErrorInfo } from '../../core/errors.ts';
 import type { Page } from '../../core/pagination/page.ts';
 import type { OwnedProject, ProjectRecord, ProjectSettings } from '../../core/projects/model.ts';
 import type { CreateProjectCommand, CreateProjectOutcome, ProjectStore } from '../../core/projects/ports.ts';
-import { balanceSeen, creditMovementItems } from './credit-movement.ts';
+import { recordMetric } from '../cloudwatch/metrics.ts';
+import { balanceSeen, creditMovementItems } from './credit-ledger.ts';
 import { cancellationReasons, isConditionFailure } from './errors.ts';
 import { queryCount, queryPage } from './query-page.ts';
-import { ENTITY_VERSION, keys } from './table.ts';
-
-const PROJECT_FIELDS = [
-  'orgId',
-  'id',
-  'name',
-  'status',
-  'runtimeStatus',
-  'error',
-  'counts',
-  'disciplineCounts',
-  'indexedSources',
-  'searchableSources',
-  'settings',
-  'indexLocation',
-  'charge',
-  'createdAt',
-  'updatedAt',
-] as const;
-
-function toRecord(item: Record<string, unknown>): ProjectRecord {
-  const record: Record<string, unknown> = {};
-  for (const field of PROJECT_FIELDS) record[field] = item[field] ?? null;
-  return record as unknown as ProjectRecord;
-}
+import { entities } from './table.ts';
 
 export class DynamoProjectStore implements ProjectStore {
   private readonly client: DynamoDBDocumentClient;
@@ -55,24 +32,28 @@ export class DynamoProjectStore implements ProjectStore {
             {
               Put: {
                 TableName: this.tableName,
-                Item: {
-                  ...keys.project(orgId, project.id),
-                  entity: 'project',
-                  v: ENTITY_VERSION.project,
-                  ...project,
-                },
+                Item: entities.project.format(
+                  {
+                    ...entities.project.key(orgId, project.id),
+                  },
+                  {
+                    ...project,
+                  },
+                ),
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
             {
               Put: {
                 TableName: this.tableName,
-                Item: {
-                  ...keys.projectName(orgId, project.name),
-                  entity: 'projectName',
-                  v: ENTITY_VERSION.projectName,
-                  projectId: project.id,
-                },
+                Item: entities.projectName.format(
+                  {
+                    ...entities.projectName.key(orgId, project.name),
+                  },
+                  {
+                    projectId: project.id,
+                  },
+                ),
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
@@ -88,6 +69,7 @@ export class DynamoProjectStore implements ProjectStore {
           ],
         }),
       );
+      recordMetric('CreditsCharged', price);
     } catch (error) {
       const reasons = cancellationReasons(error);
       if (!reasons) throw error;
@@ -98,7 +80,11 @@ export class DynamoProjectStore implements ProjectStore {
       throw error;
     }
     const org = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.organization(orgId), ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.tableName,
+        Key: entities.organization.key(orgId),
+        ConsistentRead: true,
+      }),
     );
     return { kind: 'created', availableCredits: Number(org.Item?.creditBalance ?? 0) };
   }
@@ -107,12 +93,12 @@ export class DynamoProjectStore implements ProjectStore {
     const result = await this.client.send(
       new GetCommand({
         TableName: this.tableName,
-        Key: keys.project(orgId, projectId),
+        Key: entities.project.key(orgId, projectId),
         ConsistentRead: true,
       }),
     );
     // Read under the organization's own key: this is the ownership check the brand records.
-    return result.Item ? (toRecord(result.Item) as OwnedProject) : null;
+    return result.Item ? (entities.project.parse(result.Item) as OwnedProject) : null;
   }
 
   private projectsQuery(orgId: string) {
@@ -120,7 +106,10 @@ export class DynamoProjectStore implements ProjectStore {
     return {
       TableName: this.tableName,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.organization(orgId).pk, ':prefix': keys.projectPrefix },
+      ExpressionAttributeValues: {
+        ':pk': entities.organization.key(orgId).pk,
+        ':prefix': entities.project.prefix,
+      },
       ScanIndexForward: false,
     };
   }
@@ -132,7 +121,7 @@ export class DynamoProjectStore implements ProjectStore {
     return queryPage(this.client, this.projectsQuery(orgId), {
       ...options,
       keyOf: (item) => ({ pk: item.pk, sk: item.sk }),
-      map: toRecord,
+      map: entities.project.parse,
     });
   }
 
@@ -148,7 +137,7 @@ export class DynamoProjectStore implements ProjectStore {
     await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
-        Key: keys.project(orgId, projectId),
+        Key: entities.project.key(orgId, projectId),
         UpdateExpression: 'SET settings = :settings, indexLocation = :location, updatedAt = :now',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: {
@@ -165,7 +154,7 @@ export class DynamoProjectStore implements ProjectStore {
       await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: keys.project(orgId, projectId),
+          Key: entities.project.key(orgId, projectId),
           UpdateExpression: 'SET #status = :ready, runtimeStatus = :ready, updatedAt = :now',
           ConditionExpression: '#status = :provisioning AND attribute_exists(indexLocation)',
           ExpressionAttributeNames: { '#status': 'status' },
@@ -200,7 +189,7 @@ export class DynamoProjectStore implements ProjectStore {
             {
               Update: {
                 TableName: this.tableName,
-                Key: keys.project(orgId, projectId),
+                Key: entities.project.key(orgId, projectId),
                 UpdateExpression:
                   'SET #status = :failed, runtimeStatus = :failed, #error = :error, updatedAt = :now',
                 ConditionExpression: '#status = :provisioning',
@@ -215,7 +204,7 @@ export class DynamoProjectStore implements ProjectStore {
             },
             {
               // The name is free again, so the client can create the project anew.
-              Delete: { TableName: this.tableName, Key: keys.projectName(orgId, project.name) },
+              Delete: { TableName: this.tableName, Key: entities.projectName.key(orgId, project.name) },
             },
             ...creditMovementItems(this.tableName, {
               orgId,

@@ -1,18 +1,20 @@
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { OwnedExecution, ReviewEventLog, StreamEvent } from '../../core/reviews/stream.ts';
-import { ENTITY_VERSION, keys } from './table.ts';
+import { entities } from './table.ts';
 
 /**
  * A stored event: its JSON as one string attribute (`eventJson`: read and parsed whole, several times
  * faster to replay than a nested map); rows written before hold the map (`event`).
  */
 export function executionEventItem(event: StreamEvent) {
-  return {
-    ...keys.executionEvent(event.executionId, event.sequence),
-    entity: 'executionEvent',
-    v: ENTITY_VERSION.executionEvent,
-    eventJson: JSON.stringify(event),
-  };
+  return entities.executionEvent.format(
+    {
+      ...entities.executionEvent.key(event.executionId, event.sequence),
+    },
+    {
+      eventJson: JSON.stringify(event),
+    },
+  );
 }
 
 export function storedEvent(item: Record<string, unknown>): StreamEvent {
@@ -27,9 +29,10 @@ export function eventsQuery(tableName: string, executionId: string, after: numbe
     TableName: tableName,
     KeyConditionExpression: 'pk = :pk AND sk > :after',
     ExpressionAttributeValues: {
-      ':pk': keys.executionEvent(executionId, 0).pk,
+      ':pk': entities.executionEvent.key(executionId, 0).pk,
       // 'EVENT#' sorts before every stored event, so after = -1 replays from the first.
-      ':after': after < 0 ? keys.executionEventPrefix : keys.executionEvent(executionId, after).sk,
+      ':after':
+        after < 0 ? entities.executionEvent.prefix : entities.executionEvent.key(executionId, after).sk,
     },
     ConsistentRead: true,
     ProjectionExpression: 'eventJson, #event',
@@ -51,7 +54,7 @@ export class DynamoReviewEventStore implements ReviewEventLog {
     const result = await this.client.send(
       new GetCommand({
         TableName: this.tableName,
-        Key: keys.reviewExecution(orgId, executionId),
+        Key: entities.reviewExecution.key(orgId, executionId),
         ConsistentRead: true,
       }),
     );

@@ -18,10 +18,11 @@ import type {
 } from '../../core/reviews/ports.ts';
 import type { StreamEvent } from '../../core/reviews/stream.ts';
 import type { ReviewSourceLookup } from '../../core/search/ports.ts';
+import { recordMetric } from '../cloudwatch/metrics.ts';
 import { cancellationReasons, isConditionFailure } from './errors.ts';
 import { queryAll, queryPage, setExpression } from './query-page.ts';
 import { eventsQuery, executionEventItem, storedEvent } from './review-event-store.ts';
-import { ENTITY_VERSION, keys, recordOf, TABLE_DESIGN } from './table.ts';
+import { entities, TABLE_DESIGN } from './table.ts';
 
 type TransactItem = NonNullable<
   ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']
@@ -46,14 +47,16 @@ export class DynamoReviewStore implements ReviewStore, ExecutionEventLog, Review
     return {
       Put: {
         TableName: this.tableName,
-        Item: {
-          ...keys.idempotencyKey(keyed.orgId, keyed.scope, digest),
-          entity: 'idempotencyKey',
-          v: ENTITY_VERSION.idempotencyKey,
-          requestHash: keyed.requestHash,
-          resourceId,
-          expiresAtEpoch: keyed.expiresAtEpoch,
-        },
+        Item: entities.idempotencyKey.format(
+          {
+            ...entities.idempotencyKey.key(keyed.orgId, keyed.scope, digest),
+          },
+          {
+            requestHash: keyed.requestHash,
+            resourceId,
+            expiresAtEpoch: keyed.expiresAtEpoch,
+          },
+        ),
         // An expired record (TTL deletes late) no longer holds its key.
         ConditionExpression: 'attribute_not_exists(pk) OR expiresAtEpoch < :now',
         ExpressionAttributeValues: { ':now': Math.floor(Date.now() / 1000) },
@@ -93,13 +96,15 @@ export class DynamoReviewStore implements ReviewStore, ExecutionEventLog, Review
       {
         Put: {
           TableName: this.tableName,
-          Item: {
-            ...keys.review(review.orgId, review.id),
-            ...keys.reviewInProject(review.projectId, review.id),
-            entity: 'review',
-            v: ENTITY_VERSION.review,
-            ...review,
-          },
+          Item: entities.review.format(
+            {
+              ...entities.review.key(review.orgId, review.id),
+              ...entities.review.indexes.byParent(review.projectId, review.id),
+            },
+            {
+              ...review,
+            },
+          ),
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -108,9 +113,13 @@ export class DynamoReviewStore implements ReviewStore, ExecutionEventLog, Review
 
   async getReview(orgId: string, reviewId: string): Promise<ReviewRecord | null> {
     const result = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.review(orgId, reviewId), ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.tableName,
+        Key: entities.review.key(orgId, reviewId),
+        ConsistentRead: true,
+      }),
     );
-    return result.Item ? recordOf<ReviewRecord>(result.Item) : null;
+    return result.Item ? entities.review.parse(result.Item) : null;
   }
 
   async reviewSources(orgId: string, projectId: string, reviewId: string): Promise<string[] | null> {
@@ -126,7 +135,7 @@ export class DynamoReviewStore implements ReviewStore, ExecutionEventLog, Review
       .send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: keys.review(orgId, reviewId),
+          Key: entities.review.key(orgId, reviewId),
           UpdateExpression: 'ADD sourceUris :uris',
           // A review remembers its first sources, up to the limit (a search narrows to them).
           ConditionExpression:
@@ -153,13 +162,16 @@ export class DynamoReviewStore implements ReviewStore, ExecutionEventLog, Review
         KeyConditionExpression: `${index.partitionKey} = :pk`,
         // The project index is keyed by project id only: keep the caller's organization.
         FilterExpression: 'orgId = :org',
-        ExpressionAttributeValues: { ':pk': keys.reviewInProject(projectId, '').gsi1pk, ':org': orgId },
+        ExpressionAttributeValues: {
+          ':pk': entities.review.indexes.byParent(projectId, '').gsi1pk,
+          ':org': orgId,
+        },
         ScanIndexForward: false,
       },
       {
         ...options,
         keyOf: (item) => ({ pk: item.pk, sk: item.sk, gsi1pk: item.gsi1pk, gsi1sk: item.gsi1sk }),
-        map: (item) => recordOf<ReviewRecord>(item),
+        map: (item) => entities.review.parse(item),
       },
     );
   }
@@ -170,19 +182,21 @@ export class DynamoReviewStore implements ReviewStore, ExecutionEventLog, Review
       {
         Put: {
           TableName: this.tableName,
-          Item: {
-            ...keys.reviewExecution(execution.orgId, execution.id),
-            entity: 'reviewExecution',
-            v: ENTITY_VERSION.reviewExecution,
-            ...execution,
-          },
+          Item: entities.reviewExecution.format(
+            {
+              ...entities.reviewExecution.key(execution.orgId, execution.id),
+            },
+            {
+              ...execution,
+            },
+          ),
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
       {
         Update: {
           TableName: this.tableName,
-          Key: keys.review(execution.orgId, execution.reviewId),
+          Key: entities.review.key(execution.orgId, execution.reviewId),
           UpdateExpression: 'ADD executionCount :one SET lastExecution = :last, updatedAt = :now',
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: {
@@ -199,11 +213,11 @@ export class DynamoReviewStore implements ReviewStore, ExecutionEventLog, Review
     const result = await this.client.send(
       new GetCommand({
         TableName: this.tableName,
-        Key: keys.reviewExecution(orgId, executionId),
+        Key: entities.reviewExecution.key(orgId, executionId),
         ConsistentRead: true,
       }),
     );
-    return result.Item ? recordOf<ExecutionRecord>(result.Item) : null;
+    return result.Item ? entities.reviewExecution.parse(result.Item) : null;
   }
 
   async updateExecution(
@@ -215,16 +229,20 @@ export class DynamoReviewStore implements ReviewStore, ExecutionEventLog, Review
     const set = setExpression({ ...changes });
     const fromValues = Object.fromEntries(from.map((status, index) => [`:from${index}`, status]));
     try {
-      await this.client.send(
+      const { Attributes } = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: keys.reviewExecution(execution.orgId, execution.id),
+          Key: entities.reviewExecution.key(execution.orgId, execution.id),
           UpdateExpression: set.expression,
           ConditionExpression: `#st IN (${Object.keys(fromValues).join(', ')})`,
           ExpressionAttributeNames: { ...set.names, '#st': 'status' },
           ExpressionAttributeValues: { ...set.values, ...fromValues },
+          ...(changes.completedAt ? { ReturnValues: 'ALL_OLD' as const } : {}),
         }),
       );
+      // The execution ended here (its status moved from queued or running): how long the answer took.
+      if (changes.completedAt && typeof Attributes?.createdAt === 'string')
+        recordMetric('AnswerLatency', Date.parse(changes.completedAt) - Date.parse(Attributes.createdAt));
     } catch (error) {
       if (isConditionFailure(error)) return false;
       throw error;
@@ -235,7 +253,7 @@ export class DynamoReviewStore implements ReviewStore, ExecutionEventLog, Review
         .send(
           new UpdateCommand({
             TableName: this.tableName,
-            Key: keys.review(execution.orgId, execution.reviewId),
+            Key: entities.review.key(execution.orgId, execution.reviewId),
             UpdateExpression: 'SET lastExecution.#st = :status, updatedAt = :now',
             ConditionExpression: 'lastExecution.id = :id',
             ExpressionAttributeNames: { '#st': 'status' },
@@ -254,7 +272,7 @@ export class DynamoReviewStore implements ReviewStore, ExecutionEventLog, Review
       await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: keys.review(orgId, reviewId),
+          Key: entities.review.key(orgId, reviewId),
           UpdateExpression: 'SET title = :title, titleExecutionId = :execution, updatedAt = :now',
           ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(title) OR title = :none)',
           ExpressionAttributeValues: {
@@ -276,7 +294,7 @@ export class DynamoReviewStore implements ReviewStore, ExecutionEventLog, Review
     const result = await this.client.send(
       new GetCommand({
         TableName: this.tableName,
-        Key: keys.executionEventKey(executionId, eventKey),
+        Key: entities.executionEventKey.key(executionId, eventKey),
         ConsistentRead: true,
       }),
     );
@@ -294,7 +312,7 @@ export class DynamoReviewStore implements ReviewStore, ExecutionEventLog, Review
     const allocated = await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
-        Key: keys.reviewExecution(execution.orgId, execution.id),
+        Key: entities.reviewExecution.key(execution.orgId, execution.id),
         UpdateExpression: 'ADD nextSequence :two',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':two': 2 },
@@ -314,12 +332,14 @@ export class DynamoReviewStore implements ReviewStore, ExecutionEventLog, Review
             {
               Put: {
                 TableName: this.tableName,
-                Item: {
-                  ...keys.executionEventKey(execution.id, eventKey),
-                  entity: 'executionEventKey',
-                  v: ENTITY_VERSION.executionEventKey,
-                  sequence,
-                },
+                Item: entities.executionEventKey.format(
+                  {
+                    ...entities.executionEventKey.key(execution.id, eventKey),
+                  },
+                  {
+                    sequence,
+                  },
+                ),
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },

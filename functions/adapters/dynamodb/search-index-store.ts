@@ -2,9 +2,9 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { SearchIndexState } from '../../core/content/model.ts';
 import type { IndexLock, SearchIndexStateStore } from '../../core/search/ports.ts';
-import { changeDocument } from './project-counters.ts';
+import { changeDocument } from './project-totals.ts';
 import { prefixQuery, queryAll } from './query-page.ts';
-import { keys } from './table.ts';
+import { entities, partitions } from './table.ts';
 
 /** The search index state of documents, on their rows. */
 export class DynamoSearchIndexStates implements SearchIndexStateStore {
@@ -26,7 +26,7 @@ export class DynamoSearchIndexStates implements SearchIndexStateStore {
 
   async documentIndexStates(projectId: string) {
     const items = await queryAll(this.client, {
-      ...prefixQuery(this.tableName, `PROJECT#${projectId}`, keys.documentPrefix),
+      ...prefixQuery(this.tableName, partitions.project(projectId), entities.document.prefix),
       ProjectionExpression: 'documentId, fileId, fileName, jobId, searchIndex',
     });
     return items.map((item) => ({
@@ -62,7 +62,12 @@ export class DynamoIndexLock implements IndexLock {
       await this.client.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: { ...keys.indexLock(projectId), entity: 'indexLock', holder, expiresAtMs: now + leaseMs },
+          Item: {
+            ...entities.indexLock.key(projectId),
+            entity: 'indexLock',
+            holder,
+            expiresAtMs: now + leaseMs,
+          },
           ConditionExpression: 'attribute_not_exists(pk) OR expiresAtMs < :now OR holder = :holder',
           ExpressionAttributeValues: { ':now': now, ':holder': holder },
         }),
@@ -79,7 +84,7 @@ export class DynamoIndexLock implements IndexLock {
       await this.client.send(
         new DeleteCommand({
           TableName: this.tableName,
-          Key: keys.indexLock(projectId),
+          Key: entities.indexLock.key(projectId),
           ConditionExpression: 'holder = :holder',
           ExpressionAttributeValues: { ':holder': holder },
         }),

@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { FacetRecord, SpecSectionRecord } from '../../core/content/model.ts';
 import { prefixQuery, queryAll } from './query-page.ts';
-import { keys, pad, recordOf } from './table.ts';
+import { entities, pad, partitions } from './table.ts';
 
 /**
  * The facets of a page of sections, by section id, in facet order. Facets sort by file and section
@@ -19,9 +19,9 @@ export async function facetsOfSections(
   const byFile = new Map<string, SpecSectionRecord[]>();
   for (const section of sections)
     byFile.set(section.fileId, [...(byFile.get(section.fileId) ?? []), section]);
-  const pk = `PROJECT#${projectId}`;
+  const pk = partitions.project(projectId);
   const sectionPrefix = (fileId: string, sectionIndex: number) =>
-    `${keys.facetPrefix}${fileId}#${pad(sectionIndex, 4)}#`;
+    `${entities.specFacet.prefix}${fileId}#${pad(sectionIndex, 4)}#`;
   await Promise.all(
     [...byFile].map(async ([fileId, fileSections]) => {
       const indexes = fileSections.map((section) => section.sectionIndex);
@@ -51,7 +51,7 @@ export async function facetsOfSections(
       );
       for (const item of items) {
         const sectionId = sectionIds.get(Number(String(item.sk).split('#')[2]));
-        if (sectionId !== undefined) bySection.get(sectionId)?.push(recordOf<FacetRecord>(item));
+        if (sectionId !== undefined) bySection.get(sectionId)?.push(entities.specFacet.parse(item));
       }
     }),
   );

@@ -3,46 +3,27 @@ import { SCOPES, type Scope } from './scopes.ts';
 
 export const ScopeSchema = z.enum(SCOPES);
 
-export const ApiKeySchema = z
-  .object({
-    id: z.string(),
-    label: z.string(),
-    keyPrefix: z.string().describe('First part of the token (`psk_<id>`), shown to tell keys apart.'),
-    scopes: z.array(ScopeSchema),
-    createdByUserId: z.string(),
-    hashVersion: z
-      .string()
-      .describe('Scheme of the stored hash of the secret; the secret itself is never stored.'),
-    createdAt: z.string(),
-    expiresAt: z.string().nullable(),
-    lastUsedAt: z.string().nullable().describe('Null until the key is first used.'),
-    lastUsedIp: z.string().nullable(),
-    revokedAt: z.string().nullable(),
-    rateLimitPerMinute: z
-      .number()
-      .int()
-      .nullable()
-      .describe('Requests per minute allowed for this key; null means the service default.'),
-  })
-  .meta({ id: 'OpenApiKey' });
+export const ApiKeySchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  keyPrefix: z.string().describe('First part of the token (`psk_<id>`), shown to tell keys apart.'),
+  scopes: z.array(ScopeSchema),
+  createdByUserId: z.string(),
+  hashVersion: z
+    .string()
+    .describe('Scheme of the stored hash of the secret; the secret itself is never stored.'),
+  createdAt: z.string(),
+  expiresAt: z.string().nullable(),
+  lastUsedAt: z.string().nullable().describe('Null until the key is first used.'),
+  lastUsedIp: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+  rateLimitPerMinute: z
+    .number()
+    .int()
+    .nullable()
+    .describe('Requests per minute allowed for this key; null means the service default.'),
+});
 export type ApiKey = z.infer<typeof ApiKeySchema>;
-
-export const CreateApiKeyBodySchema = z
-  .object({
-    label: z.string().trim().min(1).max(120),
-    scopes: z
-      .array(ScopeSchema)
-      .min(1)
-      .max(SCOPES.length)
-      .default([...SCOPES]),
-    expiresAt: z.iso
-      .datetime()
-      .refine((value) => Date.parse(value) > Date.now(), 'must be in the future')
-      .nullable()
-      .default(null),
-    rateLimitPerMinute: z.number().int().min(1).max(100_000).nullable().default(null),
-  })
-  .strict();
 
 export interface ApiKeyRecord extends ApiKey {
   orgId: string;

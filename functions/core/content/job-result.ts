@@ -42,6 +42,4 @@ export const StoredJobResultSchema = z.object({
 });
 export type StoredJobResult = z.infer<typeof StoredJobResultSchema>;
 
-export const JobResultSchema = z
-  .object({ ...jobResultFields, artifacts: z.array(ArtifactReferenceSchema) })
-  .meta({ id: 'JobResult' });
+export const JobResultSchema = z.object({ ...jobResultFields, artifacts: z.array(ArtifactReferenceSchema) });

@@ -12,33 +12,20 @@ import type { RegionNormalizationStore } from './ports.ts';
 
 export const NORMALIZATION_MODES = ['missing_normalized_regions'] as const;
 
-export const NormalizeRegionsBodySchema = z
-  .object({
-    mode: z.enum(NORMALIZATION_MODES).default('missing_normalized_regions'),
-    documentIds: z
-      .array(z.string().min(1).max(64))
-      .min(1, 'must hold at least 1 document id (leave it out to consider every ready document)')
-      .max(JOB_LIMITS.maxFiles, `must hold at most ${JOB_LIMITS.maxFiles} document ids`)
-      .optional(),
-  })
-  .strict();
-
-export const NormalizationSchema = z
-  .object({
-    scheduledDocumentCount: z.number().int().describe('Documents the repair job normalizes.'),
-    skippedDocumentCount: z
-      .number()
-      .int()
-      .describe(
-        'Documents considered but not scheduled: not ready, every region already normalized, or past the 1,000 documents one repair job takes.',
-      ),
-    mode: z.enum(NORMALIZATION_MODES),
-    jobId: z
-      .string()
-      .nullable()
-      .describe('The repair job (kind `region_normalization`); null when none was needed.'),
-  })
-  .meta({ id: 'RegionNormalization' });
+export const NormalizationSchema = z.object({
+  scheduledDocumentCount: z.number().int().describe('Documents the repair job normalizes.'),
+  skippedDocumentCount: z
+    .number()
+    .int()
+    .describe(
+      'Documents considered but not scheduled: not ready, every region already normalized, or past the 1,000 documents one repair job takes.',
+    ),
+  mode: z.enum(NORMALIZATION_MODES),
+  jobId: z
+    .string()
+    .nullable()
+    .describe('The repair job (kind `region_normalization`); null when none was needed.'),
+});
 export type Normalization = z.infer<typeof NormalizationSchema>;
 
 export interface NormalizationStarter {

@@ -7,7 +7,7 @@ import type { JobStore, ProcessingStarter, UploadStorage } from './ports.ts';
 /** The one completion failure a client can still repair in the same job: the bytes are not there yet. */
 const UPLOAD_MISSING = 'upload_missing';
 
-export interface CompleteUploadsInput {
+export interface CompleteUploadsCommand {
   directUploads: { documentId: string; uploadToken: string }[];
   multipartUploads: {
     documentId: string;
@@ -32,7 +32,7 @@ export interface CompleteUploadsInput {
  */
 export async function completeUploads(
   deps: { jobs: JobStore; storage: UploadStorage; tokens: TokenSigner; processing: ProcessingStarter },
-  input: { orgId: string; jobId: string; body: CompleteUploadsInput; now?: Date },
+  input: { orgId: string; jobId: string; uploads: CompleteUploadsCommand; now?: Date },
 ): Promise<{
   job: Job;
   files: { documentId: string; status: string; uploadStatus: string; error: JobFileRecord['error'] }[];
@@ -43,14 +43,14 @@ export async function completeUploads(
   const byDocument = new Map(files.map((file) => [file.documentId, file]));
 
   const entries = [
-    ...input.body.directUploads.map((entry) => ({
+    ...input.uploads.directUploads.map((entry) => ({
       ...entry,
       mode: 'direct_put' as const,
       multipartUploadId: null,
       parts: [],
     })),
-    ...input.body.multipartUploads.map((entry) => ({ ...entry, mode: 'multipart' as const })),
-    ...(input.body.cancelledUploads ?? []).map((entry) => ({
+    ...input.uploads.multipartUploads.map((entry) => ({ ...entry, mode: 'multipart' as const })),
+    ...(input.uploads.cancelledUploads ?? []).map((entry) => ({
       ...entry,
       mode: 'cancel' as const,
       multipartUploadId: null,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ErrorInfoSchema } from '../errors.ts';
 // The one list of classifications is the extraction engine's (a domain every other may depend on).
-import { ClassificationSchema } from '../extraction/model.ts';
+import { type Classification, ClassificationSchema } from '../extraction/model.ts';
 import { JOB_LIMITS } from './limits.ts';
 import { JOB_STATUSES, type JobStatus } from './statuses.ts';
 
@@ -13,25 +13,23 @@ export { ACTIVE_JOB_STATUSES, JOB_STATUSES, type JobStatus } from './statuses.ts
 export const FILE_STATUSES = ['processing', 'ready', 'error', 'cancelled'] as const;
 export type FileStatus = (typeof FILE_STATUSES)[number];
 
-export const JobFileSchema = z
-  .object({
-    id: z.string(),
-    documentId: z.string(),
-    fileName: z.string(),
-    contentType: z.string(),
-    fileSize: z.number().int(),
-    classification: ClassificationSchema,
-    pageCount: z.number().int(),
-    successfulPageCount: z.number().int(),
-    status: z.enum(FILE_STATUSES),
-    uploadStatus: z
-      .enum(['pending', 'uploaded', 'failed'])
-      .describe(
-        '`pending` until completed, `uploaded` once storage holds the declared bytes, `failed` otherwise.',
-      ),
-    error: ErrorInfoSchema.nullable(),
-  })
-  .meta({ id: 'JobFile' });
+export const JobFileSchema = z.object({
+  id: z.string(),
+  documentId: z.string(),
+  fileName: z.string(),
+  contentType: z.string(),
+  fileSize: z.number().int(),
+  classification: ClassificationSchema,
+  pageCount: z.number().int(),
+  successfulPageCount: z.number().int(),
+  status: z.enum(FILE_STATUSES),
+  uploadStatus: z
+    .enum(['pending', 'uploaded', 'failed'])
+    .describe(
+      '`pending` until completed, `uploaded` once storage holds the declared bytes, `failed` otherwise.',
+    ),
+  error: ErrorInfoSchema.nullable(),
+});
 export type JobFile = z.infer<typeof JobFileSchema>;
 
 /**
@@ -42,43 +40,41 @@ export type JobFile = z.infer<typeof JobFileSchema>;
 export const JOB_KINDS = ['ingest', 'region_normalization'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
-export const JobSchema = z
-  .object({
-    id: z.string(),
-    kind: z.enum(JOB_KINDS).describe('`ingest` (uploaded files) or `region_normalization` (a repair job).'),
-    displayName: z.string(),
-    activityLabel: z.string(),
-    externalId: z.string().nullable(),
-    status: z.enum(JOB_STATUSES),
-    projectId: z.string(),
-    project: z.object({ id: z.string(), name: z.string() }),
-    pageCount: z.number().int(),
-    successfulPageCount: z.number().int(),
-    failedPageCount: z.number().int(),
-    progress: z.object({
-      processedPages: z.number().int(),
-      totalPages: z.number().int(),
-      percent: z.number().int(),
-      phase: z.string(),
-      message: z.string(),
-      updatedAt: z.string(),
-    }),
-    resultUrl: z.string(),
-    billing: z.object({ creditsDebited: z.number().int(), creditsReserved: z.number().int() }),
-    files: z.array(JobFileSchema),
-    filesTruncated: z.boolean(),
-    limits: z.object({
-      maxDeclaredBytes: z.number().int(),
-      maxFiles: z.number().int(),
-      maxFileBytes: z.number().int().describe('Largest file a job accepts, in bytes.'),
-    }),
-    error: ErrorInfoSchema.nullable(),
-    createdAt: z.string(),
+export const JobSchema = z.object({
+  id: z.string(),
+  kind: z.enum(JOB_KINDS).describe('`ingest` (uploaded files) or `region_normalization` (a repair job).'),
+  displayName: z.string(),
+  activityLabel: z.string(),
+  externalId: z.string().nullable(),
+  status: z.enum(JOB_STATUSES),
+  projectId: z.string(),
+  project: z.object({ id: z.string(), name: z.string() }),
+  pageCount: z.number().int(),
+  successfulPageCount: z.number().int(),
+  failedPageCount: z.number().int(),
+  progress: z.object({
+    processedPages: z.number().int(),
+    totalPages: z.number().int(),
+    percent: z.number().int(),
+    phase: z.string(),
+    message: z.string(),
     updatedAt: z.string(),
-    completedAt: z.string().nullable(),
-    expiresAt: z.string().describe('Uploads must be registered and completed before this time.'),
-  })
-  .meta({ id: 'Job' });
+  }),
+  resultUrl: z.string(),
+  billing: z.object({ creditsDebited: z.number().int(), creditsReserved: z.number().int() }),
+  files: z.array(JobFileSchema),
+  filesTruncated: z.boolean(),
+  limits: z.object({
+    maxDeclaredBytes: z.number().int(),
+    maxFiles: z.number().int(),
+    maxFileBytes: z.number().int().describe('Largest file a job accepts, in bytes.'),
+  }),
+  error: ErrorInfoSchema.nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  completedAt: z.string().nullable(),
+  expiresAt: z.string().describe('Uploads must be registered and completed before this time.'),
+});
 export type Job = z.infer<typeof JobSchema>;
 
 /** What the table stores for a job (files are separate items). */
@@ -257,140 +253,54 @@ export function toPublicJob(record: JobRecord, files: JobFileRecord[], filesTrun
 
 // ---- request bodies ----
 
-const FILE_NAME = z
-  .string()
-  .min(1)
-  .max(255)
-  .refine(
-    (name) => !/[\p{Cc}/\\]/u.test(name),
-    'must be a plain file name (no path separators or control characters)',
-  )
-  .refine((name) => name !== '.' && name !== '..', 'must be a plain file name');
-
-export const CreateJobBodySchema = z
-  .object({
-    displayName: z.string().trim().min(1).max(180).optional(),
-    externalId: z.string().trim().min(1).max(256).optional(),
-  })
-  .strict();
-
-export const RegisterUploadsBodySchema = z
-  .object({
-    files: z
-      .array(
-        z
-          .object({
-            fileName: FILE_NAME,
-            contentType: z
-              .string()
-              .max(255)
-              .regex(
-                /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i,
-                'must be a MIME type such as application/pdf',
-              ),
-            fileSize: z
-              .number()
-              .int()
-              .min(0)
-              .max(
-                JOB_LIMITS.maxFileBytes,
-                'must be at most 1 GiB (1073741824 bytes), the largest file the extraction engine reads; split bigger PDFs',
-              ),
-            sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hexadecimal characters'),
-            classification: ClassificationSchema.optional(),
-          })
-          .strict(),
-      )
-      .min(1, 'must hold at least 1 file')
-      .max(JOB_LIMITS.filesPerRegistration, `must hold at most ${JOB_LIMITS.filesPerRegistration} files`),
-  })
-  .strict();
-export type RegisterUploadsBody = z.infer<typeof RegisterUploadsBodySchema>;
-
-export const CompleteUploadsBodySchema = z
-  .object({
-    directUploads: z
-      .array(z.object({ documentId: z.string().max(64), uploadToken: z.string().max(2048) }).strict())
-      .max(JOB_LIMITS.filesPerRegistration)
-      .default([]),
-    multipartUploads: z
-      .array(
-        z
-          .object({
-            documentId: z.string().max(64),
-            multipartUploadId: z.string().max(1024),
-            uploadToken: z.string().max(2048),
-            parts: z
-              .array(
-                z
-                  .object({
-                    partNumber: z.number().int().min(1).max(10_000),
-                    etag: z.string().min(1).max(128),
-                  })
-                  .strict(),
-              )
-              .min(1)
-              .max(10_000),
-          })
-          .strict(),
-      )
-      .max(JOB_LIMITS.filesPerRegistration)
-      .default([]),
-    cancelledUploads: z
-      .array(z.object({ documentId: z.string().max(64), uploadToken: z.string().max(2048) }).strict())
-      .max(JOB_LIMITS.filesPerRegistration)
-      .default([])
-      .describe(
-        'Pending files to give up on (status `cancelled`), so the job processes without them: for a file whose bytes cannot be uploaded as declared.',
-      ),
-  })
-  .strict()
-  .refine(
-    (body) => body.directUploads.length + body.multipartUploads.length + body.cancelledUploads.length > 0,
-    {
-      message: 'must list at least one upload in directUploads, multipartUploads or cancelledUploads',
-      path: ['directUploads'],
-    },
-  );
-
-export const UploadInstructionSchema = z
-  .object({
-    documentId: z.string(),
-    uploadMode: z.enum(['direct_put', 'multipart']),
-    uploadUrl: z.string().optional(),
-    uploadHeaders: z.record(z.string(), z.string()).optional(),
-    uploadToken: z.string(),
-    expiresAt: z.string(),
-    multipartUploadId: z.string().optional(),
-    partSize: z.number().int().optional(),
-    parts: z
-      .array(
-        z.object({
-          partNumber: z.number().int(),
-          startByte: z.number().int(),
-          endByteExclusive: z.number().int(),
-          uploadUrl: z.string(),
-          uploadHeaders: z.record(z.string(), z.string()),
-        }),
-      )
-      .optional(),
-  })
-  .meta({ id: 'UploadInstruction' });
+export const UploadInstructionSchema = z.object({
+  documentId: z.string(),
+  uploadMode: z.enum(['direct_put', 'multipart']),
+  uploadUrl: z.string().optional(),
+  uploadHeaders: z.record(z.string(), z.string()).optional(),
+  uploadToken: z.string(),
+  expiresAt: z.string(),
+  multipartUploadId: z.string().optional(),
+  partSize: z.number().int().optional(),
+  parts: z
+    .array(
+      z.object({
+        partNumber: z.number().int(),
+        startByte: z.number().int(),
+        endByteExclusive: z.number().int(),
+        uploadUrl: z.string(),
+        uploadHeaders: z.record(z.string(), z.string()),
+      }),
+    )
+    .optional(),
+});
 export type UploadInstruction = z.infer<typeof UploadInstructionSchema>;
 
-export const RegisteredDocumentSchema = z
-  .object({
-    documentId: z.string(),
-    fileId: z.string(),
-    fileName: z.string(),
-    sha256: z.string(),
-    uploadMode: z.enum(['direct_put', 'multipart']),
-    duplicateOfDocumentId: z
-      .string()
-      .nullable()
-      .describe(
-        'Set when these bytes are already a ready document of the project: uploading is optional, nothing is extracted or charged again.',
-      ),
-    uploadRequired: z.boolean(),
-  })
-  .meta({ id: 'RegisteredDocument' });
+export const RegisteredDocumentSchema = z.object({
+  documentId: z.string(),
+  fileId: z.string(),
+  fileName: z.string(),
+  sha256: z.string(),
+  uploadMode: z.enum(['direct_put', 'multipart']),
+  duplicateOfDocumentId: z
+    .string()
+    .nullable()
+    .describe(
+      'Set when these bytes are already a ready document of the project: uploading is optional, nothing is extracted or charged again.',
+    ),
+  uploadRequired: z.boolean(),
+});
+
+/** One file a client registers for upload, declared up front: name, media type, size and SHA-256. */
+export interface FileRegistration {
+  fileName: string;
+  contentType: string;
+  fileSize: number;
+  sha256: string;
+  classification?: Classification;
+}
+
+/** A batch of files to register in a job. */
+export interface RegisterUploadsCommand {
+  files: FileRegistration[];
+}

@@ -8,7 +8,7 @@ import {
   JOB_LIMITS,
   type JobFileRecord,
   type JobRecord,
-  type RegisterUploadsBody,
+  type RegisterUploadsCommand,
   type UploadInstruction,
 } from './model.ts';
 import type { DocumentLookup, JobStore, UploadStorage } from './ports.ts';
@@ -49,7 +49,13 @@ export async function registerUploads(
     storage: UploadStorage;
     tokens: TokenSigner;
   },
-  input: { orgId: string; jobId: string; body: RegisterUploadsBody; settings: UploadSettings; now?: Date },
+  input: {
+    orgId: string;
+    jobId: string;
+    registration: RegisterUploadsCommand;
+    settings: UploadSettings;
+    now?: Date;
+  },
 ) {
   const now = input.now ?? new Date();
   const job = await requireJob(deps.jobs, input.orgId, input.jobId);
@@ -75,7 +81,7 @@ export async function registerUploads(
 
   const chosen: JobFileRecord[] = [];
   const created: JobFileRecord[] = [];
-  for (const file of input.body.files) {
+  for (const file of input.registration.files) {
     const already = [...existing, ...created].find((candidate) => sameFile(candidate, file));
     if (already) {
       if (!chosen.includes(already)) chosen.push(already);

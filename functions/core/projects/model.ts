@@ -11,22 +11,20 @@ export const ProjectStatusSchema = z
     '`provisioning` right after creation, `ready` when usable, `failed` when provisioning failed (terminal; the charge is refunded).',
   );
 
-export const ProjectSchema = z
-  .object({
-    id: z.string(),
-    name: z.string().max(PROJECT_NAME_MAX),
-    projectKind: z.literal('open_api'),
-    disciplines: z.array(z.string()),
-    status: ProjectStatusSchema,
-    runtime: z.object({
-      status: z.enum(['starting', 'ready', 'running', 'failed']),
-      upgradeStatus: z.enum(['none']).nullable(),
-    }),
-    error: ErrorInfoSchema.nullable().describe('Why provisioning failed; null otherwise.'),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  })
-  .meta({ id: 'Project' });
+export const ProjectSchema = z.object({
+  id: z.string(),
+  name: z.string().max(PROJECT_NAME_MAX),
+  projectKind: z.literal('open_api'),
+  disciplines: z.array(z.string()),
+  status: ProjectStatusSchema,
+  runtime: z.object({
+    status: z.enum(['starting', 'ready', 'running', 'failed']),
+    upgradeStatus: z.enum(['none']).nullable(),
+  }),
+  error: ErrorInfoSchema.nullable().describe('Why provisioning failed; null otherwise.'),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
 export type Project = z.infer<typeof ProjectSchema>;
 
 export const OverviewCountsSchema = z.object({
@@ -51,39 +49,22 @@ export const LatestJobSchema = z.object({
 });
 export type LatestJob = z.infer<typeof LatestJobSchema>;
 
-export const ProjectOverviewSchema = z
-  .object({
-    status: z.enum(['provisioning', 'processing', 'ready', 'error']),
-    statusLabel: z.string(),
-    counts: OverviewCountsSchema,
-    disciplines: z.array(z.object({ code: z.string(), label: z.string(), count: z.number().int() })),
-    latestJob: LatestJobSchema.nullable(),
-    nextAction: z.enum(['wait', 'upload', 'vectorize', 'normalize']).nullable(),
-    capabilities: z.object({
-      canCreateJob: z.boolean(),
-      canUpload: z.boolean(),
-      canSearch: z.boolean(),
-      canVectorize: z.boolean(),
-      canNormalize: z.boolean(),
-    }),
-  })
-  .meta({ id: 'ProjectOverview' });
+export const ProjectOverviewSchema = z.object({
+  status: z.enum(['provisioning', 'processing', 'ready', 'error']),
+  statusLabel: z.string(),
+  counts: OverviewCountsSchema,
+  disciplines: z.array(z.object({ code: z.string(), label: z.string(), count: z.number().int() })),
+  latestJob: LatestJobSchema.nullable(),
+  nextAction: z.enum(['wait', 'upload', 'vectorize', 'normalize']).nullable(),
+  capabilities: z.object({
+    canCreateJob: z.boolean(),
+    canUpload: z.boolean(),
+    canSearch: z.boolean(),
+    canVectorize: z.boolean(),
+    canNormalize: z.boolean(),
+  }),
+});
 export type ProjectOverview = z.infer<typeof ProjectOverviewSchema>;
-
-export const CreateProjectBodySchema = z
-  .object({
-    name: z
-      .string()
-      .transform((name) => name.trim())
-      .pipe(
-        z
-          .string()
-          .min(1, 'must not be empty')
-          .max(PROJECT_NAME_MAX, `must be at most ${PROJECT_NAME_MAX} characters`)
-          .refine((name) => !/\p{Cc}/u.test(name), 'must not contain control characters'),
-      ),
-  })
-  .strict();
 
 export const BillingSchema = z.object({
   availableCredits: z.number().int(),

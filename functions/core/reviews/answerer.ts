@@ -23,7 +23,7 @@ export type ToolCall = { id?: string } & (
       name: 'search_sources';
       query: string;
       modes: ('exact' | 'semantic')[];
-      /** Only files whose name holds this (case-insensitive), like the search body's `fileName`. */
+      /** Only files whose name holds this (case-insensitive), like a source search's `fileName` filter. */
       fileName?: string;
     }
   | { name: 'read_source'; sourceCatalogUri: string }

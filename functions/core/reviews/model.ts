@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ErrorInfoSchema } from '../errors.ts';
-import { ENTITY_TYPES } from '../search/sources.ts';
+import type { ENTITY_TYPES, EntityType } from '../search/sources.ts';
 
 /**
  * Reviews (named conversations over a project's sources) and their executions (one question each,
@@ -35,23 +35,21 @@ export const ExecutionSummarySchema = z.object({
   createdAt: z.string(),
 });
 
-export const ReviewSchema = z
-  .object({
-    id: z.string(),
-    projectId: z.string(),
-    name: z.string().describe('As given at creation (1 to 120 characters).'),
-    title: z
-      .string()
-      .nullable()
-      .describe('A public title made from the first question (null before it); see `review.title.updated`.'),
-    status: z.enum(['active']),
-    executionCount: z.number().int(),
-    lastExecution: ExecutionSummarySchema.nullable(),
-    url: z.string().describe('Path of this review.'),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  })
-  .meta({ id: 'Review' });
+export const ReviewSchema = z.object({
+  id: z.string(),
+  projectId: z.string(),
+  name: z.string().describe('As given at creation (1 to 120 characters).'),
+  title: z
+    .string()
+    .nullable()
+    .describe('A public title made from the first question (null before it); see `review.title.updated`.'),
+  status: z.enum(['active']),
+  executionCount: z.number().int(),
+  lastExecution: ExecutionSummarySchema.nullable(),
+  url: z.string().describe('Path of this review.'),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
 export type Review = z.infer<typeof ReviewSchema>;
 
 export interface ReviewRecord extends Omit<Review, 'url'> {
@@ -62,56 +60,52 @@ export interface ReviewRecord extends Omit<Review, 'url'> {
   sourceUris?: Set<string>;
 }
 
-export const CitationSchema = z
-  .object({
-    marker: z.number().int().describe('The `[n]` marker of the answer text that points to this citation.'),
-    sourceCatalogUri: z.string(),
-    source: z.object({ type: z.string(), id: z.string(), label: z.string() }),
-    documentId: z.string(),
-    fileName: z.string(),
-    pageNumber: z.number().int(),
-    pageEnd: z.number().int(),
-    sheetNumber: z.string().nullable(),
-    sectionNumber: z.string().nullable(),
-    quote: z.string().describe('The cited words, exactly as they are in the source.'),
-    box: z
-      .object({ left: z.number(), top: z.number(), right: z.number(), bottom: z.number() })
-      .nullable()
-      .describe('Regions: where on the page (PDF points from the top-left).'),
-    artifact: z
-      .object({ type: z.string(), url: z.string(), path: z.string(), readWith: z.string() })
-      .nullable()
-      .describe('The crop of a region or the PDF of a section, read with the bearer key (`artifacts:read`).'),
-  })
-  .meta({ id: 'ReviewCitation' });
+export const CitationSchema = z.object({
+  marker: z.number().int().describe('The `[n]` marker of the answer text that points to this citation.'),
+  sourceCatalogUri: z.string(),
+  source: z.object({ type: z.string(), id: z.string(), label: z.string() }),
+  documentId: z.string(),
+  fileName: z.string(),
+  pageNumber: z.number().int(),
+  pageEnd: z.number().int(),
+  sheetNumber: z.string().nullable(),
+  sectionNumber: z.string().nullable(),
+  quote: z.string().describe('The cited words, exactly as they are in the source.'),
+  box: z
+    .object({ left: z.number(), top: z.number(), right: z.number(), bottom: z.number() })
+    .nullable()
+    .describe('Regions: where on the page (PDF points from the top-left).'),
+  artifact: z
+    .object({ type: z.string(), url: z.string(), path: z.string(), readWith: z.string() })
+    .nullable()
+    .describe('The crop of a region or the PDF of a section, read with the bearer key (`artifacts:read`).'),
+});
 export type Citation = z.infer<typeof CitationSchema>;
 
-export const ExecutionSchema = z
-  .object({
-    id: z.string(),
-    reviewId: z.string(),
-    projectId: z.string(),
-    status: z
-      .enum(EXECUTION_STATUSES)
-      .describe(
-        '`queued` (accepted), `running`, then `succeeded`, `partial` (the answer was cut short; its text is what was written) or `failed`.',
-      ),
-    question: z.string(),
-    answerer: z
-      .enum(ANSWERERS)
-      .describe(
-        '`extractive`: the answer is composed of sentences quoted from the sources (no language model); `bedrock`: written by a model that must cite.',
-      ),
-    answer: z.string().nullable().describe('The full answer once terminal (the `response.completed` text).'),
-    citations: z.array(CitationSchema),
-    error: ErrorInfoSchema.nullable(),
-    streamUrl: z.string().describe('Path of the event stream (SSE or NDJSON).'),
-    url: z.string().describe('Path of this execution (poll it when you cannot stream).'),
-    createdAt: z.string(),
-    startedAt: z.string().nullable(),
-    completedAt: z.string().nullable(),
-  })
-  .meta({ id: 'ReviewExecution' });
+export const ExecutionSchema = z.object({
+  id: z.string(),
+  reviewId: z.string(),
+  projectId: z.string(),
+  status: z
+    .enum(EXECUTION_STATUSES)
+    .describe(
+      '`queued` (accepted), `running`, then `succeeded`, `partial` (the answer was cut short; its text is what was written) or `failed`.',
+    ),
+  question: z.string(),
+  answerer: z
+    .enum(ANSWERERS)
+    .describe(
+      '`extractive`: the answer is composed of sentences quoted from the sources (no language model); `bedrock`: written by a model that must cite.',
+    ),
+  answer: z.string().nullable().describe('The full answer once terminal (the `response.completed` text).'),
+  citations: z.array(CitationSchema),
+  error: ErrorInfoSchema.nullable(),
+  streamUrl: z.string().describe('Path of the event stream (SSE or NDJSON).'),
+  url: z.string().describe('Path of this execution (poll it when you cannot stream).'),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+});
 export type Execution = z.infer<typeof ExecutionSchema>;
 
 export interface ExecutionFilters {
@@ -125,29 +119,6 @@ export interface ExecutionRecord extends Omit<Execution, 'streamUrl' | 'url'> {
   /** The next free event sequence (allocated atomically, `ADD`). */
   nextSequence: number;
 }
-
-/** Control characters (NUL, line breaks, tabs, ...): a name is one line of text. */
-const NO_CONTROL_CHARACTERS = /^\P{Cc}*$/u;
-
-export const CreateReviewBodySchema = z
-  .object({
-    name: z
-      .string()
-      .trim()
-      .min(1)
-      .max(REVIEW_LIMITS.nameLength)
-      .regex(NO_CONTROL_CHARACTERS, 'must be one line of text without control characters'),
-  })
-  .strict();
-
-export const AskBodySchema = z
-  .object({
-    question: z.string().trim().min(1).max(REVIEW_LIMITS.questionLength),
-    entityTypes: z.array(z.enum(ENTITY_TYPES)).min(1).optional(),
-    fileIds: z.array(z.string().min(1).max(64)).min(1).max(REVIEW_LIMITS.fileIds).optional(),
-  })
-  .strict();
-export type AskBody = z.infer<typeof AskBodySchema>;
 
 export const reviewPath = (projectId: string, reviewId: string) =>
   `/api/open/v1/projects/${projectId}/reviews/${reviewId}`;
@@ -177,4 +148,11 @@ export function toPublicExecution(record: ExecutionRecord): Execution {
     startedAt: record.startedAt,
     completedAt: record.completedAt,
   };
+}
+
+/** A question asked in a review, optionally narrowed to kinds of sources or to some files. */
+export interface AskCommand {
+  question: string;
+  entityTypes?: EntityType[];
+  fileIds?: string[];
 }

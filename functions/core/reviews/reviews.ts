@@ -8,7 +8,7 @@ import { requireProject } from '../projects/queries.ts';
 import { ReviewNotFoundError } from '../search/search-sources.ts';
 import {
   type AnswererKind,
-  type AskBody,
+  type AskCommand,
   type Execution,
   type ExecutionRecord,
   REVIEW_LIMITS,
@@ -193,7 +193,7 @@ export async function askQuestion(
     projectId: string;
     reviewId: string;
     idempotencyKey: string | undefined;
-    body: AskBody;
+    ask: AskCommand;
     now?: Date;
   },
 ): Promise<{ execution: Execution; idempotent: boolean }> {
@@ -210,10 +210,10 @@ export async function askQuestion(
     reviewId: review.id,
     projectId: project.id,
     status: 'queued',
-    question: input.body.question,
+    question: input.ask.question,
     filters: {
-      ...(input.body.entityTypes ? { entityTypes: input.body.entityTypes } : {}),
-      ...(input.body.fileIds ? { fileIds: input.body.fileIds } : {}),
+      ...(input.ask.entityTypes ? { entityTypes: input.ask.entityTypes } : {}),
+      ...(input.ask.fileIds ? { fileIds: input.ask.fileIds } : {}),
     },
     answerer: deps.answerer,
     answer: null,
@@ -224,7 +224,7 @@ export async function askQuestion(
     startedAt: null,
     completedAt: null,
   };
-  const idempotency = keyed(input.orgId, `ask:${review.id}`, key, input.body, now);
+  const idempotency = keyed(input.orgId, `ask:${review.id}`, key, input.ask, now);
   const outcome = await deps.reviews.createExecution(record, idempotency);
   const { id, idempotent } = settle(outcome, idempotency.requestHash);
   const execution = id ? await deps.reviews.getExecution(input.orgId, id) : record;

@@ -1,12 +1,14 @@
 import { z } from 'zod';
-import { DomainError, InvalidRequestError, NotFoundError } from '../errors.ts';
+import { DomainError, NotFoundError } from '../errors.ts';
 import { isWellFormedId } from '../ids.ts';
 import type { ExecutionStatus } from './model.ts';
 import { publicEvent, publicPayload } from './public-events.ts';
 
 /**
- * Review execution stream: request validation and event framing. Events are stored by sequence;
- * the stream replays those after `after` and follows new ones until a terminal event.
+ * Review execution stream: the events of one execution, replayed after a cursor and followed until a
+ * terminal event. Events are stored by sequence. How a connection asks for them (the query, the
+ * `Accept` header) and how they are written (SSE or NDJSON frames) is the stream handler's
+ * (`functions/shared/http/review-stream-protocol.ts`).
  */
 export const STREAM_EVENT_TYPES = [
   'stream.ready',
@@ -25,76 +27,20 @@ export const STREAM_EVENT_TYPES = [
 
 export const TERMINAL_EVENT_TYPES = new Set(['response.completed', 'response.error']);
 
-export const StreamEventSchema = z
-  .object({
-    version: z.literal(1),
-    executionId: z.string(),
-    sequence: z.number().int(),
-    createdAt: z.string(),
-    type: z.enum(STREAM_EVENT_TYPES),
-    payload: z.record(z.string(), z.unknown()),
-  })
-  .meta({ id: 'ReviewStreamEvent' });
+export const StreamEventSchema = z.object({
+  version: z.literal(1),
+  executionId: z.string(),
+  sequence: z.number().int(),
+  createdAt: z.string(),
+  type: z.enum(STREAM_EVENT_TYPES),
+  payload: z.record(z.string(), z.unknown()),
+});
 export type StreamEvent = z.infer<typeof StreamEventSchema>;
-
-export type StreamFormat = 'sse' | 'ndjson';
-
-export class StreamError extends InvalidRequestError {}
 
 export class ReviewExecutionNotFoundError extends NotFoundError {
   constructor() {
     super('review_execution_not_found', 'No such execution in this project and review.');
   }
-}
-
-export class StreamMediaTypeError extends InvalidRequestError {}
-
-/** Query: only `after`, at most once, an integer >= -1. */
-export function parseStreamQuery(rawQueryString: string): { after: number } {
-  const params = new URLSearchParams(rawQueryString);
-  const seen = new Set<string>();
-  for (const key of params.keys()) {
-    if (key !== 'after' || seen.has(key)) {
-      throw new StreamError(
-        'invalid_review_stream_query',
-        `Unknown or duplicated query parameter "${key}"; only "after" is accepted, once.`,
-      );
-    }
-    seen.add(key);
-  }
-  const raw = params.get('after');
-  if (raw === null) return { after: -1 };
-  if (!/^-?\d{1,15}$/.test(raw) || Number(raw) < -1) {
-    throw new StreamError('invalid_review_stream_after', '"after" must be an integer of at least -1.');
-  }
-  return { after: Number(raw) };
-}
-
-/** Accept negotiation: SSE or NDJSON, in the client's order of preference; the any-type wildcard and `text` wildcard mean SSE, the `application` wildcard NDJSON. */
-export function negotiateFormat(accept: string | undefined): StreamFormat {
-  const ranked = (accept ?? '')
-    .split(',')
-    .map((part) => {
-      const [type, ...params] = part.trim().toLowerCase().split(';');
-      const quality = Number(params.find((param) => param.trim().startsWith('q='))?.split('=')[1] ?? 1);
-      return { type: type?.trim() ?? '', quality: Number.isFinite(quality) ? quality : 0 };
-    })
-    .filter((entry) => entry.quality > 0)
-    .sort((a, b) => b.quality - a.quality);
-  for (const { type } of ranked) {
-    // A wildcard takes the default, SSE (`application/*` the JSON form, NDJSON).
-    if (type === 'text/event-stream' || type === '*/*' || type === 'text/*') return 'sse';
-    if (type === 'application/x-ndjson' || type === 'application/*') return 'ndjson';
-  }
-  throw new StreamMediaTypeError(
-    'review_stream_media_type_not_acceptable',
-    'Accept must allow text/event-stream or application/x-ndjson.',
-  );
-}
-
-export function frame(event: StreamEvent, format: StreamFormat): string {
-  const json = JSON.stringify(event);
-  return format === 'sse' ? `id: ${event.sequence}\nevent: ${event.type}\ndata: ${json}\n\n` : `${json}\n`;
 }
 
 declare const ownershipChecked: unique symbol;
@@ -183,7 +129,6 @@ export async function findStreamExecution(
 
 export interface FollowOptions {
   after: number;
-  format: StreamFormat;
   /** Milliseconds the caller can still write for (the function's remaining time). */
   remainingMs: () => number;
   /** The wait before reading again once caught up; doubled after each read that finds nothing, up to maxPollMs. */
@@ -216,7 +161,7 @@ export async function openStream(
   deps: { events: ReviewEventLog },
   execution: OwnedExecution,
   options: FollowOptions,
-): Promise<AsyncGenerator<string>> {
+): Promise<AsyncGenerator<StreamEvent[]>> {
   let first = (await guarded(() => deps.events.eventsAfter(execution, options.after, FIRST_BATCH))).map(
     publicOrInvalid,
   );
@@ -242,7 +187,7 @@ export function readySequence(after: number): number {
 }
 
 /**
- * The frames of one connection: `stream.ready` (the connection's own opening event, never stored:
+ * The events of one connection, in the batches to write together: `stream.ready` (the connection's own opening event, never stored:
  * its sequence is the cursor it resumes after, 0 for a new stream, so every stored event after it
  * is greater), the stored events after `after`, then new ones as they are stored, until a terminal
  * event or the time runs out (the client reconnects with its last sequence). Every event is rebuilt
@@ -255,9 +200,9 @@ export async function* followExecution(
   execution: OwnedExecution,
   options: FollowOptions,
   first: StreamEvent[],
-): AsyncGenerator<string> {
+): AsyncGenerator<StreamEvent[]> {
   let cursor = options.after;
-  yield frame(
+  yield [
     {
       version: 1,
       executionId: execution.id,
@@ -271,8 +216,7 @@ export async function* followExecution(
         heartbeatIntervalMs: options.heartbeatMs,
       }),
     },
-    options.format,
-  );
+  ];
   let batch = first;
   // Caught up, the stream reads again after pollMs; while nothing comes, the wait doubles up to
   // maxPollMs (an idle execution still writes a heartbeat every heartbeatMs); new events reset it.
@@ -280,17 +224,17 @@ export async function* followExecution(
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   let authorizedAt = Date.now();
   for (;;) {
-    let chunk = '';
+    const chunk: StreamEvent[] = [];
     let ended = false;
     for (const stored of batch) {
-      chunk += frame(stored, options.format);
+      chunk.push(stored);
       cursor = Math.max(cursor, stored.sequence);
       if (TERMINAL_EVENT_TYPES.has(stored.type)) {
         ended = true;
         break;
       }
     }
-    if (chunk) yield chunk;
+    if (chunk.length > 0) yield chunk;
     if (ended) return;
     if (batch.length > 0) wait = options.pollMs;
     if (batch.length < (batch === first ? FIRST_BATCH : BATCH)) {

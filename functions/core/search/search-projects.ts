@@ -4,7 +4,7 @@ import { pageEnvelope } from '../pagination/page.ts';
 import { type ProjectRecord, toPublicProject } from '../projects/model.ts';
 import { fold } from './analyzer.ts';
 import type {
-  ProjectSearchBody,
+  ProjectSearchQuery,
   ProjectSearchResponse,
   ProjectSearchResultItem,
   ProjectSearchWarning,
@@ -54,22 +54,22 @@ async function allProjects(
  * and up to 3 source matches each; warnings for projects whose sources were not searched.
  * Steps: the organization's projects (another organization's ids never match: unknown ids answer a
  * `project_not_found` warning); name match (case- and accent-insensitive word prefixes); source
- * search (hybrid, the body's filters; a hit counts when it matched the query's words) over at most PROJECT_SEARCH_FANOUT ready projects with an
+ * search (hybrid, the query's filters; a hit counts when it matched the query's words) over at most PROJECT_SEARCH_FANOUT ready projects with an
  * index, most recently updated first, 6 at a time; order; cut the page at the cursor's offset.
  */
 export async function searchProjects(
   deps: SearchDeps & { cursors: CursorCodec },
-  input: { orgId: string; body: ProjectSearchBody },
+  input: { orgId: string; search: ProjectSearchQuery },
 ): Promise<ProjectSearchResponse> {
-  const { body } = input;
-  const { cursor, limit, ...filters } = body;
+  const { search } = input;
+  const { cursor, limit, ...filters } = search;
   const scope = { endpoint: 'searchProjects', orgId: input.orgId, filters };
   const offset = cursor ? deps.cursors.decode<number>(cursor, scope) : 0;
   const warnings: ProjectSearchWarning[] = [];
 
   let projects = await allProjects(deps, input.orgId);
-  if (body.projectIds) {
-    const wanted = new Set(body.projectIds);
+  if (search.projectIds) {
+    const wanted = new Set(search.projectIds);
     const known = new Set(projects.map((project) => project.id));
     for (const id of wanted)
       if (!known.has(id) || !isWellFormedId('prj', id))
@@ -108,7 +108,7 @@ export async function searchProjects(
         const result = await searchSources(deps, {
           orgId: input.orgId,
           projectId: project.id,
-          body: { query, mode: 'hybrid', maxHits: SOURCE_MATCHES_PER_PROJECT, ...sourceFilters },
+          search: { query, mode: 'hybrid', maxHits: SOURCE_MATCHES_PER_PROJECT, ...sourceFilters },
           ...(queryVector ? { queryVector } : {}),
           project,
         });

@@ -3,7 +3,7 @@ import type { ProjectRecord } from '../projects/model.ts';
 import type { LatestJobLookup, ProjectStore } from '../projects/ports.ts';
 import { requireProject } from '../projects/queries.ts';
 import { analyzeQuery, isStopWord, sheetKey } from './analyzer.ts';
-import type { SourceSearchBody, SourceSearchHit, SourceSearchResponse } from './model.ts';
+import type { SourceSearchHit, SourceSearchQuery, SourceSearchResponse } from './model.ts';
 import { namedFiles } from './named-files.ts';
 import type {
   Embedder,
@@ -166,7 +166,7 @@ export function lexicalQueries(
 
 /**
  * Search the sources of one project.
- * Input: the caller's organization, the project id, the search body.
+ * Input: the caller's organization, the project id, the search query.
  * Output: hits (one per source, best passage as snippet) in descending score.
  * Steps: ownership first (404); a review scope must exist (404); the lexical query (with the trade
  * terms of its plain words) and the query's embedding; index readiness from the documents' states
@@ -181,7 +181,7 @@ export async function searchSources(
   input: {
     orgId: string;
     projectId: string;
-    body: SourceSearchBody;
+    search: SourceSearchQuery;
     /** The query's embedding, when the caller searches several projects with one query. */
     queryVector?: Promise<number[]>;
     /** Only these files (a review question's `fileIds`). */
@@ -194,39 +194,39 @@ export async function searchSources(
     input.project?.orgId === input.orgId && input.project.id === input.projectId
       ? input.project
       : await requireProject(deps.projects, input.orgId, input.projectId);
-  const { body } = input;
+  const { search } = input;
   // A review's scope: the sources it has read (none yet: nothing to find).
   const reviewSources =
-    body.reviewId === undefined
+    search.reviewId === undefined
       ? undefined
-      : await deps.reviews.reviewSources(input.orgId, project.id, body.reviewId);
+      : await deps.reviews.reviewSources(input.orgId, project.id, search.reviewId);
   if (reviewSources === null) throw new ReviewNotFoundError();
 
   const modes: ('exact' | 'semantic')[] =
-    body.mode === 'exact' ? ['exact'] : body.mode === 'semantic' ? ['semantic'] : ['exact', 'semantic'];
+    search.mode === 'exact' ? ['exact'] : search.mode === 'semantic' ? ['semantic'] : ['exact', 'semantic'];
   const baseFilter: SearchFilter = {
-    ...(body.entityTypes ? { entityTypes: body.entityTypes } : {}),
-    ...(body.regionType ? { regionType: body.regionType } : {}),
-    ...(body.layoutType ? { layoutType: body.layoutType } : {}),
-    ...(body.drawingType ? { drawingType: body.drawingType } : {}),
-    ...(body.sheetNumber ? { sheetKey: sheetKey(body.sheetNumber) } : {}),
-    ...(body.fileName ? { fileName: body.fileName } : {}),
-    ...(body.pageNumber !== undefined ? { pageNumber: body.pageNumber } : {}),
-    ...(body.classification ? { classification: body.classification } : {}),
+    ...(search.entityTypes ? { entityTypes: search.entityTypes } : {}),
+    ...(search.regionType ? { regionType: search.regionType } : {}),
+    ...(search.layoutType ? { layoutType: search.layoutType } : {}),
+    ...(search.drawingType ? { drawingType: search.drawingType } : {}),
+    ...(search.sheetNumber ? { sheetKey: sheetKey(search.sheetNumber) } : {}),
+    ...(search.fileName ? { fileName: search.fileName } : {}),
+    ...(search.pageNumber !== undefined ? { pageNumber: search.pageNumber } : {}),
+    ...(search.classification ? { classification: search.classification } : {}),
     ...(input.fileIds ? { fileIds: input.fileIds } : {}),
     ...(reviewSources ? { sourceUris: reviewSources } : {}),
   };
   const { lexicalQuery, headIdentifiers, expansionTerms } = lexicalQueries(
-    body.query,
+    search.query,
     deps.fusion.expansionWeight,
     deps.fusion.proximityPairs,
   );
   // Passages, not sources, come back: ask for enough to fill maxHits distinct sources.
-  const depth = Math.min(200, Math.max(30, body.maxHits * 4));
+  const depth = Math.min(200, Math.max(30, search.maxHits * 4));
   const location = project.indexLocation;
   // Embedded once, whether the index is searched once or twice (a partial index).
   const queryVector = modes.includes('semantic')
-    ? (input.queryVector ?? embedQuery(deps.embedder, queryEmbeddingText(body.query, expansionTerms)))
+    ? (input.queryVector ?? embedQuery(deps.embedder, queryEmbeddingText(search.query, expansionTerms)))
     : null;
   queryVector?.catch(() => undefined);
   const none = Promise.resolve([] as IndexHit[]);
@@ -259,7 +259,7 @@ export async function searchSources(
   if ((searchable.length > 0 || processing) && indexed.length === 0) throw new SourceIndexNotReadyError();
   const status = indexed.length === searchable.length && !processing ? 'success' : 'partial';
   if (indexed.length === 0 || !location)
-    return { status, query: body.query, modes, hitCount: 0, searchedChunkCount: 0, hits: [] };
+    return { status, query: search.query, modes, hitCount: 0, searchedChunkCount: 0, hits: [] };
   // A partial index may hold rows of a document being re-indexed: narrow to the indexed files (a
   // filter that scans the file column, so a complete index goes without it).
   const searchedFiles = indexed.filter(
@@ -268,7 +268,7 @@ export async function searchSources(
   // The passages searched: those of the searched documents, as their states count them (no index read).
   const searchedChunkCount = searchedFiles.reduce((sum, document) => sum + document.state.passageCount, 0);
   // The files the query names (its job, its document): their best passages are a ranking of their own.
-  const named = modes.includes('exact') && !input.fileIds ? namedFiles(body.query, searchedFiles) : [];
+  const named = modes.includes('exact') && !input.fileIds ? namedFiles(search.query, searchedFiles) : [];
   const [[lexical, semantic, identifiedHits], namedHits] = await Promise.all([
     status === 'partial'
       ? run({ ...baseFilter, fileIds: searchedFiles.map((document) => document.fileId) })
@@ -303,10 +303,10 @@ export async function searchSources(
   fuse(namedHits, 'exact', namedWeight);
   fuse(identifiedHits, 'exact', namedWeight);
 
-  const queryWords = body.query.match(/[A-Za-z0-9]+/g) ?? [];
+  const queryWords = search.query.match(/[A-Za-z0-9]+/g) ?? [];
   const hits: SourceSearchHit[] = [...candidates.values()]
     .sort((a, b) => b.fused - a.fused || a.hit.passage.sourceUri.localeCompare(b.hit.passage.sourceUri))
-    .slice(0, body.maxHits)
+    .slice(0, search.maxHits)
     .map(({ hit, fused, modes: matched }) => {
       const passage = hit.passage;
       return {
@@ -326,5 +326,5 @@ export async function searchSources(
         matchedModes: [...matched].sort(),
       };
     });
-  return { status, query: body.query, modes, hitCount: hits.length, searchedChunkCount, hits };
+  return { status, query: search.query, modes, hitCount: hits.length, searchedChunkCount, hits };
 }

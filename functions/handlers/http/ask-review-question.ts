@@ -18,7 +18,7 @@ export const handler = apiHandler('askReviewQuestion', async ({ path, body, head
       projectId: path.projectId,
       reviewId: path.reviewId,
       idempotencyKey: headers['idempotency-key'],
-      body,
+      ask: body,
     },
   ),
 }));

@@ -10,7 +10,7 @@ export const handler = apiHandler('completeUploads', async ({ path, body, princi
       tokens: await uploadTokens(),
       processing: processingStarter(),
     },
-    { orgId: principal.orgId, jobId: path.jobId, body },
+    { orgId: principal.orgId, jobId: path.jobId, uploads: body },
   );
   return { status: 200, body: result };
 });

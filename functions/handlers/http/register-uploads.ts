@@ -14,7 +14,7 @@ export const handler = apiHandler('registerUploads', async ({ path, body, princi
     {
       orgId: principal.orgId,
       jobId: path.jobId,
-      body,
+      registration: body,
       settings: {
         multipartThresholdBytes: config.MULTIPART_THRESHOLD_BYTES,
         partSizeBytes: config.MULTIPART_PART_SIZE_BYTES,

@@ -7,6 +7,6 @@ export const handler = apiHandler('searchProjects', async ({ body, principal }) 
   status: 200,
   body: await searchProjects(
     { ...searchDeps(), cursors: await cursorCodec() },
-    { orgId: principal.orgId, body },
+    { orgId: principal.orgId, search: body },
   ),
 }));

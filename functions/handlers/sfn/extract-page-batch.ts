@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recordMetric } from '../../adapters/cloudwatch/metrics.ts';
 import { extractPageBatch } from '../../core/pipeline/extract-page-batch.ts';
 import { pipelineDeps } from '../../shared/engine-container.ts';
 import { stateMachineTask } from './pipeline.ts';
@@ -11,5 +12,10 @@ export const handler = stateMachineTask(
     from: z.number().int().min(1),
     to: z.number().int().min(1),
   }),
-  async (input, log, remainingMs) => extractPageBatch(await pipelineDeps(log), input, remainingMs),
+  async (input, log, remainingMs) => {
+    const result = await extractPageBatch(await pipelineDeps(log), input, remainingMs);
+    // A batch counts once it is whole; a run that stops short of time counts in the run that ends it.
+    if (result.done) recordMetric('PagesExtracted', result.pages);
+    return result;
+  },
 );

@@ -1,13 +1,14 @@
 import { Readable } from 'node:stream';
 import { keyStillValid } from '../../core/auth/api-keys.ts';
-import {
-  findStreamExecution,
-  negotiateFormat,
-  openStream,
-  parseStreamQuery,
-} from '../../core/reviews/stream.ts';
+import { findStreamExecution, openStream } from '../../core/reviews/stream.ts';
 import { config } from '../../shared/config.ts';
 import { apiKeyStore, reviewEventLog } from '../../shared/container.ts';
+import {
+  CONTENT_TYPES,
+  framed,
+  negotiateFormat,
+  parseStreamQuery,
+} from '../../shared/http/review-stream-protocol.ts';
 import { streamHandler } from '../../shared/http/stream-handler.ts';
 import { STREAM_ROUTE } from '../../shared/routes.ts';
 
@@ -34,23 +35,24 @@ export const handler = streamHandler(
     return {
       statusCode: 200,
       headers: {
-        'content-type':
-          format === 'sse' ? 'text/event-stream; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+        'content-type': CONTENT_TYPES[format],
         'cache-control': 'no-store',
       },
       body: Readable.from(
-        await openStream(deps, execution, {
-          after,
+        framed(
+          await openStream(deps, execution, {
+            after,
+            remainingMs,
+            pollMs: 250,
+            maxPollMs: 1_000,
+            heartbeatMs: config.REVIEW_HEARTBEAT_MS,
+            reservedMs: 5_000,
+            // A key revoked while its stream is open ends the stream within 5 s.
+            stillAuthorized: () => keyStillValid({ keys: apiKeyStore() }, principal),
+            authorizationCheckMs: STREAM_AUTHORIZATION_CHECK_MS,
+          }),
           format,
-          remainingMs,
-          pollMs: 250,
-          maxPollMs: 1_000,
-          heartbeatMs: config.REVIEW_HEARTBEAT_MS,
-          reservedMs: 5_000,
-          // A key revoked while its stream is open ends the stream within 5 s.
-          stillAuthorized: () => keyStillValid({ keys: apiKeyStore() }, principal),
-          authorizationCheckMs: STREAM_AUTHORIZATION_CHECK_MS,
-        }),
+        ),
       ),
     };
   },

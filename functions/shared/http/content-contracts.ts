@@ -8,18 +8,15 @@ import {
   SheetEntitySchema,
   SpecificationEntitySchema,
 } from '../../core/content/model.ts';
-import { NormalizationSchema, NormalizeRegionsBodySchema } from '../../core/content/normalize-regions.ts';
+import { NormalizationSchema } from '../../core/content/normalize-regions.ts';
 import { TableSchema } from '../../core/extraction/model.ts';
 import { ClassificationSchema } from '../../core/jobs/model.ts';
 import { ProjectOverviewSchema, ProjectSchema } from '../../core/projects/model.ts';
 import {
-  ProjectSearchBodySchema,
   ProjectSearchResultItemSchema,
   ProjectSearchWarningSchema,
   ReadSourceQuerySchema,
-  ReconcileBodySchema,
   SourceIndexReportSchema,
-  SourceSearchBodySchema,
   SourceSearchResponseSchema,
   SourceTextSchema,
 } from '../../core/search/model.ts';
@@ -33,6 +30,12 @@ import {
   pageNumberParam,
   projectIdPath,
 } from './params.ts';
+import {
+  NormalizeRegionsBodySchema,
+  ProjectSearchBodySchema,
+  ReconcileBodySchema,
+  SourceSearchBodySchema,
+} from './request-bodies.ts';
 
 /** Contracts of the extracted-content listings and the artifact downloads (part of CONTRACTS). */
 const idParam = z.string().min(1).max(64).optional();

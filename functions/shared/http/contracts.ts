@@ -1,24 +1,16 @@
 import { z } from 'zod';
-import { ApiKeySchema, CreateApiKeyBodySchema } from '../../core/auth/model.ts';
+import { ApiKeySchema } from '../../core/auth/model.ts';
 import { ErrorInfoSchema } from '../../core/errors.ts';
 import {
-  CompleteUploadsBodySchema,
-  CreateJobBodySchema,
   FILE_STATUSES,
   JOB_STATUSES,
   JobFileSchema,
   JobSchema,
   RegisteredDocumentSchema,
-  RegisterUploadsBodySchema,
   UploadInstructionSchema,
 } from '../../core/jobs/model.ts';
-import {
-  BillingSchema,
-  CreateProjectBodySchema,
-  ProjectOverviewSchema,
-  ProjectSchema,
-} from '../../core/projects/model.ts';
-import { PutWebhookBodySchema, WebhookSchema } from '../../core/webhooks/model.ts';
+import { BillingSchema, ProjectOverviewSchema, ProjectSchema } from '../../core/projects/model.ts';
+import { WebhookSchema } from '../../core/webhooks/model.ts';
 import type { RouteId } from '../routes.ts';
 import { CONTENT_CONTRACTS } from './content-contracts.ts';
 import {
@@ -29,6 +21,14 @@ import {
   PageEnvelopeSchema,
   projectIdPath,
 } from './params.ts';
+import {
+  CompleteUploadsBodySchema,
+  CreateApiKeyBodySchema,
+  CreateJobBodySchema,
+  CreateProjectBodySchema,
+  PutWebhookBodySchema,
+  RegisterUploadsBodySchema,
+} from './request-bodies.ts';
 import { REVIEW_CONTRACTS } from './review-contracts.ts';
 
 export { ErrorEnvelopeSchema, PageEnvelopeSchema } from './params.ts';

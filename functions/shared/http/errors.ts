@@ -9,11 +9,7 @@ import {
   ServiceUnavailableError,
   UnauthorizedError,
 } from '../../core/errors.ts';
-import {
-  StreamInvalidResponseError,
-  StreamMediaTypeError,
-  StreamUnavailableError,
-} from '../../core/reviews/stream.ts';
+import { StreamInvalidResponseError, StreamUnavailableError } from '../../core/reviews/stream.ts';
 
 /** Errors that only exist at the HTTP edge. */
 export class PayloadTooLargeError extends DomainError {
@@ -43,6 +39,12 @@ export class OriginRequiredError extends DomainError {
     );
   }
 }
+
+/** A stream request the stream cannot serve: its query or its transport (400). */
+export class StreamError extends InvalidRequestError {}
+
+/** A stream request whose `Accept` allows neither SSE nor NDJSON (406). */
+export class StreamMediaTypeError extends InvalidRequestError {}
 
 export class RouteNotFoundError extends NotFoundError {
   constructor() {

@@ -1,13 +1,8 @@
 import { z } from 'zod';
-import {
-  AskBodySchema,
-  CreateReviewBodySchema,
-  ExecutionSchema,
-  REVIEW_LIMITS,
-  ReviewSchema,
-} from '../../core/reviews/model.ts';
+import { ExecutionSchema, REVIEW_LIMITS, ReviewSchema } from '../../core/reviews/model.ts';
 import type { Contract } from './contracts.ts';
 import { cursorParam, limitParam } from './params.ts';
+import { AskBodySchema, CreateReviewBodySchema } from './request-bodies.ts';
 
 const reviewPath = z.object({ projectId: z.string(), reviewId: z.string() });
 const executionPath = reviewPath.extend({ executionId: z.string() });

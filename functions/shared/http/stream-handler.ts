@@ -1,10 +1,10 @@
 import type { Readable } from 'node:stream';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { Principal } from '../../core/auth/model.ts';
-import { StreamError } from '../../core/reviews/stream.ts';
 import { matchRoute } from '../route-matching.ts';
 import type { RouteDefinition } from '../routes.ts';
 import { type ApiContext, type ApiEvent, authentication, envelope } from './api-handler.ts';
+import { StreamError } from './errors.ts';
 
 /** What a streaming endpoint answers: status and headers, then a body written as it is produced. */
 export interface StreamResult {

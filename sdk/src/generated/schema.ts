@@ -229,6 +229,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/open/v1/projects/{projectId}/regions/{regionId}/table": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A table region's header and rows with cell boxes, as JSON or CSV
+         * @description Requires scope `jobs:read`.
+         */
+        get: operations["getRegionTable"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/open/v1/projects/{projectId}/source-search": {
         parameters: {
             query?: never;
@@ -931,6 +951,21 @@ export interface components {
                     date: string | null;
                 }[];
             } | null;
+            /** @description The table a schedule, legend, index or log region prints as a ruled grid: header rows and body rows with their cells and boxes. Absent when the region is not a ruled table (or was extracted before tables were read). */
+            table?: {
+                title: string | null;
+                displayBox: components["schemas"]["DisplayBox"];
+                columnCount: number;
+                header: string[][];
+                rows: {
+                    displayBox: components["schemas"]["DisplayBox"];
+                    cells: {
+                        text: string;
+                        displayBox: components["schemas"]["DisplayBox"];
+                    }[];
+                    divider: boolean;
+                }[];
+            };
             artifacts?: components["schemas"]["ArtifactReference"][];
         };
         /** @description PDF points from the top-left of the displayed page (after /Rotate, CropBox). */
@@ -949,6 +984,21 @@ export interface components {
             path: string;
             /** @enum {string} */
             readWith: "service_show_artifact_file";
+        };
+        /** @description A table printed as a ruled grid (schedule, legend, index, log): its header and rows with boxes. */
+        ExtractedTable: {
+            title: string | null;
+            displayBox: components["schemas"]["DisplayBox"];
+            columnCount: number;
+            header: string[][];
+            rows: {
+                displayBox: components["schemas"]["DisplayBox"];
+                cells: {
+                    text: string;
+                    displayBox: components["schemas"]["DisplayBox"];
+                }[];
+                divider: boolean;
+            }[];
         };
         SourceSearchHit: {
             /** @description Higher is more relevant; comparable within one response only. */
@@ -2548,6 +2598,95 @@ export interface operations {
             };
             /** @description `scope_required`: the key lacks the scope named in `error.scope`. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limited`: wait the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: nothing internal is exposed; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getRegionTable: {
+        parameters: {
+            query?: {
+                /** @description `csv`: the table as `text/csv` (RFC 4180), header rows first, as an attachment. */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path: {
+                projectId: string;
+                regionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The table the region prints: title, frame, header rows (a heading merged over columns repeated in each), body rows with each cell's text and box. With `format=csv`, the same as CSV. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        regionId: string;
+                        label: string;
+                        regionType: string;
+                        fileId: string;
+                        fileName: string;
+                        pageNumber: number;
+                        sheetNumber: string;
+                        table: components["schemas"]["ExtractedTable"];
+                    };
+                };
+            };
+            /** @description `invalid_request` (names the field), `invalid_json`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: missing, invalid, expired or revoked credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `scope_required`: the key lacks the scope named in `error.scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `project_not_found`, `region_not_found`, `table_not_found` (the region is not a ruled table). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

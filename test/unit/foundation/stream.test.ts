@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
-  frame,
-  negotiateFormat,
   type OwnedExecution,
   openStream,
-  parseStreamQuery,
   type ReviewEventLog,
   StreamInvalidResponseError,
   StreamUnavailableError,
 } from '../../../functions/core/reviews/stream.ts';
+import {
+  frame,
+  framed,
+  negotiateFormat,
+  parseStreamQuery,
+} from '../../../functions/shared/http/review-stream-protocol.ts';
 
 describe('review stream request parsing', () => {
   it('accepts after >= -1 and defaults to -1', () => {
@@ -75,7 +78,6 @@ const execution = {
 describe('review stream opening when the store fails', () => {
   const options = {
     after: -1,
-    format: 'ndjson' as const,
     remainingMs: () => 60_000,
     pollMs: 1,
     heartbeatMs: 10_000,
@@ -114,7 +116,8 @@ describe('review stream opening when the store fails', () => {
       return [];
     });
     const frames: string[] = [];
-    for await (const chunk of await openStream(later, execution, options)) frames.push(chunk);
+    for await (const chunk of framed(await openStream(later, execution, options), 'ndjson'))
+      frames.push(chunk);
     expect(frames).toHaveLength(1);
     expect(JSON.parse(frames[0] as string).type).toBe('stream.ready');
   });
@@ -143,7 +146,6 @@ describe('review stream following', () => {
     const frames: string[] = [];
     const stream = await openStream({ events }, execution, {
       after: -1,
-      format: 'ndjson',
       remainingMs: () => 60_000,
       pollMs: 250,
       maxPollMs: 1_000,
@@ -151,7 +153,7 @@ describe('review stream following', () => {
       heartbeatMs: 10_000,
       reservedMs: 5_000,
     });
-    for await (const chunk of stream) frames.push(chunk);
+    for await (const chunk of framed(stream, 'ndjson')) frames.push(chunk);
     // Assess
     expect(waits).toEqual([250, 500, 1_000, 250, 250, 500]);
     expect(frames.map((chunk) => JSON.parse(chunk).type)).toEqual([

@@ -3,11 +3,15 @@ import {
   GetCommand,
   TransactWriteCommand,
   type TransactWriteCommandInput,
+  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { SearchIndexState } from '../../core/content/model.ts';
 import type { ContentSummary } from '../../core/content/summary.ts';
+import { NORMALIZED_DATA_SCHEMA_VERSION } from '../../core/extraction/model.ts';
+import type { ProjectTotalsWriter } from '../../core/pipeline/ports.ts';
+import type { OverviewCounts } from '../../core/projects/model.ts';
 import { cancellationReasons } from './errors.ts';
-import { keys } from './table.ts';
+import { entities } from './table.ts';
 
 type Item = Record<string, unknown>;
 
@@ -83,7 +87,7 @@ export async function changeDocument(
   documentId: string,
   change: (current: Item | null) => Item | null,
 ): Promise<Item | null> {
-  const key = keys.document(projectId, documentId);
+  const key = entities.document.key(projectId, documentId);
   for (let attempt = 1; ; attempt++) {
     const { Item: current = null } = await client.send(
       new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }),
@@ -130,7 +134,7 @@ export async function changeDocument(
       items.push({
         Update: {
           TableName: tableName,
-          Key: keys.projectCounters(projectId),
+          Key: entities.projectCounters.key(projectId),
           UpdateExpression: [
             adds.length ? `ADD ${adds.join(', ')}` : '',
             sets.length ? `SET ${sets.join(', ')}` : '',
@@ -162,7 +166,73 @@ export async function projectCounters(
   projectId: string,
 ): Promise<Record<string, number | string>> {
   const { Item } = await client.send(
-    new GetCommand({ TableName: tableName, Key: keys.projectCounters(projectId), ConsistentRead: true }),
+    new GetCommand({
+      TableName: tableName,
+      Key: entities.projectCounters.key(projectId),
+      ConsistentRead: true,
+    }),
   );
   return (Item ?? {}) as Record<string, number | string>;
+}
+
+/**
+ * The project's totals from its counters item: one read, whatever the project holds. The end of a job
+ * copies them onto the project item (`DynamoProjectTotalsWriter`), which the projects listing reads.
+ */
+export async function projectTotals(client: DynamoDBDocumentClient, tableName: string, projectId: string) {
+  const counters = await projectCounters(client, tableName, projectId);
+  const count = (name: string) => (typeof counters[name] === 'number' ? (counters[name] as number) : 0);
+  const counts: OverviewCounts = {
+    files: count('files'),
+    sheets: count('sheets'),
+    regions: count('regions'),
+    // Sources and passages of indexed documents: each passage is one embedded vector.
+    vectors: count('indexedSources'),
+    vectorChunks: count('indexedPassages'),
+    normalizedRegions: count(`normalized#v${NORMALIZED_DATA_SCHEMA_VERSION}`),
+    specifications: count('sections'),
+    docs: count('docs'),
+  };
+  const disciplines = Object.keys(counters)
+    .filter((name) => name.startsWith('discipline#') && count(name) > 0)
+    .map((name) => {
+      const code = name.slice('discipline#'.length);
+      return { code, label: String(counters[`disciplineLabel#${code}`] ?? code), count: count(name) };
+    });
+  return {
+    counts,
+    searchableSources: count('sources'),
+    indexedSources: count('indexedSources'),
+    disciplines: disciplines.sort((a, b) => b.count - a.count || a.code.localeCompare(b.code)),
+  };
+}
+
+export class DynamoProjectTotalsWriter implements ProjectTotalsWriter {
+  private readonly client: DynamoDBDocumentClient;
+  private readonly tableName: string;
+
+  constructor(client: DynamoDBDocumentClient, tableName: string) {
+    this.client = client;
+    this.tableName = tableName;
+  }
+
+  async saveTotals(orgId: string, projectId: string, totals: Awaited<ReturnType<typeof projectTotals>>) {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: entities.project.key(orgId, projectId),
+        UpdateExpression:
+          'SET counts = :counts, disciplineCounts = :disciplines, indexedSources = :indexed, searchableSources = :searchable, normalizedSchemaVersion = :normalizedVersion, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: {
+          ':counts': totals.counts,
+          ':disciplines': totals.disciplines,
+          ':indexed': totals.indexedSources,
+          ':searchable': totals.searchableSources,
+          ':normalizedVersion': NORMALIZED_DATA_SCHEMA_VERSION,
+          ':now': new Date().toISOString(),
+        },
+      }),
+    );
+  }
 }
