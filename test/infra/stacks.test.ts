@@ -351,7 +351,7 @@ describe('CDK stacks', () => {
       asl.States.ProcessFiles.ItemProcessor.States.ExtractBatches.ItemProcessor.States.ExtractPageBatch;
     expect(extract.Retry[0]).toMatchObject({
       ErrorEquals: ['Lambda.TooManyRequestsException'],
-      MaxAttempts: 40,
+      MaxAttempts: 130,
     });
     // A batch that ran out of time would run out again: it is not retried (its pages fail alone).
     expect(extract.Retry[1]).toEqual({ ErrorEquals: ['States.Timeout', 'Sandbox.Timedout'], MaxAttempts: 0 });
