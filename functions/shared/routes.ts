@@ -169,9 +169,16 @@ export const ROUTES = [
     handler: http('reconcile-source-index'),
     auth: 'apiKey',
     scope: 'jobs:write',
-    access: { table: 'readwrite', artifactsBucket: 'read', indexBucket: 'manage', embeddingModel: 'invoke' },
+    // Reads the index's inventory and the embedder's id; the reconcile job writes (reconcile-index.asl.json).
+    access: {
+      table: 'readwrite',
+      indexBucket: 'read',
+      embeddingModel: 'invoke',
+      reconcileIndexStateMachine: 'start',
+    },
     usesIndex: true,
-    summary: "Compare a project's documents with its source index and repair up to `limit` differences",
+    summary:
+      "Compare a project's documents with its source index and schedule a job that repairs up to `limit` differences",
   },
   {
     id: 'normalizeRegions',

@@ -26,7 +26,7 @@ export interface StateMachineTask {
 
 type StateMachineName = ResourceNameOfKind<'stateMachine'>;
 
-/** Tasks of the job machines (process-job and normalize-regions): one definition, one function. */
+/** Tasks of the job machines (process-job, normalize-regions, reconcile-index): one definition, one function. */
 const JOB_TASKS = {
   FailFileFunctionArn: {
     handler: 'functions/handlers/sfn/fail-file.ts',
@@ -47,6 +47,21 @@ const JOB_TASKS = {
     memoryMb: 512,
   },
 } as const satisfies Record<string, StateMachineTask>;
+
+/** Writes one file's passages to its project's index: the job pipeline's step, which reconcile jobs reuse. */
+const INDEX_FILE_TASK = {
+  handler: 'functions/handlers/sfn/index-file.ts',
+  access: {
+    table: 'readwrite',
+    artifactsBucket: 'read',
+    indexBucket: 'manage',
+    embeddingModel: 'invoke',
+  },
+  timeoutSeconds: 900,
+  memoryMb: 2048,
+  isolated: true,
+  usesIndex: true,
+} as const satisfies StateMachineTask;
 
 /** Every state machine of `RESOURCES` must have its tasks here (the `satisfies` says so). */
 const TASKS = {
@@ -107,19 +122,7 @@ const TASKS = {
       usesEngine: true,
       isolated: true,
     },
-    IndexFileFunctionArn: {
-      handler: 'functions/handlers/sfn/index-file.ts',
-      access: {
-        table: 'readwrite',
-        artifactsBucket: 'read',
-        indexBucket: 'manage',
-        embeddingModel: 'invoke',
-      },
-      timeoutSeconds: 900,
-      memoryMb: 2048,
-      isolated: true,
-      usesIndex: true,
-    },
+    IndexFileFunctionArn: INDEX_FILE_TASK,
     ...JOB_TASKS,
   },
   reviewExecutionStateMachine: {
@@ -170,6 +173,17 @@ const TASKS = {
       usesEngine: true,
       isolated: true,
     },
+    ...JOB_TASKS,
+  },
+  reconcileIndexStateMachine: {
+    PrepareReconcileFunctionArn: {
+      handler: 'functions/handlers/sfn/prepare-reconcile.ts',
+      access: { table: 'readwrite', indexBucket: 'manage', embeddingModel: 'invoke' },
+      timeoutSeconds: 300,
+      memoryMb: 1024,
+      usesIndex: true,
+    },
+    IndexFileFunctionArn: INDEX_FILE_TASK,
     ...JOB_TASKS,
   },
 } as const satisfies Record<StateMachineName, Record<string, StateMachineTask>>;

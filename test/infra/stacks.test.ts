@@ -466,6 +466,7 @@ describe('CDK stacks', () => {
       'project-source-test-review-execution': 900,
       'project-source-test-process-job': 7200,
       'project-source-test-normalize-regions': 7200,
+      'project-source-test-reconcile-index': 7200,
     };
     interface State {
       Type: string;
@@ -585,6 +586,7 @@ describe('CDK stacks', () => {
       );
       expect(holders.sort()).toEqual([
         'IndexFileFunctionArn',
+        'PrepareReconcileFunctionArn',
         'RunReviewToolsFunctionArn',
         'SetUpProjectResourcesFunctionArn',
         'readSource',
@@ -596,8 +598,13 @@ describe('CDK stacks', () => {
       const deleters = [...statelessStack.functions.keys()].filter((id) =>
         policyOf(id).includes('s3:DeleteObject'),
       );
-      expect(deleters.sort()).toEqual(['IndexFileFunctionArn', 'reconcileSourceIndex']);
+      expect(deleters.sort()).toEqual(['IndexFileFunctionArn', 'PrepareReconcileFunctionArn']);
       expect(policyOf('searchSources')).not.toContain('s3:PutObject');
+      // Reconcile runs as a job: the route reads the inventory and starts the job, the job writes.
+      expect(policyOf('reconcileSourceIndex')).not.toContain('s3:PutObject');
+      expect(policyOf('reconcileSourceIndex')).toMatch(
+        /"Action":"states:StartExecution","Effect":"Allow","Resource":\{"Ref":"ReconcileIndexStateMachine/,
+      );
     });
 
     it("sets each bound resource's variable, and grants the signing secret by name with its random suffix", () => {
@@ -680,12 +687,11 @@ describe('CDK stacks', () => {
         );
       }
       expect(
-        users
-          .filter(({ uses }) => uses.usesIndex)
-          .map(({ id }) => id)
-          .sort(),
+        // A task two machines share (IndexFile) is one function.
+        [...new Set(users.filter(({ uses }) => uses.usesIndex).map(({ id }) => id))].sort(),
       ).toEqual([
         'IndexFileFunctionArn',
+        'PrepareReconcileFunctionArn',
         'RunReviewToolsFunctionArn',
         'readSource',
         'reconcileSourceIndex',
@@ -737,6 +743,7 @@ describe('CDK stacks', () => {
         expect(embeddingArn.test(policy), id).toBe(
           [
             'IndexFileFunctionArn',
+            'PrepareReconcileFunctionArn',
             'RunReviewToolsFunctionArn',
             'reconcileSourceIndex',
             'searchProjects',

@@ -59,11 +59,12 @@ function stateAt(file: string, path: string): State {
 }
 
 describe('state machine definitions', () => {
-  it('reads the four machines of the service', () => {
+  it('reads the five machines of the service', () => {
     expect(definitions.map(({ name }) => name).sort()).toEqual([
       'normalize-regions.asl.json',
       'process-job.asl.json',
       'provision-project.asl.json',
+      'reconcile-index.asl.json',
       'review-execution.asl.json',
     ]);
   });
@@ -82,6 +83,7 @@ describe('state machine definitions', () => {
       'process-job.asl.json#InspectFiles',
       'process-job.asl.json#ProcessFiles',
       'process-job.asl.json#ProcessFiles/ExtractBatches',
+      'reconcile-index.asl.json#IndexDocuments',
     ]);
     for (const { map, maxConcurrency } of maps) {
       expect(Number.isInteger(maxConcurrency), map).toBe(true);

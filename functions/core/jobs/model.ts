@@ -37,15 +37,20 @@ export type JobFile = z.infer<typeof JobFileSchema>;
 /**
  * `ingest`: files a client uploads and the pipeline extracts (and charges for). `region_normalization`:
  * a repair job made by `POST /projects/{projectId}/regions/normalize` over documents already in the
- * project; free of charge, no uploads.
+ * project; free of charge, no uploads. `index_reconciliation`: a repair job made by
+ * `POST /projects/{projectId}/source-index/reconcile` that indexes documents again; free, no uploads.
  */
-export const JOB_KINDS = ['ingest', 'region_normalization'] as const;
+export const JOB_KINDS = ['ingest', 'region_normalization', 'index_reconciliation'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 export const JobSchema = z
   .object({
     id: z.string(),
-    kind: z.enum(JOB_KINDS).describe('`ingest` (uploaded files) or `region_normalization` (a repair job).'),
+    kind: z
+      .enum(JOB_KINDS)
+      .describe(
+        '`ingest` (uploaded files), or a repair job: `region_normalization`, `index_reconciliation` (the source index).',
+      ),
     displayName: z.string(),
     activityLabel: z.string(),
     externalId: z.string().nullable(),
@@ -153,6 +158,7 @@ const ACTIVITY_LABELS: Record<JobStatus, string> = {
 const ACTIVITY_LABELS_BY_KIND: Record<JobKind, Partial<Record<JobStatus, string>>> = {
   ingest: {},
   region_normalization: { processing: 'Normalizing region data' },
+  index_reconciliation: { processing: 'Indexing documents again' },
 };
 
 export const jobKind = (record: Pick<JobRecord, 'kind'>): JobKind => record.kind ?? 'ingest';
