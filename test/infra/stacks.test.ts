@@ -91,6 +91,36 @@ describe('CDK stacks', () => {
     });
   });
 
+  it('projects into each index only what its queries read: region rows are not written whole three times', () => {
+    // Act
+    const [table] = Object.values(stateful.findResources('AWS::DynamoDB::GlobalTable'));
+    const projections = Object.fromEntries(
+      (
+        table?.Properties.GlobalSecondaryIndexes as {
+          IndexName: string;
+          Projection: { ProjectionType: string; NonKeyAttributes?: string[] };
+        }[]
+      ).map((index) => [index.IndexName, index.Projection]),
+    );
+
+    // Assess
+    const regionFilters = [
+      'classification',
+      'drawingType',
+      'fileId',
+      'fileNameLower',
+      'layoutType',
+      'pageNumber',
+      'regionType',
+    ];
+    expect(projections.gsi1).toEqual({ ProjectionType: 'ALL' });
+    expect(projections.gsi2).toEqual({ ProjectionType: 'KEYS_ONLY' });
+    for (const name of ['gsi3', 'gsi4']) {
+      expect(projections[name]?.ProjectionType, name).toBe('INCLUDE');
+      expect(projections[name]?.NonKeyAttributes?.sort(), name).toEqual(regionFilters);
+    }
+  });
+
   it('blocks public access, enforces TLS, aborts incomplete multipart uploads after the upload window and expires scratch objects', () => {
     const buckets = stateful.findResources('AWS::S3::Bucket');
     const names = resourcesOfKind('bucket').map(([, definition]) => `psa-test-${definition.name}-`);
