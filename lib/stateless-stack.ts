@@ -42,11 +42,16 @@ function queueOf(resources: ServiceResources, name: ResourceNameOfKind<'queue'>)
   return queue;
 }
 
-/** The API's access log line (HTTP API `$context` variables). */
+/**
+ * The API's access log line (HTTP API `$context` variables). Behind the distribution the source address
+ * is CloudFront's edge, hence `edgeIp`; the client's address is in the route function's `Request` line
+ * (`viewerIp`, from CloudFront-Viewer-Address), joined by `requestId`: HTTP API access logs cannot
+ * read request headers.
+ */
 export const ACCESS_LOG_FIELDS = {
   requestId: '$context.requestId',
   time: '$context.requestTime',
-  ip: '$context.identity.sourceIp',
+  edgeIp: '$context.identity.sourceIp',
   method: '$context.httpMethod',
   path: '$context.path',
   routeKey: '$context.routeKey',

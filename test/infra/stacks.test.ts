@@ -430,7 +430,10 @@ describe('CDK stacks', () => {
       routeKey: '$context.routeKey',
       status: '$context.status',
       integrationError: '$context.integrationErrorMessage',
+      // Behind CloudFront the source is the edge: named so; the viewer's address is in the route's log.
+      edgeIp: '$context.identity.sourceIp',
     });
+    expect(Object.keys(format)).not.toContain('ip');
   });
 
   it('serves the review stream from an IAM-only function URL in RESPONSE_STREAM mode, under the API base URL', () => {
