@@ -96,7 +96,7 @@ describe('CDK stacks', () => {
     const [table] = Object.values(stateful.findResources('AWS::DynamoDB::GlobalTable'));
     const projections = Object.fromEntries(
       (
-        table?.Properties.GlobalSecondaryIndexes as {
+        (table?.Properties.GlobalSecondaryIndexes ?? []) as {
           IndexName: string;
           Projection: { ProjectionType: string; NonKeyAttributes?: string[] };
         }[]
