@@ -123,6 +123,7 @@ export class StatelessStack extends Stack {
         access: Access;
         timeoutSeconds: number;
         memoryMb: number;
+        ephemeralStorageMb?: number;
         usesEngine?: boolean;
         usesIndex?: boolean;
       },
@@ -134,6 +135,7 @@ export class StatelessStack extends Stack {
         resources,
         timeout: Duration.seconds(spec.timeoutSeconds),
         memorySize: spec.memoryMb,
+        ...(spec.ephemeralStorageMb ? { ephemeralStorageMb: spec.ephemeralStorageMb } : {}),
         layers: layersOf(spec),
         ...(reservedConcurrency ? { reservedConcurrency } : {}),
       });
@@ -244,6 +246,7 @@ export class StatelessStack extends Stack {
         access: { ...route.access, originVerify: 'read' },
         resources,
         layers: layersOf(route as RouteDefinition),
+        ...((route as RouteDefinition).memoryMb ? { memorySize: (route as RouteDefinition).memoryMb } : {}),
       });
       this.functions.set(route.id, fn);
       this.api.addRoutes({

@@ -16,6 +16,8 @@ export interface StateMachineTask {
   access: Omit<Access, ResourceNameOfKind<'stateMachine'>>;
   timeoutSeconds: number;
   memoryMb: number;
+  /** Size of /tmp in MB; Lambda's 512 when absent. */
+  ephemeralStorageMb?: number;
   /** CPU-heavy: the local runner runs it in a worker thread so the local API stays responsive. */
   isolated?: boolean;
   /** Loads the extraction engine (native canvas, pdf.js, tesseract): deployed with the engine layer. */
@@ -49,7 +51,7 @@ const JOB_TASKS = {
 } as const satisfies Record<string, StateMachineTask>;
 
 /** Writes one file's passages to its project's index: the job pipeline's step, which reconcile jobs reuse. */
-const INDEX_FILE_TASK = {
+export const INDEX_FILE_TASK = {
   handler: 'functions/handlers/sfn/index-file.ts',
   access: {
     table: 'readwrite',
@@ -59,6 +61,10 @@ const INDEX_FILE_TASK = {
   },
   timeoutSeconds: 900,
   memoryMb: 2048,
+  // LanceDB spills the vector index's build under /tmp: 11 MB at 50,000 rows (about 0.2 KB a row, npm
+  // run bench:search-sizing, docs/decisions.md); 1 GB holds the build of some 5 million passages.
+  // Its memory peaked at 1,166 MB building that index (2,048 MB given).
+  ephemeralStorageMb: 1024,
   isolated: true,
   usesIndex: true,
 } as const satisfies StateMachineTask;

@@ -11,8 +11,13 @@ import { WORK_PREFIX } from '../../functions/core/storage-keys.ts';
 import { CONSUMERS } from '../../functions/shared/consumers.ts';
 import { ENDED_EXECUTIONS_TARGET, EXPIRE_JOBS_SCHEDULE } from '../../functions/shared/event-rules.ts';
 import { RESOURCES, type ResourceName, resourcesOfKind } from '../../functions/shared/resources.ts';
-import { ROUTES, type RouteDefinition, STREAM_ROUTE } from '../../functions/shared/routes.ts';
-import { STATE_MACHINES } from '../../functions/shared/state-machines.ts';
+import {
+  ROUTES,
+  type RouteDefinition,
+  SEARCH_MEMORY_MB,
+  STREAM_ROUTE,
+} from '../../functions/shared/routes.ts';
+import { INDEX_FILE_TASK, STATE_MACHINES } from '../../functions/shared/state-machines.ts';
 import { STREAM_PATH_PATTERN } from '../../lib/edge.ts';
 import { NONCURRENT_VERSION_DAYS, StatefulStack } from '../../lib/stateful-stack.ts';
 import { RESERVED_CONCURRENCY, StatelessStack } from '../../lib/stateless-stack.ts';
@@ -390,6 +395,25 @@ describe('CDK stacks', () => {
     );
     expect(retried).not.toContain('Lambda.TooManyRequestsException');
     expect(retried).not.toContain('States.Timeout');
+  });
+
+  it('sizes the index writer and the search functions from bench:search-sizing, not from a local disk', () => {
+    const propertiesOf = (id: string) => {
+      const fn = statelessStack.functions.get(id);
+      if (!fn) throw new Error(`no function ${id}`);
+      const logicalId = statelessStack.resolve(
+        (fn.fn.node.defaultChild as unknown as { logicalId: string }).logicalId,
+      );
+      return stateless.findResources('AWS::Lambda::Function')[logicalId]?.Properties;
+    };
+    // IndexFile's /tmp holds LanceDB's vector-index build (Lambda's default is 512 MB).
+    expect(propertiesOf('IndexFileFunctionArn')?.EphemeralStorage).toEqual({
+      Size: INDEX_FILE_TASK.ephemeralStorageMb,
+    });
+    expect(INDEX_FILE_TASK.ephemeralStorageMb).toBeGreaterThan(512);
+    for (const id of ['searchSources', 'searchProjects', 'readSource', 'reconcileSourceIndex'])
+      expect(propertiesOf(id)?.MemorySize, id).toBe(SEARCH_MEMORY_MB);
+    expect(SEARCH_MEMORY_MB).toBeGreaterThan(512);
   });
 
   it('runs each file of a job (its inspection, then its batches) as a child execution that may start only the job machine', () => {
