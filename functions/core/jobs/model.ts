@@ -35,10 +35,9 @@ export const JobFileSchema = z
 export type JobFile = z.infer<typeof JobFileSchema>;
 
 /**
- * `ingest`: files a client uploads and the pipeline extracts (and charges for). `region_normalization`:
- * a repair job made by `POST /projects/{projectId}/regions/normalize` over documents already in the
- * project; free of charge, no uploads. `index_reconciliation`: a repair job made by
- * `POST /projects/{projectId}/source-index/reconcile` that indexes documents again; free, no uploads.
+ * `ingest`: files a client uploads and the pipeline extracts (and charges for). Repair jobs, free and
+ * without uploads, over documents already in the project: `region_normalization` (`POST …/regions/
+ * normalize`), `index_reconciliation` (`POST …/source-index/reconcile`, which indexes them again).
  */
 export const JOB_KINDS = ['ingest', 'region_normalization', 'index_reconciliation'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
@@ -48,9 +47,7 @@ export const JobSchema = z
     id: z.string(),
     kind: z
       .enum(JOB_KINDS)
-      .describe(
-        '`ingest` (uploaded files), or a repair job: `region_normalization`, `index_reconciliation` (the source index).',
-      ),
+      .describe('`ingest` (uploads); free repair jobs: `region_normalization`, `index_reconciliation`.'),
     displayName: z.string(),
     activityLabel: z.string(),
     externalId: z.string().nullable(),

@@ -756,7 +756,7 @@ export interface components {
         Job: {
             id: string;
             /**
-             * @description `ingest` (uploaded files), or a repair job: `region_normalization`, `index_reconciliation` (the source index).
+             * @description `ingest` (uploads); free repair jobs: `region_normalization`, `index_reconciliation`.
              * @enum {string}
              */
             kind: "ingest" | "region_normalization" | "index_reconciliation";
