@@ -1,4 +1,4 @@
-import { Aws, CfnMapping, Duration, Fn, Stack, Validations } from 'aws-cdk-lib';
+import { Aws, CfnMapping, Duration, Fn, Size, Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
@@ -78,6 +78,8 @@ export interface ServiceFunctionProps {
   layers?: NativeLayer[];
   /** Concurrency reserved for (and capping) this function; undefined: the account's shared pool. */
   reservedConcurrency?: number;
+  /** Size of /tmp in MB; Lambda's 512 when absent. */
+  ephemeralStorageMb?: number;
 }
 
 /**
@@ -117,6 +119,7 @@ export class ServiceFunction extends Construct {
       // X-Ray, as the state machines: a request's path through API, functions, DynamoDB and S3.
       tracing: Tracing.ACTIVE,
       ...(props.reservedConcurrency ? { reservedConcurrentExecutions: props.reservedConcurrency } : {}),
+      ...(props.ephemeralStorageMb ? { ephemeralStorageSize: Size.mebibytes(props.ephemeralStorageMb) } : {}),
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'project-source-api',

@@ -1,5 +1,5 @@
 import { Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
-import { AttributeType, Billing, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Billing, ProjectionType, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import {
   BlockPublicAccess,
@@ -11,7 +11,7 @@ import {
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { TABLE_DESIGN } from '../functions/adapters/dynamodb/table.ts';
+import { type IndexProjection, TABLE_DESIGN } from '../functions/adapters/dynamodb/table.ts';
 import { JOB_UPLOAD_WINDOW_MS } from '../functions/core/jobs/jobs.ts';
 import { RESOURCES, type ResourceNameOfKind, resourcesOfKind } from '../functions/shared/resources.ts';
 import { whenAny } from './alarms.ts';
@@ -24,6 +24,12 @@ import {
 } from './resource-names.ts';
 
 const UPLOAD_WINDOW_DAYS = Math.ceil(JOB_UPLOAD_WINDOW_MS / 86_400_000);
+
+function projectionOf(projection: IndexProjection) {
+  if (projection.type === 'INCLUDE')
+    return { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...projection.attributes] };
+  return { projectionType: projection.type === 'ALL' ? ProjectionType.ALL : ProjectionType.KEYS_ONLY };
+}
 
 export interface StatefulStackProps extends StackProps {
   stage: string;
@@ -71,6 +77,7 @@ export class StatefulStack extends Stack {
           indexName: index.name,
           partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
           sortKey: { name: index.sortKey, type: AttributeType.STRING },
+          ...projectionOf(index.projection),
         })),
     });
 

@@ -42,11 +42,16 @@ function queueOf(resources: ServiceResources, name: ResourceNameOfKind<'queue'>)
   return queue;
 }
 
-/** The API's access log line (HTTP API `$context` variables). */
+/**
+ * The API's access log line (HTTP API `$context` variables). Behind the distribution the source address
+ * is CloudFront's edge, hence `edgeIp`; the client's address is in the route function's `Request` line
+ * (`viewerIp`, from CloudFront-Viewer-Address), joined by `requestId`: HTTP API access logs cannot
+ * read request headers.
+ */
 export const ACCESS_LOG_FIELDS = {
   requestId: '$context.requestId',
   time: '$context.requestTime',
-  ip: '$context.identity.sourceIp',
+  edgeIp: '$context.identity.sourceIp',
   method: '$context.httpMethod',
   path: '$context.path',
   routeKey: '$context.routeKey',
@@ -118,6 +123,7 @@ export class StatelessStack extends Stack {
         access: Access;
         timeoutSeconds: number;
         memoryMb: number;
+        ephemeralStorageMb?: number;
         usesEngine?: boolean;
         usesIndex?: boolean;
       },
@@ -129,6 +135,7 @@ export class StatelessStack extends Stack {
         resources,
         timeout: Duration.seconds(spec.timeoutSeconds),
         memorySize: spec.memoryMb,
+        ...(spec.ephemeralStorageMb ? { ephemeralStorageMb: spec.ephemeralStorageMb } : {}),
         layers: layersOf(spec),
         ...(reservedConcurrency ? { reservedConcurrency } : {}),
       });
@@ -239,6 +246,7 @@ export class StatelessStack extends Stack {
         access: { ...route.access, originVerify: 'read' },
         resources,
         layers: layersOf(route as RouteDefinition),
+        ...((route as RouteDefinition).memoryMb ? { memorySize: (route as RouteDefinition).memoryMb } : {}),
       });
       this.functions.set(route.id, fn);
       this.api.addRoutes({

@@ -233,7 +233,7 @@ async function resumeInterruptedWork(endpoint: string, stepFunctions: LocalStepF
           String(item.id),
           JSON.stringify({ orgId: item.orgId, executionId: item.id }),
         );
-      } else if (item.kind === 'region_normalization') {
+      } else if (item.kind === 'region_normalization' || item.kind === 'index_reconciliation') {
         const files = await client.send(
           new QueryCommand({
             TableName: LOCAL_TABLE,
@@ -243,7 +243,11 @@ async function resumeInterruptedWork(endpoint: string, stepFunctions: LocalStepF
           }),
         );
         stepFunctions.startExecution(
-          localName(RESOURCES.normalizeRegionsStateMachine),
+          localName(
+            item.kind === 'region_normalization'
+              ? RESOURCES.normalizeRegionsStateMachine
+              : RESOURCES.reconcileIndexStateMachine,
+          ),
           String(item.id),
           JSON.stringify({
             orgId: item.orgId,

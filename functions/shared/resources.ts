@@ -169,6 +169,13 @@ export const RESOURCES = {
     description: "A repair job: normalizes the regions of a project's documents again",
     file: 'stepfunctions/normalize-regions.asl.json',
   },
+  reconcileIndexStateMachine: {
+    kind: 'stateMachine',
+    env: 'RECONCILE_INDEX_STATE_MACHINE_ARN',
+    name: 'reconcile-index',
+    description: "A repair job: indexes a project's documents again and removes orphaned passages",
+    file: 'stepfunctions/reconcile-index.asl.json',
+  },
 } as const satisfies Record<string, ResourceDefinition>;
 
 export type ResourceName = keyof typeof RESOURCES;

@@ -17,6 +17,8 @@ export interface RouteDefinition {
   summary: string;
   /** Opens the project's source index (LanceDB's native library): deployed with the index layer, on x86_64. */
   usesIndex?: boolean;
+  /** The function's memory in MB (and so its CPU share); 512 when absent. */
+  memoryMb?: number;
 }
 
 /** Handler module of an HTTP route. */

@@ -12,6 +12,15 @@ export type { Scope };
 import { REVIEW_ROUTES } from './review-routes.ts';
 import { http, type RouteDefinition } from './route-definition.ts';
 
+/**
+ * Memory of the functions that open project indexes on S3, and so their CPU share (a full vCPU at
+ * 1,769 MB). npm run bench:search-sizing (figures in docs/decisions.md): a search process holds 126 MB
+ * before it opens an index, peaks at 215 MB for an exact scan just under the vector-index threshold
+ * and at 198 MB for an indexed project of 50,000 rows, and each open project adds about 4 MB (at most
+ * OPEN_PROJECTS are kept: 250 MB). 1,024 MB keeps that under half, with 0.58 vCPU for decoding.
+ */
+export const SEARCH_MEMORY_MB = 1024;
+
 export type { RouteDefinition };
 
 export const ROUTES = [
@@ -44,6 +53,7 @@ export const ROUTES = [
     scope: 'jobs:read',
     access: { table: 'read', indexBucket: 'read', embeddingModel: 'invoke', signingKey: 'read' },
     usesIndex: true,
+    memoryMb: SEARCH_MEMORY_MB,
     summary: "Search the organization's projects by name and by their sources",
   },
   {
@@ -170,6 +180,7 @@ export const ROUTES = [
     scope: 'jobs:read',
     access: { table: 'read', indexBucket: 'read', embeddingModel: 'invoke' },
     usesIndex: true,
+    memoryMb: SEARCH_MEMORY_MB,
     summary: 'Search the sources of a project (exact, semantic or hybrid), with filters',
   },
   {
@@ -179,9 +190,17 @@ export const ROUTES = [
     handler: http('reconcile-source-index'),
     auth: 'apiKey',
     scope: 'jobs:write',
-    access: { table: 'readwrite', artifactsBucket: 'read', indexBucket: 'manage', embeddingModel: 'invoke' },
+    // Reads the index's inventory and the embedder's id; the reconcile job writes (reconcile-index.asl.json).
+    access: {
+      table: 'readwrite',
+      indexBucket: 'read',
+      embeddingModel: 'invoke',
+      reconcileIndexStateMachine: 'start',
+    },
     usesIndex: true,
-    summary: "Compare a project's documents with its source index and repair up to `limit` differences",
+    memoryMb: SEARCH_MEMORY_MB,
+    summary:
+      "Compare a project's documents with its source index and schedule a job that repairs up to `limit` differences",
   },
   {
     id: 'normalizeRegions',
@@ -202,6 +221,7 @@ export const ROUTES = [
     scope: 'jobs:read',
     access: { table: 'read', indexBucket: 'read', signingKey: 'read' },
     usesIndex: true,
+    memoryMb: SEARCH_MEMORY_MB,
     summary: 'Read the full text of a source (by its sourceCatalogUri), with its pages, box and artifacts',
   },
   {

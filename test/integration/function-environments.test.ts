@@ -5,6 +5,7 @@ import { askQuestion } from '../../functions/core/reviews/reviews.ts';
 import { dynamo } from '../../functions/shared/clients.ts';
 import { projectStore } from '../../functions/shared/container.ts';
 import { runAsFunction } from '../../functions/shared/function-environment.ts';
+import { logger } from '../../functions/shared/logger.ts';
 import { RESOURCES } from '../../functions/shared/resources.ts';
 import { reviewStore } from '../../functions/shared/review-container.ts';
 import { ROUTES } from '../../functions/shared/routes.ts';
@@ -286,5 +287,62 @@ describe('each function runs with exactly the environment of its synthesized tem
     expect(answered.statusCode).toBe(200);
     const record = listed.body.keys.find((candidate: { id: string }) => candidate.id === key.split('_')[1]);
     expect(record.lastUsedIp).toBe('198.51.100.4');
+  });
+
+  it("logs each request's viewer address CloudFront forwards (API Gateway's access log sees only the edge)", async () => {
+    // Prepare: a request through the distribution, a forged one (a client's own CloudFront-Viewer-Address,
+    // straight to the execute-api endpoint), and the route's log lines at INFO.
+    const route = ROUTES.find((candidate) => candidate.id === 'listProjects');
+    const handler = route?.handler ?? '';
+    const secret = environments[handler]?.variables.ORIGIN_VERIFY ?? '';
+    const event = (requestId: string, headers: Record<string, string>) => ({
+      version: '2.0',
+      routeKey: 'GET /api/open/v1/projects',
+      rawPath: '/api/open/v1/projects',
+      rawQueryString: '',
+      headers: {
+        authorization: `Bearer ${org.apiKey}`,
+        'cloudfront-viewer-address': '198.51.100.7:443',
+        ...headers,
+      },
+      requestContext: {
+        http: { method: 'GET', path: '/api/open/v1/projects', sourceIp: '203.0.113.9', userAgent: 'curl' },
+        requestId,
+      },
+      isBase64Encoded: false,
+    });
+    const lines: string[] = [];
+    const write = process.stdout.write.bind(process.stdout);
+    const level = logger.getLevelName();
+    logger.setLogLevel('INFO');
+    process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      lines.push(String(chunk));
+      return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
+    }) as typeof process.stdout.write;
+
+    // Act
+    try {
+      await invokeHandler(handler, event('access-through-edge', { 'x-origin-verify': secret }));
+      await invokeHandler(handler, event('access-forged', {}));
+    } finally {
+      process.stdout.write = write;
+      logger.setLogLevel(level);
+    }
+
+    // Assess
+    const accessLines = lines
+      .flatMap((line) => line.split('\n'))
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line))
+      .filter((record) => record.message === 'Request');
+    const byRequest = Object.fromEntries(accessLines.map((record) => [record.requestId, record]));
+    expect(byRequest['access-through-edge']).toMatchObject({
+      status: 200,
+      viewerIp: '198.51.100.7',
+      edgeIp: '203.0.113.9',
+    });
+    // A request that did not come through CloudFront names no viewer: its header is the client's own.
+    expect(byRequest['access-forged']).toMatchObject({ status: 403, edgeIp: '203.0.113.9' });
+    expect(byRequest['access-forged']).not.toHaveProperty('viewerIp');
   });
 });

@@ -129,6 +129,40 @@ describe('pipeline steps', () => {
     expect(result.body.result).toMatchObject({ status: 'completed', successfulPageCount: 2 });
   });
 
+  it('assemble: a batch whose task gave up (throttled past every retry) leaves its pages named as failed, not missing', async () => {
+    // Prepare: two batches of one page each; the state machine gave up on the second one's task
+    // (BatchFailed), so it stored nothing.
+    const { org, jobId, files } = await preflightingJob({ 'spec.pdf': { bytes: await specificationPdf() } });
+    const deps = await pipelineDeps();
+    const settings = pipelineSettings();
+    const input = { orgId: org.orgId, jobId };
+    const fileId = files['spec.pdf']?.id ?? '';
+    await preflight(deps, input);
+    await extractPageBatch(deps, { ...input, fileId, from: 1, to: 1 });
+
+    // Act
+    const assembled = await assembleFile(deps, settings, { ...input, fileId });
+    await finalizeJob(deps, settings, input);
+
+    // Assess
+    const job = (await jobStore().get(org.orgId, jobId)) as OwnedJob;
+    const [file] = await jobStore().allFiles(job);
+    expect(assembled).toEqual({ status: 'ready', successfulPages: 1 });
+    expect(file).toMatchObject({
+      status: 'ready',
+      successfulPageCount: 1,
+      error: {
+        code: 'batch_missing',
+        message: 'Page 2 could not be processed; process the file again in a new job.',
+      },
+    });
+    expect(job).toMatchObject({ successfulPageCount: 1, failedPageCount: 1, creditsDebited: 1 });
+    const listed = await api(`/api/open/v1/jobs/${jobId}/files`, { key: org.apiKey });
+    expect(listed.body.files[0]).toMatchObject({
+      error: { code: 'batch_missing', message: expect.stringContaining('Page 2 ') },
+    });
+  });
+
   it('fail file and fail job: the file ends in error, the reservation is released, once', async () => {
     // Prepare
     const spec = await specificationPdf();

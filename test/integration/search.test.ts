@@ -370,7 +370,7 @@ describe('source search', () => {
     expect(refused.map((reply) => reply.status)).toEqual([400, 400]);
   });
 
-  it('reconciles: repairs a file whose passages were deleted from the index and a document whose indexing failed', async () => {
+  it('reconciles as a job: the request schedules the repairs (202, a job) and the pipeline step makes them, a file whose passages were deleted and a document whose indexing failed', async () => {
     // Prepare
     const project = await projectStore().get(org.orgId, projectId);
     const documents = (await api(`/api/open/v1/projects/${projectId}/documents`, { key: org.apiKey })).body
@@ -394,31 +394,49 @@ describe('source search', () => {
       });
     const lost = await search({ query: 'baby changing stations', mode: 'exact' });
     const partial = await search({ query: 'roof details A-501', mode: 'exact' });
-    // Act
+
+    // Act: one task a job, each followed to its end, then a last call that finds nothing to repair.
     const first = await reconcile({ limit: 1 });
+    const firstJob = await waitForJobEnd(org.apiKey, first.body.sourceIndex.jobId);
     const second = await reconcile({});
+    const secondJob = await waitForJobEnd(org.apiKey, second.body.sourceIndex.jobId);
+    const last = await reconcile({});
     const found = await search({ query: 'baby changing stations', mode: 'exact' });
     const refused = await Promise.all([reconcile({ limit: 0 }), reconcile({ limit: 26 })]);
+
     // Assess
     expect(hitsOf(lost).some((hit) => hit.location.fileName === 'addendum-02.pdf')).toBe(false);
     // A document whose indexing failed is not searched (its rows may be stale), and the answer says so.
     expect(partial.body.status).toBe('partial');
     expect(hitsOf(partial).some((hit) => hit.location.fileName === 'A-501.pdf')).toBe(false);
-    expect(first.status).toBe(200);
+    expect(first.status).toBe(202);
     expect(first.body.sourceIndex).toMatchObject({
       status: 'incomplete',
-      repairedTasks: 1,
+      missingDocuments: 2,
+      repairedTasks: 0,
+      scheduledTasks: 1,
+      remainingTasks: 2,
+      jobId: expect.stringMatching(/^job_/),
+    });
+    expect(second.status).toBe(202);
+    expect(second.body.sourceIndex).toMatchObject({
+      missingDocuments: 1,
+      scheduledTasks: 1,
       remainingTasks: 1,
     });
-    expect(second.body.sourceIndex).toMatchObject({
+    expect(second.body.sourceIndex.jobId).not.toBe(first.body.sourceIndex.jobId);
+    for (const job of [firstJob, secondJob])
+      expect(job).toMatchObject({ kind: 'index_reconciliation', status: 'completed' });
+    expect(last.status).toBe(200);
+    expect(last.body.sourceIndex).toMatchObject({
       status: 'ok',
-      repairedTasks: 1,
       remainingTasks: 0,
       missingDocuments: 0,
       staleDocuments: 0,
       indexedDocuments: 4,
+      jobId: null,
     });
-    expect(second.body.overview.capabilities).toMatchObject({ canSearch: true, canVectorize: false });
+    expect(last.body.overview.capabilities).toMatchObject({ canSearch: true, canVectorize: false });
     expect(hitsOf(found)[0]?.location.fileName).toBe('addendum-02.pdf');
     expect(refused.map((reply) => reply.status)).toEqual([400, 400]);
   });

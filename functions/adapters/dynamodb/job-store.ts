@@ -21,7 +21,7 @@ import type { Page } from '../../core/pagination/page.ts';
 import type { LatestJobLookup, LatestJobSummary } from '../../core/projects/ports.ts';
 import { batchWriteAll } from './batch-write.ts';
 import { cancellationReasons, isConditionFailure } from './errors.ts';
-import { queryAll, queryCount, queryPage, setExpression } from './query-page.ts';
+import { itemKey, queryAll, queryCount, queryPage, setExpression, wholeItems } from './query-page.ts';
 import { entities, openJobsPartition, TABLE_DESIGN } from './table.ts';
 
 export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup {
@@ -315,7 +315,13 @@ export class DynamoJobStore implements JobStore, DocumentLookup, LatestJobLookup
         Limit: limit,
       }),
     );
-    return (result.Items ?? []).map((item) => entities.job.parse(item) as OwnedJob);
+    // The index holds keys only: each job is read whole, and as it is now, from the table.
+    const entries = result.Items ?? [];
+    const jobs = await wholeItems(this.client, this.tableName, entries);
+    return entries.flatMap((entry) => {
+      const job = jobs.get(itemKey(entry));
+      return job ? [entities.job.parse(job) as OwnedJob] : [];
+    });
   }
 
   async update(orgId: string, jobId: string, changes: Partial<JobRecord>): Promise<void> {

@@ -1,5 +1,11 @@
-import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  type DynamoDBDocumentClient,
+  QueryCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../../core/pagination/page.ts';
+import type { IndexProjection } from './table.ts';
 
 /**
  * One page of a (possibly filtered) query: reads until `limit + 1` matching items are found or the
@@ -105,8 +111,11 @@ export function prefixQuery(tableName: string, pk: string, prefix: string) {
  * prefix or span. A listing reads its ranges one after the other, in the listing's order.
  */
 export interface KeyRange {
-  /** The index to query (its name and key attributes), or the table itself when absent. */
-  index?: { name: string; partitionKey: string; sortKey: string };
+  /**
+   * The index to query (its name, key attributes and projection), or the table itself when absent.
+   * Items of an index that does not hold them whole are read from the table by key.
+   */
+  index?: { name: string; partitionKey: string; sortKey: string; projection?: IndexProjection };
   partition: string;
   prefix?: string;
   /** Inclusive sort-key bounds; used when `prefix` is absent. */
@@ -211,11 +220,59 @@ export async function queryRangesPage<T>(
     more = probe.items.length > 0;
   }
   const last = found.at(-1);
-  return {
-    items: found.map((entry) => options.map(entry.item)),
-    nextPosition: more && last ? last.position : null,
-    positions: found.map((entry) => entry.position),
+  const partial = (entry: { position: RangePosition }) => {
+    const projection = ranges[entry.position.range]?.index?.projection;
+    return projection !== undefined && projection.type !== 'ALL';
   };
+  const whole = await wholeItems(
+    client,
+    tableName,
+    found.filter(partial).map((entry) => entry.item),
+  );
+  // An item deleted between the index read and the table read is left out (the cursor still moves on).
+  const kept = found.flatMap((entry) => {
+    if (!partial(entry)) return [entry];
+    const item = whole.get(itemKey(entry.item));
+    return item ? [{ item, position: entry.position }] : [];
+  });
+  return {
+    items: kept.map((entry) => options.map(entry.item)),
+    nextPosition: more && last ? last.position : null,
+    positions: kept.map((entry) => entry.position),
+  };
+}
+
+/** An item's table key as one string (the map key of `wholeItems`). */
+export const itemKey = (item: Record<string, unknown>) => `${String(item.pk)}\u0000${String(item.sk)}`;
+/** BatchGetItem reads at most 100 keys a call. */
+const BATCH_GET_KEYS = 100;
+
+/**
+ * The whole items behind index entries, read consistently from the table by key (100 a call, keys
+ * DynamoDB left unprocessed asked again with backoff), by `itemKey`; an item deleted meanwhile is absent.
+ */
+export async function wholeItems(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  entries: Record<string, unknown>[],
+): Promise<Map<string, Record<string, unknown>>> {
+  const keys = [
+    ...new Map(entries.map((entry) => [itemKey(entry), { pk: entry.pk, sk: entry.sk }])).values(),
+  ];
+  const found = new Map<string, Record<string, unknown>>();
+  for (let start = 0; start < keys.length; start += BATCH_GET_KEYS) {
+    let pending: Record<string, unknown>[] = keys.slice(start, start + BATCH_GET_KEYS);
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 0)
+        await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 25 * 2 ** attempt)));
+      const result = await client.send(
+        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }),
+      );
+      for (const item of result.Responses?.[tableName] ?? []) found.set(itemKey(item), item);
+      pending = (result.UnprocessedKeys?.[tableName]?.Keys ?? []) as Record<string, unknown>[];
+    }
+  }
+  return found;
 }
 
 /** How many items the ranges hold that pass the filter. */

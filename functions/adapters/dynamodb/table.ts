@@ -23,22 +23,76 @@ import type { JobFileRecord, JobRecord } from '../../core/jobs/model.ts';
 import type { ProjectRecord } from '../../core/projects/model.ts';
 import type { ExecutionRecord, ReviewRecord } from '../../core/reviews/model.ts';
 import type { WebhookRecord } from '../../core/webhooks/model.ts';
+/**
+ * What an index holds of each item beside its keys: `ALL` (a read needs no second one), `KEYS_ONLY`,
+ * or `INCLUDE` these attributes (the ones its queries filter on; the page's items are then read from
+ * the table by key). Every attribute an index holds is written again with every write of the item.
+ */
+export type IndexProjection =
+  | { type: 'ALL' }
+  | { type: 'KEYS_ONLY' }
+  | { type: 'INCLUDE'; attributes: readonly string[] };
+
+/** The attributes the regions listing filters on (content-reader.ts): what the region indexes hold. */
+export const REGION_FILTER_ATTRIBUTES = [
+  'fileId',
+  'fileNameLower',
+  'classification',
+  'pageNumber',
+  'regionType',
+  'drawingType',
+  'layoutType',
+] as const;
 
 export const TABLE_DESIGN = {
   partitionKey: 'pk',
   sortKey: 'sk',
   ttlAttribute: 'expiresAtEpoch',
   indexes: {
-    /** Children of a parent listed in time order: an org's API keys, a project's jobs. */
-    byParent: { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
-    /** Jobs still accepting uploads, by the time their upload window ends: the expiry sweep. */
-    openJobsByExpiry: { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
-    /** A project's regions of one `regionType`, in the order of the regions listing. */
-    regionsByType: { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
+    /**
+     * Children of a parent listed in time order: an org's API keys, a project's jobs and reviews, and
+     * documents by digest. ALL: every listing returns whole records (small items), so a second read
+     * per page would cost more than the projection.
+     */
+    byParent: { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: { type: 'ALL' } },
+    /**
+     * Jobs still accepting uploads, by the time their upload window ends: the expiry sweep, which
+     * reads each job it finds from the table (consistently) before ending it.
+     */
+    openJobsByExpiry: {
+      name: 'gsi2',
+      partitionKey: 'gsi2pk',
+      sortKey: 'gsi2sk',
+      projection: { type: 'KEYS_ONLY' },
+    },
+    /**
+     * A project's regions of one `regionType`, in the order of the regions listing. Regions are the
+     * largest rows (normalized data, text): the index holds what the listing filters on, and a page's
+     * regions are read from the table by key.
+     */
+    regionsByType: {
+      name: 'gsi3',
+      partitionKey: 'gsi3pk',
+      sortKey: 'gsi3sk',
+      projection: { type: 'INCLUDE', attributes: REGION_FILTER_ATTRIBUTES },
+    },
     /** A project's regions on one page number (of any file), in the order of the regions listing. */
-    regionsByPage: { name: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
+    regionsByPage: {
+      name: 'gsi4',
+      partitionKey: 'gsi4pk',
+      sortKey: 'gsi4sk',
+      projection: { type: 'INCLUDE', attributes: REGION_FILTER_ATTRIBUTES },
+    },
   },
-} as const;
+} as const satisfies {
+  partitionKey: string;
+  sortKey: string;
+  ttlAttribute: string;
+  indexes: Record<
+    string,
+    { name: string; partitionKey: string; sortKey: string; projection: IndexProjection }
+  >;
+};
 
 /**
  * Partition-key prefixes of the items every authenticated request may update: its rate-limit window

@@ -23,8 +23,18 @@ import {
 
 const PASSAGES = 'passages';
 const BUILD = 'build';
-/** Rows from which the vector column gets an approximate index (below it, exact search is fast). */
-export const VECTOR_INDEX_MIN_ROWS = 50_000;
+/**
+ * Rows from which the vector column gets an approximate (IVF-PQ) index. Without it each semantic query
+ * reads the whole column from S3, 2 KB a row at 512 dimensions: at 5,000 rows 10 MB and 116 ms a query
+ * against 0.7 MB and 44 ms with the index, built in about 11 s (npm run bench:search-sizing, figures
+ * in docs/decisions.md). Below it the exact scan is cheap and exact.
+ */
+export const VECTOR_INDEX_MIN_ROWS = 5_000;
+/**
+ * Projects whose connection and open `passages` table one process keeps: more than a project search
+ * fans out to (MAX_SEARCHED_PROJECTS), so one search reopens nothing it opened.
+ */
+export const OPEN_PROJECTS = 32;
 
 /** PQ sub-vectors: a divisor of the dimension, about 4 dimensions each. */
 function subVectorsFor(dimension: number): number {
@@ -38,6 +48,46 @@ export interface LanceOptions {
   localRoot?: string;
   /** Options of the object store (region, endpoint) on AWS. */
   storageOptions?: Record<string, string>;
+  /** Rows from which the vector column gets its IVF-PQ index (VECTOR_INDEX_MIN_ROWS). */
+  vectorIndexMinRows?: number;
+  /** Projects whose connection and open table are kept (OPEN_PROJECTS), the least recently used dropped. */
+  openProjects?: number;
+}
+
+/** A map that keeps its `capacity` most recently used entries. */
+export class LruMap<K, V> {
+  private readonly entries = new Map<K, V>();
+  readonly capacity: number;
+
+  constructor(capacity: number) {
+    this.capacity = capacity;
+  }
+
+  get(key: K): V | undefined {
+    const value = this.entries.get(key);
+    if (value === undefined) return undefined;
+    // A Map iterates in insertion order: re-inserting makes the key the most recent.
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    return value;
+  }
+
+  set(key: K, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    while (this.entries.size > this.capacity) {
+      const oldest = this.entries.keys().next().value as K;
+      this.entries.delete(oldest);
+    }
+  }
+
+  delete(key: K): void {
+    this.entries.delete(key);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
 }
 
 /**
@@ -47,14 +97,22 @@ export interface LanceOptions {
  */
 export class LanceSourceIndex implements SourceIndex {
   private readonly options: LanceOptions;
-  private readonly connections = new Map<string, Promise<lancedb.Connection>>();
+  private readonly connections: LruMap<string, Promise<lancedb.Connection>>;
   /** Open `passages` tables by location: a query does not list and reopen the database's tables. */
-  private readonly passageTables = new Map<string, lancedb.Table>();
+  private readonly passageTables: LruMap<string, lancedb.Table>;
   /** Whether a table has the display column (read once per open table). */
   private readonly displayColumns = new WeakMap<lancedb.Table, Promise<boolean>>();
 
   constructor(options: LanceOptions) {
     this.options = options;
+    const capacity = options.openProjects ?? OPEN_PROJECTS;
+    this.connections = new LruMap(capacity);
+    this.passageTables = new LruMap(capacity);
+  }
+
+  /** How many projects' connections are held (at most `openProjects`). */
+  get openConnections(): number {
+    return this.connections.size;
   }
 
   private uri(location: string): string {
@@ -83,8 +141,15 @@ export class LanceSourceIndex implements SourceIndex {
     const cached = this.passageTables.get(location);
     if (cached) return cached;
     const db = await this.connect(location);
-    if (!(await db.tableNames()).includes(PASSAGES)) return null;
-    const table = await db.openTable(PASSAGES);
+    // Opened directly, not looked up in a listing of the database first: one S3 LIST fewer per cold
+    // open (and S3 emulators that list nothing still open it).
+    let table: lancedb.Table;
+    try {
+      table = await db.openTable(PASSAGES);
+    } catch (error) {
+      if (/Table '[^']*' was not found/.test((error as Error).message)) return null;
+      throw error;
+    }
     this.passageTables.set(location, table);
     return table;
   }
@@ -150,19 +215,27 @@ export class LanceSourceIndex implements SourceIndex {
             maxTokenLength: 64,
           }),
         });
-    // Past this size an exact vector scan costs tens of milliseconds: build an approximate (IVF-PQ)
-    // index once; `optimize` folds later rows into it, and rows not yet in it are still scanned.
+    // Past this size an exact scan reads the whole vector column from S3 on every semantic query:
+    // build an approximate (IVF-PQ) index once; `optimize` folds later rows into it, and rows not yet
+    // in it are still scanned.
     const rows = indices.has('vector') ? 0 : await table.countRows();
-    if (rows >= VECTOR_INDEX_MIN_ROWS) {
-      await table.createIndex('vector', {
-        config: lancedb.Index.ivfPq({
-          distanceType: 'cosine',
-          numPartitions: Math.max(1, Math.round(Math.sqrt(rows))),
-          numSubVectors: subVectorsFor(build.dimension),
-        }),
-      });
-    }
+    if (rows >= (this.options.vectorIndexMinRows ?? VECTOR_INDEX_MIN_ROWS))
+      await this.buildVectorIndex(location, build.dimension);
     await table.optimize({ cleanupOlderThan: new Date(Date.now() - 10 * 60_000) });
+  }
+
+  /** Builds the IVF-PQ index of the vector column (√rows partitions) over the rows the table holds. */
+  async buildVectorIndex(location: string, dimension: number): Promise<void> {
+    const table = await this.openPassages(location);
+    if (!table) return;
+    const rows = await table.countRows();
+    await table.createIndex('vector', {
+      config: lancedb.Index.ivfPq({
+        distanceType: 'cosine',
+        numPartitions: Math.max(1, Math.round(Math.sqrt(rows))),
+        numSubVectors: subVectorsFor(dimension),
+      }),
+    });
   }
 
   async reset(location: string) {

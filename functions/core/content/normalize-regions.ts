@@ -55,8 +55,16 @@ async function mapBounded<T, R>(items: T[], limit: number, task: (item: T) => Pr
   return results;
 }
 
-/** The repair job's file for one document: the document's own upload is what the job reads again. */
-function repairFile(job: JobRecord, document: DocumentRecord, now: string): JobFileRecord {
+/**
+ * A repair job's file for one document: the document's own upload is what the job reads again. A
+ * normalization reads it (`processing`); a reconcile re-indexes what its assembly stored (`ready`).
+ */
+export function repairFile(
+  job: JobRecord,
+  document: DocumentRecord,
+  now: string,
+  status: 'processing' | 'ready' = 'processing',
+): JobFileRecord {
   return {
     jobId: job.id,
     orgId: job.orgId,
@@ -69,8 +77,8 @@ function repairFile(job: JobRecord, document: DocumentRecord, now: string): JobF
     classification: document.classification,
     classificationDeclared: true,
     pageCount: document.pageCount,
-    successfulPageCount: 0,
-    status: 'processing',
+    successfulPageCount: status === 'ready' ? document.successfulPageCount : 0,
+    status,
     uploadStatus: 'uploaded',
     error: null,
     sha256: document.sha256,

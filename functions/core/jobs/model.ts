@@ -33,16 +33,18 @@ export const JobFileSchema = z.object({
 export type JobFile = z.infer<typeof JobFileSchema>;
 
 /**
- * `ingest`: files a client uploads and the pipeline extracts (and charges for). `region_normalization`:
- * a repair job made by `POST /projects/{projectId}/regions/normalize` over documents already in the
- * project; free of charge, no uploads.
+ * `ingest`: files a client uploads and the pipeline extracts (and charges for). Repair jobs, free and
+ * without uploads, over documents already in the project: `region_normalization` (`POST …/regions/
+ * normalize`), `index_reconciliation` (`POST …/source-index/reconcile`, which indexes them again).
  */
-export const JOB_KINDS = ['ingest', 'region_normalization'] as const;
+export const JOB_KINDS = ['ingest', 'region_normalization', 'index_reconciliation'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 export const JobSchema = z.object({
   id: z.string(),
-  kind: z.enum(JOB_KINDS).describe('`ingest` (uploaded files) or `region_normalization` (a repair job).'),
+  kind: z
+    .enum(JOB_KINDS)
+    .describe('`ingest` (uploads); free repair jobs: `region_normalization`, `index_reconciliation`.'),
   displayName: z.string(),
   activityLabel: z.string(),
   externalId: z.string().nullable(),
@@ -149,6 +151,7 @@ const ACTIVITY_LABELS: Record<JobStatus, string> = {
 const ACTIVITY_LABELS_BY_KIND: Record<JobKind, Partial<Record<JobStatus, string>>> = {
   ingest: {},
   region_normalization: { processing: 'Normalizing region data' },
+  index_reconciliation: { processing: 'Indexing documents again' },
 };
 
 export const jobKind = (record: Pick<JobRecord, 'kind'>): JobKind => record.kind ?? 'ingest';

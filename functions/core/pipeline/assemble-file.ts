@@ -4,7 +4,7 @@ import type { ErrorInfo } from '../errors.ts';
 import type { PageResult } from '../extraction/index.ts';
 import { objectKeys } from '../storage-keys.ts';
 import { contentPassages, contentRows } from './content-rows.ts';
-import { PIPELINE_ERRORS } from './errors.ts';
+import { type PageSpan, PIPELINE_ERRORS } from './errors.ts';
 import { batchesFor, requireJobFile, requireJobRecord, type StoredBatch } from './model.ts';
 import type { PipelineDeps, PipelineSettings } from './ports.ts';
 import { linkFileReferences, resolveWaitingDocuments } from './project-references.ts';
@@ -15,8 +15,8 @@ import { sheetTextOutsideRegions } from './sheet-text.ts';
  * Assemble one file.
  * Input: orgId, jobId, fileId (a file whose batches have all run).
  * Output: the file's status (`ready` or `error`) and its successful page count.
- * Steps: gather the stored batches (a missing or failed batch is recorded as the file's error, its
- * pages lost, the rest kept); assemble the document (sheets, regions, sections); render the crops the
+ * Steps: gather the stored batches (a missing or failed batch is recorded as the file's error, naming
+ * every page left without a result; the rest kept); assemble the document (sheets, regions, sections); render the crops the
  * batch tasks did not; cut and store one PDF per section; replace the file's rows; mark it ready.
  * A file already assembled is returned as it is.
  */
@@ -33,14 +33,21 @@ export async function assembleFile(
   const pages: PageResult[] = [];
   const cropKeys = new Set<string>();
   let batchError: ErrorInfo | null = null;
+  const missing: PageSpan[] = [];
   for (const batch of batchesFor(file.pageCount, file.pagesPerBatch ?? settings.pagesPerBatch)) {
     const stored = await deps.artifacts.getJson<StoredBatch>(
       objectKeys.pageBatch(job.id, file.id, batch.from),
     );
-    if (!stored || stored.error) batchError ??= stored?.error ?? PIPELINE_ERRORS.batchMissing();
+    if (!stored) missing.push(batch);
+    if (stored?.error) batchError ??= stored.error;
     if (stored) pages.push(...stored.pages);
     for (const key of stored?.crops ?? []) cropKeys.add(key);
   }
+  // Pages without a result (a batch whose task gave up stored nothing; a batch that failed part way
+  // kept the pages before the failure) are named on the file's error: none is dropped unsaid.
+  const absent = absentPages(file.pageCount, pages);
+  if (missing.length > 0) batchError = PIPELINE_ERRORS.batchMissing(absent);
+  else if (batchError && absent.length > 0) batchError = PIPELINE_ERRORS.pagesLost(batchError, absent);
   const successfulPages = pages.filter((page) => page.issue === null).length;
   if (pages.length === 0) {
     const error = batchError ?? PIPELINE_ERRORS.noPageProcessed();
@@ -171,4 +178,17 @@ async function storeSectionPdfs<S extends { pageStart: number; pageEnd: number }
     const outcome = keys[index];
     return { section, pdfKey: outcome?.status === 'fulfilled' ? outcome.value : null };
   });
+}
+
+/** The spans of pages 1..pageCount that have no result. */
+function absentPages(pageCount: number, pages: PageResult[]): PageSpan[] {
+  const present = new Set(pages.map((page) => page.pageNumber));
+  const spans: PageSpan[] = [];
+  for (let page = 1; page <= pageCount; page++) {
+    if (present.has(page)) continue;
+    const last = spans.at(-1);
+    if (last && last.to === page - 1) last.to = page;
+    else spans.push({ from: page, to: page });
+  }
+  return spans;
 }

@@ -43,7 +43,19 @@ export const PIPELINE_ERRORS = {
     code: code ?? 'extraction_failed',
     message: detail.slice(0, 300),
   }),
-  batchMissing: (): ErrorInfo => ({ code: 'batch_missing', message: 'A batch of pages was not processed.' }),
+  /**
+   * A batch whose task gave up (a throttle or a service failure outlasting every retry) stored nothing:
+   * every page of the file without a result, by number.
+   */
+  batchMissing: (absent: PageSpan[]): ErrorInfo => ({
+    code: 'batch_missing',
+    message: `${pageSpans(absent)} could not be processed; process the file again in a new job.`,
+  }),
+  /** A batch failed inside the engine part way: its error, and every page left without a result. */
+  pagesLost: (error: ErrorInfo, absent: PageSpan[]): ErrorInfo => ({
+    code: error.code,
+    message: `${pageSpans(absent)} could not be processed: ${error.message}`.slice(0, 400),
+  }),
   noPageProcessed: (): ErrorInfo => ({
     code: 'extraction_failed',
     message: 'No page of the file could be processed.',
@@ -69,3 +81,18 @@ export const PIPELINE_ERRORS = {
     message: 'The job could not be processed. No credits were charged.',
   }),
 };
+
+export interface PageSpan {
+  from: number;
+  to: number;
+}
+
+/** `Page 3`, `Pages 5-8`, `Pages 1-4, 9-12` (at most 10 spans named, then how many more). */
+function pageSpans(spans: PageSpan[]): string {
+  const pages = spans.reduce((sum, span) => sum + span.to - span.from + 1, 0);
+  const named = spans
+    .slice(0, 10)
+    .map((span) => (span.from === span.to ? `${span.from}` : `${span.from}-${span.to}`));
+  const more = spans.length > 10 ? ` and ${spans.length - 10} more spans` : '';
+  return `${pages === 1 ? 'Page' : 'Pages'} ${named.join(', ')}${more}`;
+}

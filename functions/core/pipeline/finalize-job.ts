@@ -41,7 +41,8 @@ export async function finalizeJob(
   if (charged) await deps.credits.settle(job.orgId, job.id, job.creditsReserved, debit);
 
   const completedAt = now();
-  const anyReady = files.some((file) => file.status === 'ready');
+  // A repair job with no file (a reconcile that only removed orphaned passages) did all it had to.
+  const anyReady = files.some((file) => file.status === 'ready') || (files.length === 0 && !charged);
   const status = anyReady ? 'completed' : 'failed';
   const failedPageCount = Math.max(0, job.pageCount - successful);
   const result: StoredJobResult = {

@@ -113,7 +113,9 @@ export type SourceText = z.infer<typeof SourceTextSchema>;
 export const SourceIndexReportSchema = z.object({
   status: z
     .enum(['ok', 'incomplete'])
-    .describe('`ok` when nothing is left to repair; call again while `incomplete`.'),
+    .describe(
+      '`ok` when nothing differs; `incomplete`: a reconcile job (`jobId`) repairs up to `limit` tasks: follow it with `GET /jobs/{jobId}`, then call again until `ok`.',
+    ),
   indexedDocuments: z.number().int(),
   missingDocuments: z
     .number()
@@ -124,9 +126,17 @@ export const SourceIndexReportSchema = z.object({
     .int()
     .describe('Documents indexed from other rows, or by another embedder or analyzer.'),
   orphanedFiles: z.number().int().describe('Files in the index with no document any more.'),
-  repairedTasks: z.number().int(),
-  remainingTasks: z.number().int(),
+  repairedTasks: z
+    .number()
+    .int()
+    .describe('Repairs this request made itself: always 0, the reconcile job makes them.'),
+  scheduledTasks: z.number().int().describe('Repair tasks the reconcile job makes (at most `limit`).'),
+  remainingTasks: z.number().int().describe('Differences found, the scheduled ones included.'),
   embedder: z.string(),
+  jobId: z
+    .string()
+    .nullable()
+    .describe('The reconcile job (kind `index_reconciliation`, free of charge); null when nothing differs.'),
 });
 export type SourceIndexReport = z.infer<typeof SourceIndexReportSchema>;
 

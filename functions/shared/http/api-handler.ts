@@ -64,6 +64,8 @@ interface RequestState {
   log: Logger;
   principal?: Principal;
   parsed?: { body: unknown; query: unknown; path: unknown };
+  /** The client's address CloudFront forwards, once the request proved it came through CloudFront. */
+  viewerIp?: string | null;
 }
 
 export type ApiContext = Context & { state: RequestState };
@@ -160,6 +162,26 @@ export const envelope = <R = ApiResult>(): Middleware<R> => ({
 });
 
 /**
+ * One access line per request in the function's log, with the client's address: API Gateway's own
+ * access log (`$context.identity.sourceIp`) can only name CloudFront's edge, and HTTP API access logs
+ * cannot read request headers. `viewerIp` is CloudFront-Viewer-Address on a request that carried the
+ * origin secret, else left out (a request refused before, or a client's own header); `edgeIp` is what API
+ * Gateway saw. The requestId joins this line to API Gateway's.
+ */
+const accessLine = (): Middleware => {
+  const write = (request: Request) => {
+    const { state } = request.context;
+    if (!state?.log) return;
+    state.log.info('Request', {
+      status: request.response?.statusCode ?? null,
+      viewerIp: state.viewerIp ?? undefined,
+      edgeIp: request.event.requestContext?.http?.sourceIp ?? null,
+    });
+  };
+  return { after: write, onError: write };
+};
+
+/**
  * HEAD on a GET route (RFC 9110 section 9.3.2): the GET's status and headers, without its body. The
  * API routes HEAD to the GET route's function (lib/stateless-stack.ts, the local server alike).
  */
@@ -184,10 +206,9 @@ export const authentication = <R = ApiResult>(route: RouteDefinition): Middlewar
     const origin = await originVerifyValue();
     if (origin !== null && !fromOrigin(event.headers, origin)) throw new OriginRequiredError();
     // Behind the distribution, API Gateway sees CloudFront's edge: the viewer's address is CloudFront's header.
-    const sourceIp =
-      (origin !== null ? viewerAddress(event.headers) : null) ??
-      event.requestContext?.http?.sourceIp ??
-      'unknown';
+    const viewerIp = origin !== null ? viewerAddress(event.headers) : null;
+    request.context.state.viewerIp = viewerIp;
+    const sourceIp = viewerIp ?? event.requestContext?.http?.sourceIp ?? 'unknown';
     // Behind CloudFront's origin access control (the review stream), the distribution moved the
     // client's Authorization header here (lib/edge.ts); elsewhere it is the Authorization header.
     const authorization = event.headers?.['x-service-authorization'] ?? event.headers?.authorization;
@@ -257,6 +278,7 @@ export function apiHandler<R extends RouteId>(
   const route = routeById(routeId);
   const schemas = CONTRACTS[routeId] as Schemas;
   return middy<ApiEvent, ApiResult, Error, ApiContext>()
+    .use(accessLine())
     .use(headAsGet())
     .use(envelope())
     .use(authentication(route))

@@ -78,6 +78,11 @@ const NormalizeRegionsResponseSchema = z.object({
   overview: ProjectOverviewSchema,
 });
 
+const ReconcileResponseSchema = z.object({
+  project: ProjectSchema,
+  sourceIndex: SourceIndexReportSchema,
+  overview: ProjectOverviewSchema,
+});
 export const CONTENT_CONTRACTS = {
   listRegions: {
     path: projectIdPath,
@@ -251,19 +256,18 @@ export const CONTENT_CONTRACTS = {
     body: ReconcileBodySchema,
     responses: {
       200: {
-        description: 'The index report after the repairs of this request, and the updated overview.',
-        schema: z.object({
-          project: ProjectSchema,
-          sourceIndex: SourceIndexReportSchema,
-          overview: ProjectOverviewSchema,
-        }),
+        description:
+          'Nothing differs between the documents and the index (`sourceIndex.status` `ok`, `jobId` null).',
+        schema: ReconcileResponseSchema,
+      },
+      202: {
+        description:
+          'A reconcile job (kind `index_reconciliation`, free of charge) was scheduled to repair up to `limit` differences, or the one already running is returned; the request itself writes nothing. Follow it with `GET /jobs/{jobId}`, then call again until `ok`.',
+        schema: ReconcileResponseSchema,
       },
       400: { description: '`invalid_request`: `limit` outside 1 to 25.' },
       404: { description: '`project_not_found`.' },
-      409: {
-        description:
-          '`project_not_ready`; `source_index_busy` while a job or another reconcile writes the index (retry after `Retry-After` seconds).',
-      },
+      409: { description: '`project_not_ready`.' },
     },
   },
   normalizeRegions: {

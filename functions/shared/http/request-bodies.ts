@@ -204,7 +204,13 @@ export const SourceSearchBodySchema = z
 
 export const ReconcileBodySchema = z
   .object({
-    limit: z.number().int().min(1).max(25).default(5).describe('Repair tasks processed in this request.'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(25)
+      .default(5)
+      .describe('Repair tasks the reconcile job scheduled by this request makes.'),
   })
   .strict();
 

@@ -279,7 +279,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Compare a project's documents with its source index and repair up to `limit` differences
+         * Compare a project's documents with its source index and schedule a job that repairs up to `limit` differences
          * @description Requires scope `jobs:write`.
          */
         post: operations["reconcileSourceIndex"];
@@ -776,10 +776,10 @@ export interface components {
         Job: {
             id: string;
             /**
-             * @description `ingest` (uploaded files) or `region_normalization` (a repair job).
+             * @description `ingest` (uploads); free repair jobs: `region_normalization`, `index_reconciliation`.
              * @enum {string}
              */
-            kind: "ingest" | "region_normalization";
+            kind: "ingest" | "region_normalization" | "index_reconciliation";
             displayName: string;
             activityLabel: string;
             externalId: string | null;
@@ -1032,7 +1032,7 @@ export interface components {
         };
         SourceIndexReport: {
             /**
-             * @description `ok` when nothing is left to repair; call again while `incomplete`.
+             * @description `ok` when nothing differs; `incomplete`: a reconcile job (`jobId`) repairs up to `limit` tasks: follow it with `GET /jobs/{jobId}`, then call again until `ok`.
              * @enum {string}
              */
             status: "ok" | "incomplete";
@@ -1043,9 +1043,15 @@ export interface components {
             staleDocuments: number;
             /** @description Files in the index with no document any more. */
             orphanedFiles: number;
+            /** @description Repairs this request made itself: always 0, the reconcile job makes them. */
             repairedTasks: number;
+            /** @description Repair tasks the reconcile job makes (at most `limit`). */
+            scheduledTasks: number;
+            /** @description Differences found, the scheduled ones included. */
             remainingTasks: number;
             embedder: string;
+            /** @description The reconcile job (kind `index_reconciliation`, free of charge); null when nothing differs. */
+            jobId: string | null;
         };
         RegionNormalization: {
             /** @description Documents the repair job normalizes. */
@@ -2863,7 +2869,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description Repair tasks processed in this request.
+                     * @description Repair tasks the reconcile job scheduled by this request makes.
                      * @default 5
                      */
                     limit?: number;
@@ -2871,8 +2877,21 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The index report after the repairs of this request, and the updated overview. */
+            /** @description Nothing differs between the documents and the index (`sourceIndex.status` `ok`, `jobId` null). */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        project: components["schemas"]["Project"];
+                        sourceIndex: components["schemas"]["SourceIndexReport"];
+                        overview: components["schemas"]["ProjectOverview"];
+                    };
+                };
+            };
+            /** @description A reconcile job (kind `index_reconciliation`, free of charge) was scheduled to repair up to `limit` differences, or the one already running is returned; the request itself writes nothing. Follow it with `GET /jobs/{jobId}`, then call again until `ok`. */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2920,7 +2939,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `project_not_ready`; `source_index_busy` while a job or another reconcile writes the index (retry after `Retry-After` seconds). */
+            /** @description `project_not_ready`. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -3,9 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LanceSourceIndex } from '../../../functions/adapters/index/lancedb-source-index.ts';
+import {
+  LanceSourceIndex,
+  LruMap,
+  OPEN_PROJECTS,
+  VECTOR_INDEX_MIN_ROWS,
+} from '../../../functions/adapters/index/lancedb-source-index.ts';
 import { ANALYZER_VERSION, analyzeText, sheetKey } from '../../../functions/core/search/analyzer.ts';
 import type { IndexedPassage } from '../../../functions/core/search/ports.ts';
+import { PROJECT_SEARCH_FANOUT } from '../../../functions/core/search/search-projects.ts';
 
 const BUILD = { embedder: 'test:fixed', dimension: 4, analyzer: ANALYZER_VERSION };
 const LOCATION = 's3://indexes/projects/prj_1';
@@ -86,6 +92,57 @@ describe('LanceDB source index', () => {
     // Assess
     expect(lexical?.passage).toEqual(shown(written));
     expect(nearest?.passage).toEqual(shown(written));
+  });
+
+  it('keeps at most OPEN_PROJECTS projects open, more than one project search reads, the least recently used dropped', async () => {
+    // Prepare: a warm function that has searched more projects than it keeps.
+    const index = new LanceSourceIndex({ localRoot: newRoot() });
+    const small = new LanceSourceIndex({ localRoot: newRoot(), openProjects: 2 });
+    const locations = Array.from({ length: OPEN_PROJECTS + 8 }, (_, n) => `s3://indexes/projects/prj_${n}`);
+
+    // Act
+    for (const location of locations) await index.size(location);
+    for (const location of locations.slice(0, 3)) await small.size(location);
+
+    // Assess
+    expect(OPEN_PROJECTS).toBeGreaterThanOrEqual(PROJECT_SEARCH_FANOUT);
+    expect(index.openConnections).toBe(OPEN_PROJECTS);
+    expect(small.openConnections).toBe(2);
+  });
+
+  it('least recently used order: a read keeps an entry, the oldest other one goes', () => {
+    const cache = new LruMap<string, number>(2);
+    cache.set('a', 1);
+    cache.set('b', 2);
+    expect(cache.get('a')).toBe(1);
+    cache.set('c', 3);
+    expect([cache.get('a'), cache.get('b'), cache.get('c'), cache.size]).toEqual([1, undefined, 3, 2]);
+  });
+
+  it('gives the vector column its approximate index from VECTOR_INDEX_MIN_ROWS rows, measured on the S3 emulator', async () => {
+    // Prepare: a threshold of 300 rows (IVF-PQ needs 256 to train), written 200 rows a file.
+    const index = new LanceSourceIndex({ localRoot: newRoot(), vectorIndexMinRows: 300 });
+    const file = (fileNumber: number) =>
+      Array.from({ length: 200 }, (_, i) => ({
+        ...passage(fileNumber, `note ${i}`),
+        passageId: `reg_${fileNumber}_${i}#0`,
+        vector: [1, fileNumber, i / 200, (i % 7) / 7],
+      }));
+    const vectorIndexed = async () => {
+      const db = await lancedb.connect(join(roots.at(-1) as string, 'indexes/projects/prj_1'));
+      const table = await db.openTable('passages');
+      return (await table.listIndices()).some((entry) => entry.columns.includes('vector'));
+    };
+
+    // Act
+    await index.replaceFile(LOCATION, BUILD, 'fil_1', file(1));
+    const below = await vectorIndexed();
+    await index.replaceFile(LOCATION, BUILD, 'fil_2', file(2));
+    const above = await vectorIndexed();
+
+    // Assess: the deployed threshold is the one bench:search-sizing chose (docs/decisions.md).
+    expect([below, above]).toEqual([false, true]);
+    expect(VECTOR_INDEX_MIN_ROWS).toBe(5_000);
   });
 
   it('an index written before the display column still answers, and takes new files', async () => {
