@@ -13,6 +13,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { openPageExtractor } from '../../functions/core/extraction/index.ts';
+import { recordResult } from '../results.ts';
 import {
   type ReadTable,
   type Summary,
@@ -118,6 +119,19 @@ console.log('\n== overall (targets: text layer detection >= 95 %, body cells >= 
 console.log(line('overall', overall));
 console.log(line('text layer', textLayer));
 console.log(line('OCR', ocrd));
+const share = (value: number): string => `${(value * 100).toFixed(1)} %`;
+recordResult('table-eval', [
+  {
+    measure: `Text-layer tables (${textLayer.tables}): detection, body cells exact`,
+    result: `${share(textLayer.detection)}, ${share(textLayer.bodyCells)} (header cells ${share(textLayer.headerCells)}, rows ${share(textLayer.rows)})`,
+    target: '>= 95 %, >= 97 %',
+  },
+  {
+    measure: `OCR'd tables (${ocrd.tables}): detection, body cells exact`,
+    result: `${share(ocrd.detection)}, ${share(ocrd.bodyCells)} (header cells ${share(ocrd.headerCells)}, rows ${share(ocrd.rows)})`,
+    target: '>= 90 %, >= 85 %',
+  },
+]);
 if (jsonOut) {
   writeFileSync(
     jsonOut,

@@ -30,6 +30,7 @@ const IO_MODULES = new Set([
   'render.ts',
   'rulings.ts',
   'sheets.ts',
+  'table-ocr.ts',
   'title-block-ocr.ts',
   'v8-tuning.ts',
   'warm-document.ts',
