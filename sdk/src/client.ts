@@ -167,6 +167,25 @@ export function createClient(options: ClientOptions) {
         );
         return page(data.regions, data.nextCursor);
       }),
+    /** The table a schedule, legend, index or log region prints: header rows, body rows with cell boxes. */
+    table: (projectId: string, regionId: string) =>
+      unwrap(
+        api.GET('/api/open/v1/projects/{projectId}/regions/{regionId}/table', {
+          params: { path: { projectId, regionId }, query: { format: 'json' } },
+        }),
+      ),
+    /** The same table as CSV (RFC 4180, header rows first). */
+    tableCsv: async (projectId: string, regionId: string): Promise<string> => {
+      const { data, error, response } = await api.GET(
+        '/api/open/v1/projects/{projectId}/regions/{regionId}/table',
+        {
+          params: { path: { projectId, regionId }, query: { format: 'csv' } },
+          parseAs: 'text',
+        },
+      );
+      if (!response.ok || data === undefined) throw PsaApiError.from(response, error);
+      return data;
+    },
     listForSheet: (projectId: string, sheetId: string, query: ListSheetRegionsQuery = {}) =>
       paginate(async (cursor) => {
         const data = await unwrap(

@@ -20,6 +20,7 @@ export type Region = PsaClient['regions']['list'] extends (...args: never[]) => 
   ? Item
   : never;
 export type Sheet = Schemas['ProjectSheetEntity'];
+export type RegionTable = Awaited<ReturnType<PsaClient['regions']['table']>>;
 export type Specification = Schemas['ProjectSpecificationEntity'];
 export type SpecificationFacet = Schemas['ProjectSpecificationFacetEntity'];
 export type SpecificationSection = Schemas['ProjectSpecificationSectionEntity'];

@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { scheduleSheetPdf } from '../../test/fixtures/pdfs.ts';
 import { api, createOrg, type TestOrg } from '../../test/integration/helpers.ts';
 import { pdfFolder } from './fixtures.ts';
 
@@ -177,6 +178,39 @@ describe('the psa CLI, run as a binary against the local stack', () => {
     const hits = JSON.parse(json.stdout).hits;
     expect(hits.length).toBeGreaterThan(0);
     expect(hits.length).toBeLessThanOrEqual(3);
+  });
+
+  it("prints a schedule's table, and the same as CSV", async () => {
+    // Prepare: a sheet with a ruled door schedule, uploaded with the CLI.
+    const folder = join(mkdtempSync(join(tmpdir(), 'psa-schedule-')), 'schedules');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'A-601.pdf'), await scheduleSheetPdf('A-601'));
+    const upload = await run('upload', projectId, folder);
+    expect(upload.code, upload.stderr).toBe(0);
+    const regions = await api(`/api/open/v1/projects/${projectId}/regions?regionType=schedule`, {
+      key: org.apiKey,
+    });
+    const regionId = String(
+      (regions.body.regions as Array<{ regionId: string; label: string }>).find(
+        (region) => region.label === 'DOOR SCHEDULE',
+      )?.regionId,
+    );
+
+    // Act
+    const text = await run('table', projectId, regionId);
+    const csv = await run('table', projectId, regionId, '--csv');
+
+    // Assess
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain('A-601 · DOOR SCHEDULE');
+    expect(text.stdout).toMatch(/│ MARK\s+│ ROOM\s+│ WIDTH\s+│ HEIGHT\s+│ HARDWARE SET\s+│ REMARKS/);
+    expect(text.stdout).toMatch(/│ 104\s+│ ELECTRICAL\s+│/);
+    expect(text.stdout).toContain('6 rows');
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(csv.stdout.split('\r\n').slice(0, 2)).toEqual([
+      'MARK,ROOM,WIDTH,HEIGHT,HARDWARE SET,REMARKS',
+      `101,OFFICE,"3'-0""","7'-0""",HW-1,`,
+    ]);
   });
 
   it('asks: the answer, then numbered citations; open saves the cited crop or section PDF', async () => {

@@ -6,7 +6,7 @@ import { createClient, type PsaNodeClient } from '../node.ts';
 import type { ProjectListItem } from '../types.ts';
 import { askQuestion } from './commands/ask.ts';
 import { uploadFolder, watchJob } from './commands/jobs.ts';
-import { searchTable } from './commands/search.ts';
+import { regionTableText, searchTable } from './commands/search.ts';
 import { loadConfig, saveConfig, validApiKey, validApiUrl } from './config.ts';
 
 /** Where `npm start` serves the local stack; anything else is named with --api-url or PSA_API_URL. */
@@ -246,6 +246,22 @@ program
       reviewId: options.review === undefined ? undefined : id(options.review, 'review'),
       json: Boolean(json),
     });
+  });
+
+program
+  .command('table <project> <region>')
+  .description("print a schedule's or index's table (a region id from a listing or a row's sourceCatalogUri)")
+  .option('--csv', 'print it as CSV instead (RFC 4180, header rows first)')
+  .action(async (projectId: string, region: string, options: { csv?: boolean }, command: Command) => {
+    const { json } = command.optsWithGlobals<GlobalOptions>();
+    const psa = client(command);
+    const regionId = id(/\/regions\/([A-Za-z0-9_-]+)/.exec(region)?.[1] ?? region, 'region');
+    if (options.csv) {
+      process.stdout.write(await psa.regions.tableCsv(id(projectId, 'project'), regionId));
+      return;
+    }
+    const found = await psa.regions.table(id(projectId, 'project'), regionId);
+    print(json, found, () => regionTableText(found, projectId));
   });
 
 program

@@ -1,5 +1,5 @@
 import Table from 'cli-table3';
-import type { SourceSearchResponse } from '../../types.ts';
+import type { RegionTable, SourceSearchResponse } from '../../types.ts';
 
 const oneLine = (text: string, max: number) => {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -30,4 +30,29 @@ export function searchTable(result: SourceSearchResponse): string {
     ]);
   });
   return `${table.toString()}\n${result.hits.length} hits; open one with: psa open <sourceCatalogUri> (--json shows them)`;
+}
+
+/** A region's table: its title, then its header rows over its body rows, as printed. */
+export function regionTableText(found: RegionTable, projectId: string): string {
+  const { table } = found;
+  const grid = new Table({
+    head: table.header.length
+      ? (table.header.at(-1) ?? []).map((cell, column) => headOf(table.header, column, cell))
+      : [],
+    wordWrap: true,
+    style: { head: [], border: [] },
+  });
+  for (const row of table.rows) grid.push(row.cells.map((cell) => oneLine(cell.text, 60)));
+  const title = table.title ?? found.label;
+  return `${found.sheetNumber || `page ${found.pageNumber}`} · ${title}\n${grid.toString()}\n${table.rows.length} rows; as CSV: psa table ${projectId} ${found.regionId} --csv`;
+}
+
+/** A column's heading: its header rows' texts joined (a heading merged over columns named in each). */
+function headOf(header: readonly string[][], column: number, last: string): string {
+  const parts: string[] = [];
+  for (const row of header) {
+    const text = row[column] ?? '';
+    if (text && parts.at(-1) !== text) parts.push(text);
+  }
+  return oneLine(parts.join(' ') || last, 40);
 }
