@@ -1,5 +1,6 @@
 /**
- * bench/review-eval: asks the labeled review questions of `labels/questions.json` about the ingested
+ * bench/review-eval: asks the labeled review questions of `labels/questions.json` (and this folder's
+ * `questions.json`, questions answered by a table's row) about the ingested
  * corpus (bench/corpus-project.ts, shared with search-eval) through the local API, streams each
  * answer, and prints per question and overall:
  * - citation precision: of all citations made (every question), the share whose (file, page) is among
@@ -40,9 +41,17 @@ if (!existsSync(labelsFile)) {
   console.log(`bench/review-eval: ${labelsFile} not found; nothing to measure.`);
   process.exit(0);
 }
-const questions = (
-  JSON.parse(readFileSync(labelsFile, 'utf8')) as { questions: Question[] }
-).questions.filter((question) => only === null || only.has(question.id));
+/** This project's own questions (same format), merged with the corpus's; those about absent files are skipped. */
+const ownFile = resolve(import.meta.dirname ?? '.', 'questions.json');
+const own = existsSync(ownFile)
+  ? (JSON.parse(readFileSync(ownFile, 'utf8')) as { questions: Question[] }).questions.filter((question) =>
+      question.citations.every((citation) => existsSync(resolve(CORPUS, citation.file))),
+    )
+  : [];
+const questions = [
+  ...(JSON.parse(readFileSync(labelsFile, 'utf8')) as { questions: Question[] }).questions,
+  ...own,
+].filter((question) => only === null || only.has(question.id));
 const { stack, call, apiKey, projectId } = await corpusProject({
   corpus: CORPUS,
   fresh: args.includes('--fresh'),
