@@ -20,7 +20,7 @@ import {
   turnGeometry,
   wordToTurned,
 } from './reading-frame.ts';
-import { type Ruling, readPdfiumRulings, readRulings } from './rulings.ts';
+import { joinSegments, type Ruling, readPdfiumSegments, readRulings } from './rulings.ts';
 import {
   analyzeSheetPage,
   numberScoreOf,
@@ -73,6 +73,9 @@ interface SheetFrame {
   tableRulings: () => Promise<Ruling[]>;
   ocrRequest: OcrRequest | null;
 }
+
+/** The shortest segment any use of a sheet's rulings reads (tables' cell borders), in points. */
+const MIN_SEGMENT = 8;
 
 export const isLargePageSize = (width: number, height: number): boolean =>
   Math.max(width, height) > 1100 || width * height > LEGAL_AREA * 1.15;
@@ -134,10 +137,17 @@ export const processPage = async (
         // filled nor stroked, and such a rectangle decides an as-built sheet's title block). Other sheets'
         // rulings come from PDFium's page objects, and pdf.js parses nothing of them unless OCR is needed.
         const ocrWillRead = wantsOcr && options.ocrBudget.pagesLeft > 0;
+        // PDFium's segments are walked once, on first use, for every length and join the sheet needs.
+        let segmentsRead: Ruling[] | null | undefined;
+        const pdfiumSegments = (): Ruling[] => {
+          if (segmentsRead === undefined)
+            segmentsRead = readPdfiumSegments(pdfiumPage, MIN_SEGMENT, MAX_PATHS);
+          return segmentsRead ?? [];
+        };
         const sheetRulings = (minLength: number): Promise<Ruling[]> =>
           ocrWillRead
             ? readRulings(page, pdfjs, geometry, minLength, MAX_PATHS)
-            : Promise.resolve(readPdfiumRulings(pdfiumPage, minLength, MAX_PATHS));
+            : Promise.resolve(joinSegments(pdfiumSegments(), minLength));
         // Short rulings (cell borders) are read once, on first use: the number cells and the title block use them.
         let cellRulingsRead: Promise<Ruling[]> | null = null;
         const cellRulings = (): Promise<Ruling[]> => {
@@ -149,7 +159,7 @@ export const processPage = async (
         let tableRulingsRead: Promise<Ruling[]> | null = null;
         const tableRulings = (): Promise<Ruling[]> => {
           tableRulingsRead ??= Promise.resolve().then(() =>
-            readPdfiumRulings(pdfiumPage, 8, MAX_PATHS, true),
+            joinSegments(pdfiumSegments(), MIN_SEGMENT, true),
           );
           return tableRulingsRead;
         };

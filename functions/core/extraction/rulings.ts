@@ -144,13 +144,31 @@ export const readPdfiumRulings = (
   minLength: number,
   maxObjects: number,
   rowsFirst = false,
-): Ruling[] => {
+): Ruling[] => joinSegments(readPdfiumSegments(page, minLength, maxObjects) ?? [], minLength, rowsFirst);
+
+/**
+ * The axis-aligned segments of at least `minLength` points of PDFium's page objects, not yet joined; null when
+ * the page has more than `maxObjects` objects. One walk serves every length and join a page needs
+ * (joinSegments).
+ */
+export const readPdfiumSegments = (
+  page: PdfiumPage,
+  minLength: number,
+  maxObjects: number,
+): Ruling[] | null => {
   const out: Ruling[] = [];
   const seen = forEachPdfiumPath(page, maxObjects, (path, toDisplay) =>
     segmentsOf(path, toDisplay, minLength, out),
   );
-  return seen > maxObjects ? [] : mergeRulings(out, rowsFirst);
+  return seen > maxObjects ? null : out;
 };
+
+/** The segments of at least `minLength` points joined into rulings (see mergeRulings). */
+export const joinSegments = (segments: readonly Ruling[], minLength: number, rowsFirst = false): Ruling[] =>
+  mergeRulings(
+    segments.filter((segment) => segment.to - segment.from >= minLength),
+    rowsFirst,
+  );
 
 /**
  * Collinear pieces joined. By default pieces are taken in order of their fixed coordinate, and a piece within

@@ -72,6 +72,14 @@ const TABLE_KINDS: ReadonlySet<RegionType> = new Set([
   'notes',
 ]);
 
+/** Region kinds whose box is their table's printed frame. */
+const FRAMED_BY_TABLE: ReadonlySet<RegionType> = new Set([
+  'schedule',
+  'sheetIndex',
+  'legend',
+  'abbreviations',
+]);
+
 /** The kind of region a table's title names (`DOOR SCHEDULE`, `SHEET INDEX`, `LEGEND`), schedule by default. */
 const kindOfTable = (title: string | null): RegionType => {
   const upper = (title ?? '').toUpperCase();
@@ -135,7 +143,9 @@ export const attachTables = (
     const inside = lines.filter((line) => centerInside(frame, line));
     if (owner) {
       owner.table = table;
-      if (owner.regionType !== 'revisionBlock') {
+      // A schedule, index, legend or list is its table: its box is the printed frame. Notes keep the box their
+      // text gives (notes boxed line by line read as a grid of sentences), a revision block its own.
+      if (FRAMED_BY_TABLE.has(owner.regionType)) {
         owner.box = frame;
         owner.lines = inside;
       }
