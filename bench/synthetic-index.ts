@@ -11,6 +11,7 @@ import terms from '../functions/core/search/construction-terms.json' with { type
 import { preparePassages } from '../functions/core/search/index-file.ts';
 import { dynamo } from '../functions/shared/clients.ts';
 import { embedder, searchIndexStates, sourceIndex } from '../functions/shared/search-container.ts';
+import { syntheticRegionPassage } from './synthetic-passage.ts';
 
 let seed = 20261123;
 const random = () => {
@@ -56,28 +57,12 @@ export async function indexSyntheticFile(input: {
   const documentId = `doc_${String(fileNumber).padStart(26, '0')}`;
   const passages = Array.from({ length: input.passages }, (_, i) => {
     const sheet = sheetNumber();
-    return {
-      passageId: `reg_${fileNumber}_${i}#0`,
-      sourceUri: `service://projects/${projectId}/regions/reg_${String(fileNumber).padStart(26, '0')}_${i}_0`,
-      entityType: 'region' as const,
-      sourceKind: 'region' as const,
-      sourceId: `reg_${fileNumber}_${i}`,
-      label: `${sheet} · DETAIL ${i % 12}`,
-      documentId,
-      fileId,
-      fileName: `set-${fileNumber}.pdf`,
-      pageNumber: 1 + (i % 50),
-      pageEnd: 1 + (i % 50),
-      box: { left: 10, top: 10, right: 200, bottom: 200 },
-      sheetNumber: sheet,
-      regionType: pick(['notes', 'schedule', 'view', 'legend']),
-      drawingType: '',
-      layoutType: 'drawing_sheet',
-      classification: 'plans',
+    return syntheticRegionPassage(projectId, fileNumber, i, {
+      sheet,
       head: `${sheet} ${sectionNumber()}`,
       text: sentence(),
-      artifact: null,
-    };
+      regionType: pick(['notes', 'schedule', 'view', 'legend']),
+    });
   });
   const model = embedder();
   const prepared = await preparePassages(model, passages);

@@ -23,15 +23,12 @@ import { DEFAULT_LIMITS } from '../../functions/core/extraction/limits.ts';
 import { recognize, terminateOcr } from '../../functions/core/extraction/ocr.ts';
 import { openPdf } from '../../functions/core/extraction/pdf.ts';
 import { renderPdfiumRegion } from '../../functions/core/extraction/render.ts';
+import { corpusDir, flagValue } from '../args.ts';
 import { ensureDebianTool } from '../poppler.ts';
 import { recordResult } from '../results.ts';
 
-const args = process.argv.slice(2);
-const flag = (name: string, fallback: string): string => {
-  const i = args.indexOf(name);
-  return i >= 0 ? (args[i + 1] ?? fallback) : fallback;
-};
-const corpus = process.env.CORPUS_DIR ?? path.resolve(import.meta.dirname, '../../../shared/corpus');
+const flag = (name: string, fallback: string): string => flagValue(name) ?? fallback;
+const corpus = corpusDir;
 if (!existsSync(corpus)) {
   console.log(`drawing-ocr: corpus not found at ${corpus}; skipping.`);
   process.exit(0);

@@ -18,6 +18,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { extractDocument } from '../../functions/core/extraction/index.ts';
 import type { ExtractionResult } from '../../functions/core/extraction/model.ts';
+import { benchArgs, corpusDir, flagValue } from '../args.ts';
 import { type Consistency, consistencyOf, formatConsistency, sumConsistency } from './consistency.ts';
 import {
   matchSections,
@@ -36,12 +37,9 @@ import {
 } from './score.ts';
 import { matchRegions, type RegionPageLabels, type RegionScore, sumRegionScores } from './score-regions.ts';
 
-const args = process.argv.slice(2);
-const flag = (name: string): string | undefined => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
-const corpus = process.env.CORPUS_DIR ?? path.resolve(import.meta.dirname, '../../../shared/corpus');
+const args = benchArgs;
+const flag = flagValue;
+const corpus = corpusDir;
 const labelsDir = path.join(corpus, 'labels');
 if (!existsSync(path.join(labelsDir, 'specs.json'))) {
   console.log(`extraction-eval: corpus not found at ${corpus}; skipping.`);

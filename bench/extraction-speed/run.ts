@@ -17,14 +17,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { median } from '../../functions/core/extraction/geometry.ts';
+import { corpusDir, flagValue } from '../args.ts';
 import { ensurePoppler } from '../poppler.ts';
 
-const args = process.argv.slice(2);
-const flag = (name: string, fallback: string): string => {
-  const i = args.indexOf(name);
-  return i >= 0 ? (args[i + 1] ?? fallback) : fallback;
-};
-const corpus = process.env.CORPUS_DIR ?? path.resolve(import.meta.dirname, '../../../shared/corpus');
+const flag = (name: string, fallback: string): string => flagValue(name) ?? fallback;
+const corpus = corpusDir;
 if (!existsSync(corpus)) {
   console.log(`extraction-speed: corpus not found at ${corpus}; skipping.`);
   process.exit(0);

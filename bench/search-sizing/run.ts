@@ -27,6 +27,7 @@ import terms from '../../functions/core/search/construction-terms.json' with { t
 import type { IndexedPassage } from '../../functions/core/search/ports.ts';
 import { startS3 } from '../../local/emulators/s3.ts';
 import { percentile } from '../stats.ts';
+import { syntheticRegionPassage } from '../synthetic-passage.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) =>
@@ -62,31 +63,11 @@ const storageOptionsFor = (endpoint: string) => ({
 });
 
 function passages(projectId: string, fileNumber: number, count: number): IndexedPassage[] {
-  const fileId = `fil_${String(fileNumber).padStart(26, '0')}`;
   return Array.from({ length: count }, (_, i) => {
     const text = Array.from({ length: 60 }, () => pick(words)).join(' ');
     const sheet = `A-${100 + (i % 800)}`;
     return {
-      passageId: `reg_${fileNumber}_${i}#0`,
-      sourceUri: `service://projects/${projectId}/regions/reg_${fileNumber}_${i}_0`,
-      entityType: 'region',
-      sourceKind: 'region',
-      sourceId: `reg_${fileNumber}_${i}`,
-      label: `${sheet} · DETAIL ${i % 12}`,
-      documentId: `doc_${String(fileNumber).padStart(26, '0')}`,
-      fileId,
-      fileName: `set-${fileNumber}.pdf`,
-      pageNumber: 1 + (i % 50),
-      pageEnd: 1 + (i % 50),
-      box: { left: 10, top: 10, right: 200, bottom: 200 },
-      sheetNumber: sheet,
-      regionType: 'notes',
-      drawingType: '',
-      layoutType: 'drawing_sheet',
-      classification: 'plans',
-      head: sheet,
-      text,
-      artifact: null,
+      ...syntheticRegionPassage(projectId, fileNumber, i, { sheet, head: sheet, text, regionType: 'notes' }),
       sheetKey: sheet.replace('-', ''),
       headTokens: sheet.toLowerCase(),
       bodyTokens: text.toLowerCase(),

@@ -13,6 +13,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { openPageExtractor } from '../../functions/core/extraction/index.ts';
+import { benchArgs, corpusDir, flagValue } from '../args.ts';
 import { recordResult } from '../results.ts';
 import {
   type ReadTable,
@@ -23,12 +24,9 @@ import {
   type TableScore,
 } from './score.ts';
 
-const args = process.argv.slice(2);
-const flag = (name: string): string | undefined => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
-const corpus = process.env.CORPUS_DIR ?? path.resolve(import.meta.dirname, '../../../shared/corpus');
+const args = benchArgs;
+const flag = flagValue;
+const corpus = corpusDir;
 const fileFilter = flag('--file');
 const jsonOut = flag('--json');
 const verbose = args.includes('--verbose');

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { ConflictError } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { JOB_LIMITS, type JobFileRecord, type JobRecord, jobKind, newJobRecord } from '../jobs/model.ts';
+import { JOB_LIMITS, type JobFileRecord, type JobRecord, newJobRecord } from '../jobs/model.ts';
 import type { JobStore } from '../jobs/ports.ts';
+import { type RepairJobStarter, resumeRepairJob } from '../jobs/repair-jobs.ts';
 import { computeOverview, type Project, type ProjectOverview, toPublicProject } from '../projects/model.ts';
 import type { LatestJobLookup, ProjectStore } from '../projects/ports.ts';
 import { requireProject } from '../projects/queries.ts';
@@ -28,9 +29,7 @@ export const NormalizationSchema = z.object({
 });
 export type Normalization = z.infer<typeof NormalizationSchema>;
 
-export interface NormalizationStarter {
-  start(orgId: string, jobId: string, fileIds: string[]): Promise<void>;
-}
+export type NormalizationStarter = RepairJobStarter;
 
 export interface NormalizeRegionsDeps {
   projects: ProjectStore;
@@ -139,19 +138,8 @@ export async function normalizeProjectRegions(
     };
   };
 
-  const active = await deps.jobs.list(
-    input.orgId,
-    { projectId: project.id, activeOnly: true },
-    { limit: 100, position: null },
-  );
-  const running = active.items.find((job) => jobKind(job) === 'region_normalization');
+  const running = await resumeRepairJob(deps, input.orgId, project.id, 'region_normalization');
   if (running) {
-    const files = await deps.jobs.allFiles(running);
-    await deps.starter.start(
-      input.orgId,
-      running.id,
-      files.map((file) => file.id),
-    );
     return answer(202, {
       scheduledDocumentCount: running.fileCount,
       skippedDocumentCount: Math.max(0, candidates.length + unknownCount - running.fileCount),

@@ -7,6 +7,7 @@
 import type { Box, Matrix } from './geometry.ts';
 import { drawingOperatorList, type PageGeometry, type PdfJs, type PdfPage } from './pdf.ts';
 import { forEachPath } from './rulings.ts';
+import { unionFind } from './union-find.ts';
 
 export interface Bubble {
   box: Box;
@@ -44,29 +45,16 @@ const KEY_OFFSET = 1 << 20;
 const gridKey = (column: number, row: number): number =>
   (column + KEY_OFFSET) * 2 * KEY_OFFSET + row + KEY_OFFSET;
 
-/** Union-find over piece indices. */
-const rootOf = (parent: Int32Array, index: number): number => {
-  let root = index;
-  while (parent[root] !== root) root = parent[root] ?? root;
-  let at = index;
-  while (parent[at] !== root) {
-    const next = parent[at] ?? root;
-    parent[at] = root;
-    at = next;
-  }
-  return root;
-};
-
 /** The pieces' chains that close into a circle of a bubble's size. */
 export const circlesOf = (pieces: readonly Piece[]): Bubble[] => {
-  const parent = new Int32Array(pieces.length).map((_, i) => i);
+  const sets = unionFind(pieces.length);
   const keyOf = (x: number, y: number): number => gridKey(Math.round(x / JOIN), Math.round(y / JOIN));
   const atEnd = new Map<number, number>();
   const link = (x: number, y: number, index: number): void => {
     const key = keyOf(x, y);
     const other = atEnd.get(key);
     if (other === undefined) atEnd.set(key, index);
-    else parent[rootOf(parent, index)] = rootOf(parent, other);
+    else sets.union(other, index);
   };
   pieces.forEach((piece, index) => {
     link(piece.x0, piece.y0, index);
@@ -74,7 +62,7 @@ export const circlesOf = (pieces: readonly Piece[]): Bubble[] => {
   });
   const chains = new Map<number, Piece[]>();
   pieces.forEach((piece, index) => {
-    const root = rootOf(parent, index);
+    const root = sets.find(index);
     const chain = chains.get(root);
     if (chain) chain.push(piece);
     else chains.set(root, [piece]);

@@ -67,12 +67,26 @@ export const renderPdfiumRegion = (
   /** `box` is in the displayed page turned clockwise by this (reading-frame.ts); the page is drawn so. */
   turn: Turn = 0,
 ): RenderedRegion => {
+  const rendered = renderPdfiumPixels(page, box, dpi, maxPixels, turn);
+  const canvas = createCanvas(rendered.width, rendered.height);
+  canvas.getContext('2d').putImageData(new ImageData(rendered.data, rendered.width, rendered.height), 0, 0);
+  return { canvas, scale: rendered.scale, box };
+};
+
+/**
+ * `renderPdfiumRegion`'s RGBA pixels without a canvas, for a reader of the pixels themselves (a scan's rulings):
+ * no copy into a canvas and back.
+ */
+export const renderPdfiumPixels = (
+  page: PdfiumPage,
+  box: Box,
+  dpi: number,
+  maxPixels: number,
+  turn: Turn = 0,
+): { data: Uint8ClampedArray; width: number; height: number; scale: number } => {
   const { scale, pw, ph } = pixelSize(box, dpi, maxPixels);
   try {
-    const pixels = renderBox(page, box, scale, pw, ph, turn);
-    const canvas = createCanvas(pw, ph);
-    canvas.getContext('2d').putImageData(new ImageData(pixels.data, pw, ph), 0, 0);
-    return { canvas, scale, box };
+    return { data: renderBox(page, box, scale, pw, ph, turn).data, width: pw, height: ph, scale };
   } catch (error) {
     throw new ExtractionError(
       'render_failed',

@@ -8,7 +8,7 @@ import { area, type Box, boxOf, centerInside, height, intersection, type Line } 
 import type { RegionType, Schedule } from './model.ts';
 import type { RegionDraft } from './region-draft.ts';
 import type { Ruling } from './rulings.ts';
-import { type TableRead, withoutEmptyRows } from './tables.ts';
+import { type TableRead, tableColumnNames, withoutEmptyRows } from './tables.ts';
 
 /** Row lines of one table have the same ends within this many points. */
 const SAME_END = 3;
@@ -93,14 +93,7 @@ const kindOfTable = (title: string | null): RegionType => {
 
 /** The simple column/record view of a table (`normalizedData.schedule`): header rows joined per column. */
 export const scheduleOfTable = (table: TableRead): Schedule => {
-  const names = Array.from({ length: table.columnCount }, (_, column) => {
-    const parts: string[] = [];
-    for (const row of table.header) {
-      const text = row[column] ?? '';
-      if (text && parts[parts.length - 1] !== text) parts.push(text);
-    }
-    return parts.join(' ') || `${column + 1}`;
-  });
+  const names = tableColumnNames(table).map((name, column) => name || `${column + 1}`);
   const columns = names.map((name, index) =>
     names.indexOf(name) === index ? name : `${name} (${index + 1})`,
   );

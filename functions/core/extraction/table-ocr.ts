@@ -10,7 +10,7 @@ import type { PdfiumPage } from './io/pdfium.ts';
 import { buildLines, sortReadingOrder } from './layout.ts';
 import { type OcrRequest, ocrArea } from './ocr.ts';
 import { rasterRulings } from './raster-rulings.ts';
-import { renderPdfiumRegion } from './render.ts';
+import { renderPdfiumPixels, renderPdfiumRegion } from './render.ts';
 import type { Ruling } from './rulings.ts';
 import type { TableRead } from './tables.ts';
 
@@ -112,14 +112,12 @@ export const scanRulings = (
   area: Box,
   minLength: number,
 ): Ruling[] => {
-  const rendered = renderPdfiumRegion(
+  const rendered = renderPdfiumPixels(
     pdfiumPage,
     area,
     SCAN_RULINGS_DPI,
     request.limits.maxCanvasPixels,
     request.turn,
   );
-  const { width, height } = rendered.canvas;
-  const pixels = rendered.canvas.getContext('2d').getImageData(0, 0, width, height).data;
-  return rasterRulings(pixels, width, height, rendered.scale, rendered.box, minLength);
+  return rasterRulings(rendered.data, rendered.width, rendered.height, rendered.scale, area, minLength);
 };

@@ -25,6 +25,7 @@ import {
 } from './geometry.ts';
 import { buildLines, sortReadingOrder } from './layout.ts';
 import type { Ruling } from './rulings.ts';
+import { unionFind } from './union-find.ts';
 
 export interface TableCell {
   /** Text as printed, wrapped lines joined by one space; `''` for an empty cell or one covered by a span. */
@@ -49,8 +50,6 @@ export interface TableRead {
   /** Header rows, one string per column; a header cell merged over several columns repeats in each. */
   header: string[][];
   rows: TableRow[];
-  /** Every word of the table (title, header and body), for the region's text. */
-  words: Word[];
 }
 
 /** Line ends within this many points meet. */
@@ -77,30 +76,6 @@ const FRAME_LINE_SHARE = 0.6;
 const MIN_RELATED_SHARE = 0.5;
 /** Least share of a table's cells that hold text (a schedule's blanks are a minority; a plan's rooms are not). */
 const MIN_FILLED_SHARE = 0.25;
-
-/** Union-find over indices. */
-const unionFind = (size: number) => {
-  const parent = Array.from({ length: size }, (_, index) => index);
-  const find = (index: number): number => {
-    let root = index;
-    while (parent[root] !== root) root = parent[root] ?? root;
-    let at = index;
-    while (parent[at] !== root) {
-      const next = parent[at] ?? root;
-      parent[at] = root;
-      at = next;
-    }
-    return root;
-  };
-  return {
-    find,
-    union: (first: number, second: number): void => {
-      const a = find(first);
-      const b = find(second);
-      if (a !== b) parent[b] = a;
-    },
-  };
-};
 
 /** Sorted distinct coordinates, values within SNAP of the previous one merged. */
 const snapped = (values: readonly number[]): number[] => {
@@ -247,7 +222,6 @@ const spansOf = (grid: readonly Ruling[], xs: readonly number[], ys: readonly nu
 /** Row lines added inside grid rows that hold several text lines with no line drawn between them. */
 const textRowLines = (ys: readonly number[], xs: readonly number[], words: readonly Word[], text: number) => {
   const out: number[] = [];
-  const columnCount = xs.length - 1;
   // A grid that draws a line under each row wraps text inside a tall row (a heading over three lines): only a
   // grid whose drawn rows are mostly tall (ruled by columns only) has rows that only its text separates.
   const drawnHeights = ys.slice(1).map((y, index) => y - (ys[index] ?? y));
@@ -257,11 +231,7 @@ const textRowLines = (ys: readonly number[], xs: readonly number[], words: reado
     const bottom = ys[row + 1] ?? 0;
     if (bottom - top < 2.6 * text) continue;
     const inside = words.filter((word) => centerY(word) > top && centerY(word) < bottom);
-    const filledColumns = new Set(
-      inside.map((word) =>
-        xs.findIndex((x, index) => index < columnCount && centerX(word) < (xs[index + 1] ?? x)),
-      ),
-    );
+    const filledColumns = new Set(inside.map((word) => lastAtOrBelow(xs, centerX(word))));
     if (filledColumns.size < 2) continue;
     // Text lines across the row: words whose vertical extents overlap.
     const bands: Array<{ y0: number; y1: number }> = [];
@@ -424,13 +394,7 @@ const readGrid = (
   let xs = snapped(verticals.map((ruling) => ruling.at));
   // A box (two lines each way) is a frame, not a table; a plan's walls make too many cells to be one.
   if ((xs.length < 3 && ys.length < 3) || xs.length * ys.length > MAX_CELLS) return [];
-  const frame = boxOf(
-    grid.map((ruling) =>
-      ruling.axis === 'h'
-        ? { x0: ruling.from, y0: ruling.at, x1: ruling.to, y1: ruling.at }
-        : { x0: ruling.at, y0: ruling.from, x1: ruling.at, y1: ruling.to },
-    ),
-  );
+  const frame = boxOf(grid.map(rulingBox));
   if (frame.x1 - frame.x0 < 40 || frame.y1 - frame.y0 < 20) return [];
   const inside = words.filter((word) =>
     contains(frame, { ...word, x0: centerX(word), x1: centerX(word) }, 0.5),
@@ -488,8 +452,10 @@ const readGrid = (
   const titleRow = first && first.columns === columnCount && first.rows === 1 && first.words.length > 0;
   let title: string | null = null;
   let titleBox: Box | null = null;
+  // Each cell's text, joined once.
+  const textOf = new Map(spans.map((span) => [span, joinWords(span.words)]));
   if (titleRow && first) {
-    title = joinWords(first.words);
+    title = textOf.get(first) ?? '';
     titleBox = boxOf(first.words);
   } else {
     const above = titleAbove(frame, lines);
@@ -506,20 +472,22 @@ const readGrid = (
         !span ? '.' : span.row !== row ? 'v' : span.column !== column ? '-' : span.rows > 1 ? 'V' : '|',
       )
       .join('');
-  const rowTexts = (row: number): string[] =>
+  // Each row's texts, a merged cell's in its first column only.
+  const rowTexts = Array.from({ length: rowCount }, (_, row) =>
     (grid2d[row] ?? []).map((span, column) =>
-      span && span.row === row && span.column === column ? joinWords(span.words) : '',
-    );
+      span && span.row === row && span.column === column ? (textOf.get(span) ?? '') : '',
+    ),
+  );
   const counts = new Map<string, number>();
   for (let row = bodyStart; row < rowCount; row++) {
-    if (rowTexts(row).every((cell) => !cell)) continue;
+    if (rowTexts[row]?.every((cell) => !cell)) continue;
     const key = pattern(row);
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   const bodyPattern = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
   let headerEnd = bodyStart;
   for (let row = bodyStart; row < rowCount; row++) {
-    const texts = rowTexts(row);
+    const texts = rowTexts[row] ?? [];
     if (texts.every((cell) => !cell) || pattern(row) !== bodyPattern) {
       headerEnd = row + 1;
       continue;
@@ -527,7 +495,7 @@ const readGrid = (
     // A row in the body's pattern is the column headings when far fewer of its cells hold digits than the
     // rows under it (`SHOULDER L/3 (FT)` over `20 | 80 | 40`, `CODE | MATERIAL` over `CPT-1 | ...`).
     const next = Array.from({ length: Math.min(3, rowCount - row - 1) }, (_, index) =>
-      digitShare(rowTexts(row + 1 + index)),
+      digitShare(rowTexts[row + 1 + index] ?? []),
     );
     const below = next.length ? next.reduce((sum, share) => sum + share, 0) / next.length : 0;
     if (below > 0 && digitShare(texts) <= 0.5 * below) headerEnd = row + 1;
@@ -538,14 +506,14 @@ const readGrid = (
   for (let row = bodyStart; row < headerEnd; row++) {
     header.push(
       // A heading merged over columns repeats in each; one merged over rows is given in its first row only.
-      (grid2d[row] ?? []).map((span) => (span && span.row === row ? joinWords(span.words) : '')),
+      (grid2d[row] ?? []).map((span) => (span && span.row === row ? (textOf.get(span) ?? '') : '')),
     );
   }
   const rows: TableRow[] = [];
   for (let row = headerEnd; row < rowCount; row++) {
     const spansOfRow = grid2d[row] ?? [];
     const cells: TableCell[] = spansOfRow.map((span, column) => ({
-      text: span && span.row === row && span.column === column ? joinWords(span.words) : '',
+      text: rowTexts[row]?.[column] ?? '',
       box: span?.box ?? {
         x0: xs[column] ?? 0,
         y0: ys[row] ?? 0,
@@ -572,8 +540,25 @@ const readGrid = (
   const records = rows.filter((row) => !row.divider && row.cells.some((cell) => cell.text));
   const related = records.filter((row) => row.cells.filter((cell) => cell.text).length >= 2).length;
   if (columnCount >= 2 && !ruledTable && related < MIN_RELATED_SHARE * records.length) return [];
-  return [{ box: frame, title, titleBox, columnCount, header, rows, words: inside }];
+  return [{ box: frame, title, titleBox, columnCount, header, rows }];
 };
+
+/**
+ * A table's column names: its header rows' texts joined per column, a heading merged over several columns (and
+ * so repeated in each) named once; `''` for a column without a heading.
+ */
+export const tableColumnNames = (table: {
+  header: readonly (readonly string[])[];
+  columnCount: number;
+}): string[] =>
+  Array.from({ length: table.columnCount }, (_, column) => {
+    const parts: string[] = [];
+    for (const row of table.header) {
+      const text = row[column]?.trim() ?? '';
+      if (text && parts.at(-1) !== text) parts.push(text);
+    }
+    return parts.join(' ');
+  });
 
 /** The table without its rows empty in every cell (ruled spacer rows, or rows OCR could not read). */
 export const withoutEmptyRows = (table: TableRead): TableRead => ({

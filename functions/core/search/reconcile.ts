@@ -2,8 +2,9 @@ import type { DocumentRecord } from '../content/model.ts';
 import { repairFile } from '../content/normalize-regions.ts';
 import { ConflictError } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { jobKind, newJobRecord } from '../jobs/model.ts';
+import { newJobRecord } from '../jobs/model.ts';
 import type { JobStore } from '../jobs/ports.ts';
+import { type RepairJobStarter, resumeRepairJob } from '../jobs/repair-jobs.ts';
 import { computeOverview, type Project, type ProjectOverview, toPublicProject } from '../projects/model.ts';
 import type { LatestJobLookup, ProjectStore } from '../projects/ports.ts';
 import { requireProject } from '../projects/queries.ts';
@@ -19,9 +20,7 @@ export class ProjectNotReadyForIndexError extends ConflictError {
 }
 
 /** Starts the reconcile machine of a job: its files are re-indexed by the pipeline's IndexFile step. */
-export interface ReconcileStarter {
-  start(orgId: string, jobId: string, fileIds: string[]): Promise<void>;
-}
+export type ReconcileStarter = RepairJobStarter;
 
 export interface ReconcileDeps {
   projects: ProjectStore;
@@ -138,19 +137,8 @@ export async function reconcileSourceIndex(
     overview: computeOverview(project, await deps.jobs.latestJob(input.orgId, project.id)),
   });
 
-  const active = await deps.jobs.list(
-    input.orgId,
-    { projectId: project.id, activeOnly: true },
-    { limit: 100, position: null },
-  );
-  const running = active.items.find((job) => jobKind(job) === 'index_reconciliation');
+  const running = await resumeRepairJob(deps, input.orgId, project.id, 'index_reconciliation');
   if (running) {
-    const files = await deps.jobs.allFiles(running);
-    await deps.starter.start(
-      input.orgId,
-      running.id,
-      files.map((file) => file.id),
-    );
     return answer(202, running.id, running.fileCount);
   }
   if (plan.tasks.length === 0) return answer(200, null, 0);

@@ -1,5 +1,6 @@
 import type { FacetRecord, RegionRecord, SpecSectionRecord } from '../content/model.ts';
-import type { DisplayBox, Table } from '../extraction/index.ts';
+import type { DisplayBox } from '../extraction/index.ts';
+import { tableColumnNames } from '../extraction/tables.ts';
 
 /**
  * Sources are the searchable units of a project; passages are the pieces of a source that the index
@@ -211,17 +212,6 @@ export function splitPassages(text: string, max = PASSAGE_CHARS): string[] {
 const joinLabel = (...parts: (string | null | undefined)[]) =>
   parts.filter((part): part is string => Boolean(part?.trim())).join(' · ');
 
-/** A table's column names: its header rows joined per column (a heading merged over columns named once). */
-export const tableColumns = (table: Table): string[] =>
-  Array.from({ length: table.columnCount }, (_, column) => {
-    const parts: string[] = [];
-    for (const row of table.header) {
-      const text = row[column]?.trim() ?? '';
-      if (text && parts.at(-1) !== text) parts.push(text);
-    }
-    return parts.join(' ');
-  });
-
 /**
  * Each body row of a table region is a source of its own (a door, a finish, a fixture): its cells in order, each
  * with its column's name (`CODE: CT-1 | MATERIAL/PRODUCT: CERAMIC WALL TILE | ... | REMARKS: GROUT: MAPEI ...`),
@@ -236,7 +226,7 @@ function rowPassages(
 ): Passage[] {
   const table = region.table;
   if (!table) return [];
-  const names = tableColumns(table);
+  const names = tableColumnNames(table);
   const columns = names.filter(Boolean).join(' | ');
   const title = table.title ?? region.label;
   const out: Passage[] = [];
