@@ -210,6 +210,8 @@ export const recognize = async (
   psm: '3' | '6',
   timeoutMs: number,
   retryInverted = true,
+  /** Words read less surely are dropped (see wordsOfTsv). */
+  minConfidence = MIN_WORD_CONFIDENCE,
 ): Promise<PixelWord[]> => {
   const image = portablePixmap(canvas);
   const generation = workerGeneration;
@@ -242,36 +244,46 @@ export const recognize = async (
       }, timeoutMs);
     }),
   ]).finally(() => clearTimeout(timer));
-  return wordsOfTsv(result.data.tsv ?? '');
+  return wordsOfTsv(result.data.tsv ?? '', minConfidence);
 };
 
 /** The columns of tesseract's TSV rows (level, page, block, paragraph, line, word, box, confidence, text). */
 const TSV = { level: 0, left: 6, top: 7, width: 8, height: 9, confidence: 10, text: 11 } as const;
 const TSV_WORD_LEVEL = '5';
+/** A word read less surely than this is most often linework or a smudge read as letters. */
+const MIN_WORD_CONFIDENCE = 20;
+const TSV_LINE_LEVEL = '4';
 
 /**
  * The words of tesseract's TSV output (one row a word, with its box and confidence): the same words, boxes
  * and confidences as its JSON block tree (1,413 words of 2977J and 1243I pages alike), which also carries
  * every symbol and its choices, built, parsed and copied between threads for nothing.
  */
-export const wordsOfTsv = (tsv: string): PixelWord[] => {
+export const wordsOfTsv = (tsv: string, minConfidence = MIN_WORD_CONFIDENCE): PixelWord[] => {
   const out: PixelWord[] = [];
+  let line: { y0: number; y1: number } | null = null;
   for (const row of tsv.split('\n')) {
     const cells = row.split('\t');
-    if (cells.length <= TSV.text || cells[TSV.level] !== TSV_WORD_LEVEL) continue;
+    if (cells.length <= TSV.text) continue;
+    const y0 = Number(cells[TSV.top]);
+    const y1 = y0 + Number(cells[TSV.height]);
+    if (cells[TSV.level] === TSV_LINE_LEVEL) line = { y0, y1 };
+    if (cells[TSV.level] !== TSV_WORD_LEVEL) continue;
     const text = cells.slice(TSV.text).join('\t').trim();
     // Whole numbers, as tesseract's JSON gives them (truncated).
     const confidence = Math.trunc(Number(cells[TSV.confidence]));
-    if (!text || !(confidence >= 20)) continue;
+    if (!text || !(confidence >= minConfidence)) continue;
     const x0 = Number(cells[TSV.left]);
-    const y0 = Number(cells[TSV.top]);
+    // A word of punctuation alone (a dash between words, an inch mark) stands as tall as its line: its own box is
+    // a sliver at mid-height or at the top, and would not be read as part of the line it is printed in.
+    const mark = line !== null && !/[\p{L}\p{N}]/u.test(text);
     out.push({
       text,
       confidence,
       x0,
-      y0,
+      y0: mark && line ? line.y0 : y0,
       x1: x0 + Number(cells[TSV.width]),
-      y1: y0 + Number(cells[TSV.height]),
+      y1: mark && line ? line.y1 : y1,
     });
   }
   return out;

@@ -30,7 +30,7 @@ import { fitRevisionFrames } from './revisions-and-stamps.ts';
 import type { Ruling } from './rulings.ts';
 import { attachTables, fitScheduleFrames } from './schedule-frames.ts';
 import { findTitleLines, findTitleLinesWithoutNumber, type TitleLine } from './sheet-title.ts';
-import { readEmptyColumns, scanRulings } from './table-ocr.ts';
+import { readTableColumns, scanRulings } from './table-ocr.ts';
 import { readTables, type TableRead } from './tables.ts';
 import { findTitleBlock } from './title-block.ts';
 import { mergeOcrWords, ocrDrawingArea, ocrNumberCells, ocrTitleBlock } from './title-block-ocr.ts';
@@ -266,10 +266,7 @@ export const analyzeSheetPage = async (
   }
   if (request?.pdfiumPage && tables.length) {
     try {
-      const filled = await readEmptyColumns(request, request.pdfiumPage, tables, [
-        ...gridRulings,
-        ...pixelRulings,
-      ]);
+      const filled = await readTableColumns(request, request.pdfiumPage, tables);
       if (filled.words.length) {
         words = mergeOcrWords(words, filled.words);
         lines = buildLines(words, { gapFactor: 1.5 });

@@ -1,103 +1,155 @@
 /**
- * On a sheet read by OCR, a table's column that the whole-sheet read left mostly empty is read again alone:
- * tesseract's layout analysis drops a narrow column of short codes (an index's sheet numbers, a schedule's
- * marks) beside a wide column of text. The column's body is rendered by PDFium and read as one block of text
- * (page segmentation 6) with the grid's lines painted out, and each word goes to the row it sits in. A scan's
- * grids are pixels: its rulings are found in a render (scanRulings).
+ * On a sheet read by OCR, each column of a table is read again alone. The whole-sheet read is tuned for a
+ * drawing's scattered notes: in a grid, tesseract's layout analysis drops a narrow column of short codes (an
+ * index's sheet numbers, a schedule's marks) beside a wide column of text, reads a cell's border as a `|` or a
+ * `1`, and at the sheet's resolution loses the short marks of small lettering (the dash of `G-1`, a foot mark).
+ * A column's cells are rendered by PDFium at 300 dpi, each cell's inside (its borders cut away) is placed under
+ * the one above on a white page with a blank band between them, and that page is read as one block of text
+ * (page segmentation 6): each line read belongs to the cell it was cut from. A cell the column's read leaves
+ * empty keeps the sheet's read; a column of lengths or sizes is written in its kind's form (table-values.ts). A
+ * scan's grids are pixels: its rulings are found in a render (scanRulings).
  */
-import { type Box, boxOf, centerX, centerY, type Word } from './geometry.ts';
+import { createCanvas } from '@napi-rs/canvas';
+import type { Box, Word } from './geometry.ts';
 import type { PdfiumPage } from './io/pdfium.ts';
-import { buildLines, sortReadingOrder } from './layout.ts';
-import { type OcrRequest, ocrArea } from './ocr.ts';
+import { type OcrRequest, recognize, toWords } from './ocr.ts';
 import { rasterRulings } from './raster-rulings.ts';
 import { renderPdfiumPixels, renderPdfiumRegion } from './render.ts';
 import type { Ruling } from './rulings.ts';
-import type { TableRead } from './tables.ts';
+import { repairColumnValues } from './table-values.ts';
+import { cellText, type TableCell, type TableRead } from './tables.ts';
 
 /** Resolution of a column's read: short codes in small lettering want more than the drawing area's 200 dpi. */
 const COLUMN_DPI = 300;
-/** Columns read again on one sheet at most (each is a render and a read). */
-const MAX_COLUMNS = 8;
-/** A column is read again when at least this share of its body cells is empty. */
-const EMPTY_SHARE = 0.5;
-/** Words under this confidence are noise from linework, not a cell's text. */
-const MIN_CONFIDENCE = 40;
+/** Points cut from each side of a cell: its border line (up to a heavy pen's width) and the line's blur. */
+const CELL_INSET = 1.2;
+/** White pixels around each cell's inside on the column's page, so that no two cells read as one line. */
+const CELL_GAP = 24;
 /** The read starts no column when less than this share of the page's time is left. */
 const TIME_SHARE_LEFT = 0.25;
 
-const inside = (box: Box, word: Word): boolean =>
-  centerX(word) > box.x0 && centerX(word) < box.x1 && centerY(word) > box.y0 && centerY(word) < box.y1;
+/**
+ * Reads `cells` (one column's, top to bottom) from one PDFium render of `strip` stacked as described above, and
+ * returns each cell's words (display points, source `ocr`), with the cells in the order given.
+ */
+const readStackedCells = async (
+  request: OcrRequest,
+  pdfiumPage: PdfiumPage,
+  strip: Box,
+  cells: readonly TableCell[],
+): Promise<Word[][]> => {
+  const render = renderPdfiumRegion(
+    pdfiumPage,
+    strip,
+    COLUMN_DPI,
+    request.limits.maxCanvasPixels,
+    request.turn,
+  );
+  const { scale } = render;
+  const slots = cells.map((cell) => {
+    const x = Math.max(0, Math.round((cell.box.x0 + CELL_INSET - strip.x0) * scale));
+    const y = Math.max(0, Math.round((cell.box.y0 + CELL_INSET - strip.y0) * scale));
+    const width = Math.max(
+      1,
+      Math.min(render.canvas.width - x, Math.round((cell.box.x1 - cell.box.x0 - 2 * CELL_INSET) * scale)),
+    );
+    const height = Math.max(
+      1,
+      Math.min(render.canvas.height - y, Math.round((cell.box.y1 - cell.box.y0 - 2 * CELL_INSET) * scale)),
+    );
+    return { x, y, width, height, top: 0 };
+  });
+  let top = CELL_GAP;
+  for (const slot of slots) {
+    slot.top = top;
+    top += slot.height + CELL_GAP;
+  }
+  const page = createCanvas(Math.max(...slots.map((slot) => slot.width)) + 2 * CELL_GAP, top);
+  const context = page.getContext('2d');
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, page.width, page.height);
+  for (const slot of slots)
+    context.drawImage(
+      render.canvas,
+      slot.x,
+      slot.y,
+      slot.width,
+      slot.height,
+      CELL_GAP,
+      slot.top,
+      slot.width,
+      slot.height,
+    );
+  const pixels = await recognize(page, scale * 72, '6', request.limits.ocrPageTimeoutMs, false, 0);
+  const out: Word[][] = cells.map(() => []);
+  for (const pixelWord of pixels) {
+    const middle = (pixelWord.y0 + pixelWord.y1) / 2;
+    const index = slots.findIndex((slot) => middle >= slot.top && middle < slot.top + slot.height);
+    const slot = slots[index];
+    if (!slot) continue;
+    const [word] = toWords(
+      [pixelWord],
+      (box) => ({
+        x0: strip.x0 + (slot.x + box.x0 - CELL_GAP) / scale,
+        y0: strip.y0 + (slot.y + box.y0 - slot.top) / scale,
+        x1: strip.x0 + (slot.x + box.x1 - CELL_GAP) / scale,
+        y1: strip.y0 + (slot.y + box.y1 - slot.top) / scale,
+      }),
+      0,
+    );
+    if (word) out[index]?.push(word);
+  }
+  return out;
+};
 
 /**
- * Fills the empty cells of the mostly empty columns of `tables` (in place) and returns the words read, with the
- * seconds spent. `rulings` are painted out of the renders.
+ * Reads each column of `tables` again and sets the text of each of its cells the read finds words in (in
+ * place); returns the words read, with the seconds spent. Columns are read while the page's time lasts; a
+ * table's later columns keep the sheet's read.
  */
-export const readEmptyColumns = async (
+export const readTableColumns = async (
   request: OcrRequest,
   pdfiumPage: PdfiumPage,
   tables: readonly TableRead[],
-  rulings: readonly Ruling[],
 ): Promise<{ words: Word[]; seconds: number }> => {
   const started = Date.now();
   const pageTime = request.limits.pageTimeoutMs;
   const deadline = request.deadline ?? started + pageTime;
   const read: Word[] = [];
-  let columnsRead = 0;
   for (const table of tables) {
     const body = table.rows.filter((row) => !row.divider);
     if (body.length < 2) continue;
     for (let column = 0; column < table.columnCount; column++) {
-      // The column's own cells (a cell merged over the next columns is not this column's to fill).
+      // The column's own cells (a cell merged over the next columns is not this column's to read).
       const cells = body.flatMap((row) => row.cells.slice(column, column + 1));
       const narrowest = Math.min(...cells.map((cell) => cell.box.x1 - cell.box.x0));
-      const own = new Set(cells.filter((cell) => cell.box.x1 - cell.box.x0 <= narrowest * 1.1 + 1));
-      const empty = body.filter((row) => {
-        const cell = row.cells[column];
-        return cell !== undefined && own.has(cell) && !cell.text;
+      const own = cells.filter((cell) => cell.box.x1 - cell.box.x0 <= narrowest * 1.1 + 1);
+      if (own.length < 2) continue;
+      if (deadline - Date.now() < pageTime * TIME_SHARE_LEFT)
+        return { words: read, seconds: seconds(started) };
+      const strip = {
+        x0: Math.min(...own.map((cell) => cell.box.x0)),
+        y0: Math.min(...own.map((cell) => cell.box.y0)),
+        x1: Math.max(...own.map((cell) => cell.box.x1)),
+        y1: Math.max(...own.map((cell) => cell.box.y1)),
+      };
+      const wordsByCell = await readStackedCells(request, pdfiumPage, strip, own);
+      own.forEach((cell, index) => {
+        const mine = wordsByCell[index] ?? [];
+        if (!mine.length) return;
+        cell.text = cellText(mine);
+        read.push(...mine);
       });
-      if (empty.length < EMPTY_SHARE * body.length) continue;
-      if (columnsRead >= MAX_COLUMNS || deadline - Date.now() < pageTime * TIME_SHARE_LEFT) break;
-      const strip = boxOf([...own].map((cell) => cell.box));
-      columnsRead++;
-      const kept = request.renders?.length ?? 0;
-      request.renders ??= [];
-      request.renders.push({
-        dpi: COLUMN_DPI,
-        rendered: renderPdfiumRegion(
-          pdfiumPage,
-          strip,
-          COLUMN_DPI,
-          request.limits.maxCanvasPixels,
-          request.turn,
-        ),
+      repairColumnValues(own.map((cell) => cell.text)).forEach((text, index) => {
+        const cell = own[index];
+        if (cell) cell.text = text;
       });
-      try {
-        const result = await ocrArea(request, strip, COLUMN_DPI, 0, rulings, 1, '6');
-        const words = result.words.filter((word) => (word.confidence ?? 0) >= MIN_CONFIDENCE);
-        if (process.env.DEBUG_TABLE_OCR)
-          console.log(
-            column,
-            result.words.map((word) => `${word.text}@${Math.round(word.y0)}:${word.confidence}`).join(' '),
-          );
-        for (const row of empty) {
-          const cell = row.cells[column];
-          if (!cell) continue;
-          const mine = words.filter((word) => inside(cell.box, word));
-          if (!mine.length) continue;
-          cell.text = sortReadingOrder(buildLines(mine, { gapFactor: 1.5 }))
-            .map((line) => line.text)
-            .join(' ')
-            .replace(/\s+/g, ' ')
-            .trim();
-          read.push(...mine);
-        }
-      } finally {
-        request.renders.splice(kept);
-      }
     }
   }
-  return { words: read, seconds: (Date.now() - started) / 1000 };
+  return { words: read, seconds: seconds(started) };
 };
+
+const seconds = (started: number): number => (Date.now() - started) / 1000;
 
 /** Resolution of a scan's render for its rulings (a one-pixel line of a 400 dpi scan survives it). */
 const SCAN_RULINGS_DPI = 100;

@@ -163,7 +163,8 @@ interface Span {
 /** Dashes OCR reads from a CAD font's long hyphen (`G—2`, `R–G1`): printed as hyphens. */
 const OCR_DASH = /[\u2010-\u2015\u2212]/g;
 
-const joinWords = (words: readonly Word[]): string => {
+/** A cell's text from its words: lines in reading order joined by one space; OCR's long dashes as hyphens. */
+export const cellText = (words: readonly Word[]): string => {
   if (!words.length) return '';
   const lines: Line[] = sortReadingOrder(buildLines(words, { gapFactor: 1.5 }));
   const text = lines
@@ -453,7 +454,7 @@ const readGrid = (
   let title: string | null = null;
   let titleBox: Box | null = null;
   // Each cell's text, joined once.
-  const textOf = new Map(spans.map((span) => [span, joinWords(span.words)]));
+  const textOf = new Map(spans.map((span) => [span, cellText(span.words)]));
   if (titleRow && first) {
     title = textOf.get(first) ?? '';
     titleBox = boxOf(first.words);
@@ -540,6 +541,9 @@ const readGrid = (
   const records = rows.filter((row) => !row.divider && row.cells.some((cell) => cell.text));
   const related = records.filter((row) => row.cells.filter((cell) => cell.text).length >= 2).length;
   if (columnCount >= 2 && !ruledTable && related < MIN_RELATED_SHARE * records.length) return [];
+  // A divider names the group of records under it: a grid of more full-width lines than records is a frame
+  // around paragraphs (a sheet's notes boxed line by line), not a table.
+  if (records.length < rows.filter((row) => row.divider).length) return [];
   return [{ box: frame, title, titleBox, columnCount, header, rows }];
 };
 

@@ -94,4 +94,25 @@ describe("tesseract's TSV rows as words", () => {
       { text: 'A-101', confidence: 91, x0: 140, y0: 21, x1: 200, y1: 50 },
     ]);
   });
+
+  it("gives a word of punctuation alone its line's height, and keeps what a lower floor lets through", () => {
+    // Prepare: `PLAN - WOOLSEY`, the dash a sliver at mid-height; a word read at confidence 12.
+    const tsv = [
+      '4\t1\t1\t1\t1\t0\t10\t20\t400\t30\t-1\t',
+      '5\t1\t1\t1\t1\t1\t10\t20\t100\t30\t95\tPLAN',
+      '5\t1\t1\t1\t1\t2\t120\t33\t12\t4\t90\t-',
+      '5\t1\t1\t1\t1\t3\t140\t20\t150\t30\t12\tWOOLSEY',
+    ].join('\n');
+
+    // Act
+    const words = wordsOfTsv(tsv);
+    const all = wordsOfTsv(tsv, 0);
+
+    // Assess
+    expect(words).toEqual([
+      { text: 'PLAN', confidence: 95, x0: 10, y0: 20, x1: 110, y1: 50 },
+      { text: '-', confidence: 90, x0: 120, y0: 20, x1: 132, y1: 50 },
+    ]);
+    expect(all.map((word) => word.text)).toEqual(['PLAN', '-', 'WOOLSEY']);
+  });
 });

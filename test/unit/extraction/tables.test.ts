@@ -202,4 +202,37 @@ describe('tables read from ruled grids', () => {
       ['S-4', 'DETAILS 4'],
     ]);
   });
+
+  it('takes no table from notes boxed line by line, whose full-width rows outnumber its rows of cells', () => {
+    // Prepare: six note lines each ruled over the whole width (a notes frame), over a two-column grid of two
+    // rows of cells at the bottom (a detail's callout boxes).
+    const ys = [100, 116, 132, 148, 164, 180, 196, 212, 228];
+    const rulings: Ruling[] = [
+      ...ys.map((y): Ruling => ({ axis: 'h', at: y, from: 100, to: 700 })),
+      { axis: 'v', at: 100, from: 100, to: 228 },
+      { axis: 'v', at: 700, from: 100, to: 228 },
+      { axis: 'v', at: 400, from: 196, to: 228 },
+    ];
+    const notes = [
+      'GENERAL NOTES:',
+      'TANK SHALL BE DESIGNED',
+      'PER AWWA D100',
+      'WIND LOAD: 110 MPH',
+      'SEISMIC',
+      'PAINT',
+    ];
+    const words = [
+      ...notes.flatMap((note, index) => textIn(note, 104, ys[index] ?? 0, ys[index + 1] ?? 0)),
+      ...textIn('STEEL PLATE', 104, 196, 212),
+      ...textIn('ASTM A36', 404, 196, 212),
+      ...textIn('RODS', 104, 212, 228),
+      ...textIn('ASTM A706', 404, 212, 228),
+    ];
+
+    // Act
+    const tables = readTables(words, rulings, PAGE);
+
+    // Assess
+    expect(tables).toEqual([]);
+  });
 });

@@ -1,0 +1,63 @@
+/**
+ * A column of a schedule holds one kind of value, printed one way: lengths in feet and inches (`2'-7"`, US
+ * drawing convention: inches 0 to 11, a fraction after them), or sizes in inches (`24"`). OCR of a CAD stroke
+ * font reads the foot and inch marks of such values inconsistently (`1'` as `r`, `"` as `°`, `*`, `7` or
+ * nothing), so a column read by OCR whose cells mostly read as one of these kinds, and that shows the kind's
+ * mark in at least one cell, has each of its cells written in the kind's form. The column is the evidence: a
+ * lone `2-3` is left as read.
+ */
+
+/** Marks OCR reads for a foot or inch mark (primes, quotes, a degree sign, an asterisk). */
+const MARK = `'"’‘′”“″°*\`!¢`;
+const FOOT_MARK = /['’′‘`]/;
+const INCH_MARK = /["”″“]/;
+
+const escaped = MARK.replace(/[\\\]^-]/g, '\\$&');
+/** Feet, a foot mark (or the `r` a CAD font's `1'` reads as), a dash, inches, a fraction, an inch mark. */
+const FEET_INCHES = new RegExp(
+  `^(\\d{1,3}|r)(?:[${escaped}]{1,2}|r)?\\s*[-–—_~]\\s*([0-9oO]{1,3})((?:\\s\\d{1,2}/\\d{1,2})?)\\s*([${escaped}]{0,2}|r)$`,
+);
+/** A whole or fractional number of inches, with an inch mark or what OCR read for it. */
+const INCHES = new RegExp(`^(\\d{1,3}(?:\\s\\d{1,2}/\\d{1,2})?)\\s*([${escaped}]{0,2})$`);
+
+/** Share of a column's filled cells that must read as the kind. */
+const KIND_SHARE = 0.6;
+
+/** `text` as feet and inches (`1'-4"`), or null when it does not read as such. */
+export const feetAndInches = (text: string): string | null => {
+  const match = FEET_INCHES.exec(text.trim());
+  if (!match) return null;
+  const feet = match[1] === 'r' ? '1' : (match[1] ?? '');
+  let inches = (match[2] ?? '').replace(/[oO]/g, '0');
+  // Inches run from 0 to 11 and are printed without a leading zero: a third digit, a 12 and over or a digit
+  // after a leading zero is the inch mark read as a `7` or a `1`.
+  if ((Number(inches) > 11 || /^0\d/.test(inches)) && /[71]$/.test(inches)) inches = inches.slice(0, -1);
+  if (/^0\d/.test(inches)) return null;
+  if (!inches || Number(inches) > 11) return null;
+  return `${feet}'-${inches}${match[3] ?? ''}"`;
+};
+
+/** `text` as inches (`24"`), or null. */
+export const inchesOnly = (text: string): string | null => {
+  const match = INCHES.exec(text.trim());
+  return match ? `${match[1]}"` : null;
+};
+
+/**
+ * The cells of one column read by OCR, each written in the column's kind of value when the column is of one
+ * (see above); other columns come back as given.
+ */
+export const repairColumnValues = (texts: readonly string[]): string[] => {
+  const filled = texts.filter((text) => text.trim());
+  if (filled.length < 2) return [...texts];
+  const kinds = [
+    { read: feetAndInches, shown: (text: string) => FOOT_MARK.test(text) },
+    { read: inchesOnly, shown: (text: string) => INCH_MARK.test(text) && !FOOT_MARK.test(text) },
+  ];
+  for (const kind of kinds) {
+    const read = filled.filter((text) => kind.read(text) !== null);
+    if (read.length < KIND_SHARE * filled.length || !read.some(kind.shown)) continue;
+    return texts.map((text) => kind.read(text) ?? text);
+  }
+  return [...texts];
+};

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import {
+  feetAndInches,
+  inchesOnly,
+  repairColumnValues,
+} from '../../../functions/core/extraction/table-values.ts';
+
+describe('lengths in feet and inches as OCR reads them', () => {
+  it.each([
+    ['2\'-7"', '2\'-7"'],
+    ['2’-1”', '2\'-1"'],
+    ['r-4*', '1\'-4"'],
+    ['1-47', '1\'-4"'],
+    ['7-07', '7\'-0"'],
+    ["0'-10°", '0\'-10"'],
+    ['1-11"', '1\'-11"'],
+    ['0\'-10 1/2"', '0\'-10 1/2"'],
+  ])('reads %s as %s', (read, expected) => {
+    expect(feetAndInches(read)).toBe(expected);
+  });
+
+  it.each([['G-2'], ['117,470'], ['1-13'], ['07'], ['5r_gr']])('does not read %s as a length', (read) => {
+    expect(feetAndInches(read)).toBeNull();
+  });
+
+  it('reads sizes in inches', () => {
+    expect(inchesOnly('24°')).toBe('24"');
+    expect(inchesOnly('6 1/2”')).toBe('6 1/2"');
+    expect(inchesOnly('PVC')).toBeNull();
+  });
+});
+
+describe("a column's values written in the column's kind", () => {
+  it('writes every cell of a column of lengths as feet and inches when one cell shows the foot mark', () => {
+    // Prepare: a thrust-block column as OCR read it; one cell is not a length at all.
+    const column = ['2\'-7"', 'r-4*', '1-47', '7-07', '', 'ore'];
+
+    // Act
+    const repaired = repairColumnValues(column);
+
+    // Assess
+    expect(repaired).toEqual(['2\'-7"', '1\'-4"', '1\'-4"', '7\'-0"', '', 'ore']);
+  });
+
+  it('writes a column of sizes in inches when one cell shows the inch mark', () => {
+    expect(repairColumnValues(['24”', '20°', '18', 'gr'])).toEqual(['24"', '20"', '18"', 'gr']);
+  });
+
+  it('leaves a column that shows no mark, or whose cells are mostly something else, as read', () => {
+    // Prepare: counts (no mark shown), and sheet numbers with one stray length.
+    const counts = ['1', '2', '12', '4'];
+    const sheets = ['G-1', 'G-2', 'R-1', '2\'-3"'];
+
+    // Act / Assess
+    expect(repairColumnValues(counts)).toEqual(counts);
+    expect(repairColumnValues(sheets)).toEqual(sheets);
+  });
+});
