@@ -5,6 +5,7 @@
  */
 import { ExtractionError, isExtractionError, ocrSkipped } from './errors.ts';
 import { intersection, type Line, type Word } from './geometry.ts';
+import { pdfiumImageBoxes } from './io/paths.ts';
 import { readPdfiumWords } from './io/text.ts';
 import { buildLines } from './layout.ts';
 import type { ExtractionLimits } from './limits.ts';
@@ -244,6 +245,8 @@ export const processPage = async (
           if (titleBlockRead.ocr) titleBlockRead.ocr.seconds = Math.round(seconds * 10) / 10;
           if (numberScoreOf(titleBlockRead) >= GOOD_NUMBER_SCORE) break;
         }
+        // A sheet read from its text layer reads a table with nothing in the text layer by OCR (analyzeSheetPage).
+        const tableOcr = ocrRequest ?? fallbackOcr;
         const analyzed = await analyzeSheetPage(
           frame.geometry,
           pageNumber,
@@ -251,6 +254,12 @@ export const processPage = async (
           frame.rulings,
           titleBlockRead,
           frame.tableRulings,
+          tableOcr && frame.turn === 0
+            ? {
+                ocr: { ...tableOcr, pdfiumPage, deadline, renders: [] },
+                pictures: () => pdfiumImageBoxes(pdfiumPage, MAX_PATHS) ?? [],
+              }
+            : null,
         );
         readingTurn = frame.turn;
         // The budget counts pages OCR actually read (a sheet with a convincing text-layer number is not).

@@ -130,3 +130,44 @@ export const rasterRulings = (
     ),
   ];
 };
+
+/** A line of pixels this dark over its length is a border (a letter's stroke is shorter than its cell). */
+const BORDER_SHARE = 0.8;
+
+/**
+ * The inside of a cell's pixel box `box` in a render: from each side, every line of pixels within `reach` that is
+ * dark over most of its length (the border, drawn or scanned, and its blur) is cut away, with the pixel after it.
+ */
+export const shaveBorders = (
+  image: { data: Uint8ClampedArray; width: number },
+  box: { x0: number; y0: number; x1: number; y1: number },
+  reach: number,
+): { x0: number; y0: number; x1: number; y1: number } => {
+  const dark = (x: number, y: number): boolean => {
+    const at = (y * image.width + x) * 4;
+    return (image.data[at] ?? 255) + (image.data[at + 1] ?? 255) + (image.data[at + 2] ?? 255) < 3 * 128;
+  };
+  const columnDark = (x: number): boolean => {
+    let count = 0;
+    for (let y = box.y0; y < box.y1; y++) if (dark(x, y)) count++;
+    return count >= BORDER_SHARE * (box.y1 - box.y0);
+  };
+  const rowDark = (y: number): boolean => {
+    let count = 0;
+    for (let x = box.x0; x < box.x1; x++) if (dark(x, y)) count++;
+    return count >= BORDER_SHARE * (box.x1 - box.x0);
+  };
+  /** How many lines of pixels to cut from one side: past the last border line within reach, plus one. */
+  const cut = (isLine: (offset: number) => boolean, size: number): number => {
+    let last = -1;
+    for (let offset = 0; offset < Math.min(reach, size / 3); offset++) if (isLine(offset)) last = offset;
+    return last < 0 ? 0 : last + 2;
+  };
+  const width = box.x1 - box.x0;
+  const height = box.y1 - box.y0;
+  const left = cut((offset) => columnDark(box.x0 + offset), width);
+  const right = cut((offset) => columnDark(box.x1 - 1 - offset), width);
+  const top = cut((offset) => rowDark(box.y0 + offset), height);
+  const bottom = cut((offset) => rowDark(box.y1 - 1 - offset), height);
+  return { x0: box.x0 + left, y0: box.y0 + top, x1: box.x1 - right, y1: box.y1 - bottom };
+};

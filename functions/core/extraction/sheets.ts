@@ -8,9 +8,11 @@ import { type DrawingIndexEntry, INDEX_HEADING_RE, readDrawingIndex } from './dr
 import { ocrDrawing } from './drawing-ocr.ts';
 import { ocrSkipped } from './errors.ts';
 import {
+  area,
   type Box,
   boxGap,
   centerInside,
+  contains,
   fromDisplayBox,
   iou,
   type Line,
@@ -30,8 +32,8 @@ import { fitRevisionFrames } from './revisions-and-stamps.ts';
 import type { Ruling } from './rulings.ts';
 import { attachTables, fitScheduleFrames } from './schedule-frames.ts';
 import { findTitleLines, findTitleLinesWithoutNumber, type TitleLine } from './sheet-title.ts';
-import { readTableColumns, scanRulings } from './table-ocr.ts';
-import { readTables, type TableRead } from './tables.ts';
+import { readOutlinedGrids, readTableColumns, scanRulings } from './table-ocr.ts';
+import { readTables, type TableRead, unreadGrids } from './tables.ts';
 import { findTitleBlock } from './title-block.ts';
 import { mergeOcrWords, ocrDrawingArea, ocrNumberCells, ocrTitleBlock } from './title-block-ocr.ts';
 
@@ -168,6 +170,22 @@ export const sidewaysTurns = (
 
 /** A scan's ruling is at least this long (points): its lettering's strokes are shorter. */
 const SCAN_MIN_RULING = 20;
+/** Pictures of a text-layer sheet looked at for a table's grid, largest first. */
+const MAX_TABLE_PICTURES = 4;
+
+/**
+ * A picture that may be a table: at least an inch by half an inch, not most of the sheet (a scanned sheet under
+ * a text layer is the sheet, not a table on it), not in the title block (a logo, a seal).
+ */
+const isTablePicture = (
+  box: Box,
+  page: { width: number; height: number },
+  exclude: readonly Box[],
+): boolean =>
+  box.x1 - box.x0 >= 72 &&
+  box.y1 - box.y0 >= 36 &&
+  (box.x1 - box.x0) * (box.y1 - box.y0) <= 0.5 * page.width * page.height &&
+  !exclude.some((other) => contains(other, box, 2));
 
 /** The rest of a sheet's analysis, in the frame its title block was read in (`first`, from readTitleBlock). */
 export const analyzeSheetPage = async (
@@ -178,6 +196,11 @@ export const analyzeSheetPage = async (
   first: TitleBlockRead,
   /** The page's rulings for its tables, short ones included (cell borders); the long ones when not given. */
   tableRulings: () => Promise<readonly Ruling[]> = async () => rulings,
+  /**
+   * What a sheet read from its text layer may use for a table with no text to read: OCR, and the boxes of the
+   * pictures the sheet places (a scanned schedule pasted on a drawing).
+   */
+  unread: { ocr: OcrRequest; pictures: () => Box[] } | null = null,
 ): Promise<SheetAnalysis> => {
   let { words, issue } = first;
   const { numberCandidates, ocr } = first;
@@ -264,9 +287,49 @@ export const analyzeSheetPage = async (
       issue ??= ocrSkipped(pageNumber, error, "reading a scan's table lines");
     }
   }
-  if (request?.pdfiumPage && tables.length) {
+  // A sheet read from its text layer may print a table with nothing inside to read: its lettering drawn as
+  // outlines (a CAD font exported as strokes), or the table a picture pasted on the drawing (its grid found in
+  // the picture's pixels). OCR reads such a ruled grid, then its columns as on a sheet read by OCR.
+  const outlined: TableRead[] = [];
+  const outlinedOcr = request ? null : (unread?.ocr ?? null);
+  if (unread && outlinedOcr?.pdfiumPage) {
+    const pdfiumPage = outlinedOcr.pdfiumPage;
     try {
-      const filled = await readTableColumns(request, request.pdfiumPage, tables);
+      const pictureRulings = unread
+        .pictures()
+        .filter((box) => isTablePicture(box, geometry, exclude))
+        .sort((a, b) => area(b) - area(a))
+        .slice(0, MAX_TABLE_PICTURES)
+        .flatMap((box) => scanRulings(outlinedOcr, pdfiumPage, box, SCAN_MIN_RULING));
+      const sources = [gridRulings, pictureRulings].map((sourceRulings) => ({
+        rulings: sourceRulings,
+        frames: unreadGrids(words, sourceRulings, geometry, exclude),
+      }));
+      const found: Word[] = [];
+      for (const source of sources) {
+        if (!source.frames.length) continue;
+        const read = await readOutlinedGrids(outlinedOcr, pdfiumPage, source.frames, source.rulings);
+        found.push(...read.words);
+      }
+      if (found.length) {
+        words = mergeOcrWords(words, found);
+        lines = buildLines(words, { gapFactor: 1.5 });
+        for (const source of sources)
+          outlined.push(
+            ...readTables(words, source.rulings, geometry, exclude).filter((table) =>
+              source.frames.some((frame) => iou(frame, table.box) > 0.5),
+            ),
+          );
+        tables.push(...outlined);
+      }
+    } catch (error) {
+      issue ??= ocrSkipped(pageNumber, error, 'OCR of a table without a text layer');
+    }
+  }
+  const columnsOcr = request ?? (outlined.length ? outlinedOcr : null);
+  if (columnsOcr?.pdfiumPage && tables.length) {
+    try {
+      const filled = await readTableColumns(columnsOcr, columnsOcr.pdfiumPage, request ? tables : outlined);
       if (filled.words.length) {
         words = mergeOcrWords(words, filled.words);
         lines = buildLines(words, { gapFactor: 1.5 });

@@ -9,11 +9,11 @@
  * empty keeps the sheet's read; a column of lengths or sizes is written in its kind's form (table-values.ts). A
  * scan's grids are pixels: its rulings are found in a render (scanRulings).
  */
-import { createCanvas } from '@napi-rs/canvas';
+import { createCanvas, ImageData } from '@napi-rs/canvas';
 import type { Box, Word } from './geometry.ts';
 import type { PdfiumPage } from './io/pdfium.ts';
-import { type OcrRequest, recognize, toWords } from './ocr.ts';
-import { rasterRulings } from './raster-rulings.ts';
+import { type OcrRequest, ocrArea, recognize, toWords } from './ocr.ts';
+import { rasterRulings, shaveBorders } from './raster-rulings.ts';
 import { renderPdfiumPixels, renderPdfiumRegion } from './render.ts';
 import type { Ruling } from './rulings.ts';
 import { repairColumnValues } from './table-values.ts';
@@ -21,8 +21,8 @@ import { cellText, type TableCell, type TableRead } from './tables.ts';
 
 /** Resolution of a column's read: short codes in small lettering want more than the drawing area's 200 dpi. */
 const COLUMN_DPI = 300;
-/** Points cut from each side of a cell: its border line (up to a heavy pen's width) and the line's blur. */
-const CELL_INSET = 1.2;
+/** A cell's border is looked for this far in from each side (points): a heavy pen, or a scan's line off its place. */
+const MAX_BORDER = 3;
 /** White pixels around each cell's inside on the column's page, so that no two cells read as one line. */
 const CELL_GAP = 24;
 /** The read starts no column when less than this share of the page's time is left. */
@@ -38,26 +38,29 @@ const readStackedCells = async (
   strip: Box,
   cells: readonly TableCell[],
 ): Promise<Word[][]> => {
-  const render = renderPdfiumRegion(
+  const rendered = renderPdfiumPixels(
     pdfiumPage,
     strip,
     COLUMN_DPI,
     request.limits.maxCanvasPixels,
     request.turn,
   );
-  const { scale } = render;
+  const { scale, data, width: pixelWidth, height: pixelHeight } = rendered;
+  const render = createCanvas(pixelWidth, pixelHeight);
+  render.getContext('2d').putImageData(new ImageData(data, pixelWidth, pixelHeight), 0, 0);
   const slots = cells.map((cell) => {
-    const x = Math.max(0, Math.round((cell.box.x0 + CELL_INSET - strip.x0) * scale));
-    const y = Math.max(0, Math.round((cell.box.y0 + CELL_INSET - strip.y0) * scale));
-    const width = Math.max(
-      1,
-      Math.min(render.canvas.width - x, Math.round((cell.box.x1 - cell.box.x0 - 2 * CELL_INSET) * scale)),
-    );
-    const height = Math.max(
-      1,
-      Math.min(render.canvas.height - y, Math.round((cell.box.y1 - cell.box.y0 - 2 * CELL_INSET) * scale)),
-    );
-    return { x, y, width, height, top: 0 };
+    const x0 = Math.max(0, Math.round((cell.box.x0 - strip.x0) * scale));
+    const y0 = Math.max(0, Math.round((cell.box.y0 - strip.y0) * scale));
+    const x1 = Math.min(pixelWidth, Math.round((cell.box.x1 - strip.x0) * scale));
+    const y1 = Math.min(pixelHeight, Math.round((cell.box.y1 - strip.y0) * scale));
+    const inside = shaveBorders(rendered, { x0, y0, x1, y1 }, Math.round(MAX_BORDER * scale));
+    return {
+      x: inside.x0,
+      y: inside.y0,
+      width: Math.max(1, inside.x1 - inside.x0),
+      height: Math.max(1, inside.y1 - inside.y0),
+      top: 0,
+    };
   });
   let top = CELL_GAP;
   for (const slot of slots) {
@@ -70,7 +73,7 @@ const readStackedCells = async (
   context.fillRect(0, 0, page.width, page.height);
   for (const slot of slots)
     context.drawImage(
-      render.canvas,
+      render,
       slot.x,
       slot.y,
       slot.width,
@@ -150,6 +153,50 @@ export const readTableColumns = async (
 };
 
 const seconds = (started: number): number => (Date.now() - started) / 1000;
+
+/** Resolution of the read of a grid whose lettering is outlines (small schedule lettering). */
+const OUTLINED_DPI = 300;
+/** Outlined grids read on one sheet at most (each is a render and a read). */
+const MAX_OUTLINED_GRIDS = 4;
+
+/**
+ * Reads the grids `frames` (tables.ts unreadGrids: ruled, with no text inside) of a sheet read from its text
+ * layer by OCR, their `rulings` painted out, and returns the words read with the seconds spent. A grid that
+ * holds no lettering at all gives no words.
+ */
+export const readOutlinedGrids = async (
+  request: OcrRequest,
+  pdfiumPage: PdfiumPage,
+  frames: readonly Box[],
+  rulings: readonly Ruling[],
+): Promise<{ words: Word[]; seconds: number }> => {
+  const started = Date.now();
+  const pageTime = request.limits.pageTimeoutMs;
+  const deadline = request.deadline ?? started + pageTime;
+  const read: Word[] = [];
+  for (const frame of frames.slice(0, MAX_OUTLINED_GRIDS)) {
+    if (deadline - Date.now() < pageTime * TIME_SHARE_LEFT) break;
+    const kept = request.renders?.length ?? 0;
+    request.renders ??= [];
+    request.renders.push({
+      dpi: OUTLINED_DPI,
+      rendered: renderPdfiumRegion(
+        pdfiumPage,
+        frame,
+        OUTLINED_DPI,
+        request.limits.maxCanvasPixels,
+        request.turn,
+      ),
+    });
+    try {
+      const result = await ocrArea(request, frame, OUTLINED_DPI, 0, rulings);
+      read.push(...result.words);
+    } finally {
+      request.renders.splice(kept);
+    }
+  }
+  return { words: read, seconds: seconds(started) };
+};
 
 /** Resolution of a scan's render for its rulings (a one-pixel line of a 400 dpi scan survives it). */
 const SCAN_RULINGS_DPI = 100;

@@ -306,6 +306,19 @@ const clipRulings = (grid: readonly Ruling[], from: number, to: number): Ruling[
     return clipped.to - clipped.from > MEET ? [clipped] : [];
   });
 
+/** Rulings a table may be drawn with: not the sheet's frame, not inside an excluded box (the title block). */
+const usableRulings = (
+  rulings: readonly Ruling[],
+  page: { width: number; height: number },
+  exclude: readonly Box[],
+): Ruling[] =>
+  rulings.filter(
+    (ruling) =>
+      // The sheet's frame (and a title strip along it) runs the whole sheet: no table's line does.
+      ruling.to - ruling.from < 0.9 * (ruling.axis === 'h' ? page.width : page.height) &&
+      !exclude.some((box) => contains(box, rulingBox(ruling), 2)),
+  );
+
 /**
  * Reads the ruled tables of a page. `rulings` should include short ones (cell borders); `exclude` are boxes
  * whose grids are not tables of content (the title block).
@@ -316,20 +329,7 @@ export const readTables = (
   page: { width: number; height: number },
   exclude: readonly Box[] = [],
 ): TableRead[] => {
-  const usable = rulings.filter(
-    (ruling) =>
-      // The sheet's frame (and a title strip along it) runs the whole sheet: no table's line does.
-      ruling.to - ruling.from < 0.9 * (ruling.axis === 'h' ? page.width : page.height) &&
-      !exclude.some((box) =>
-        contains(
-          box,
-          ruling.axis === 'h'
-            ? { x0: ruling.from, y0: ruling.at, x1: ruling.to, y1: ruling.at }
-            : { x0: ruling.at, y0: ruling.from, x1: ruling.at, y1: ruling.to },
-          2,
-        ),
-      ),
-  );
+  const usable = usableRulings(rulings, page, exclude);
   if (usable.length > MAX_RULINGS) return [];
   const horizontalWords = words.filter((word) => word.dir === 0 && word.text.trim());
   const lines = buildLines(horizontalWords, { gapFactor: 1.5 });
@@ -360,6 +360,73 @@ export const readTables = (
     (table) =>
       !tables.some((other) => other !== table && contains(other.box, table.box, 1) && other.rows.length > 0),
   );
+};
+
+/** A ruled grid whose lettering is not text (drawn as outlines) has rows this tall at most (points). */
+const MAX_BLANK_ROW = 48;
+/** ... and at least this tall: lettering of 3/32" and a margin. */
+const MIN_BLANK_ROW = 8;
+/** ... and covers at most this share of the sheet (a sheet's whole layout grid is not a table). */
+const MAX_BLANK_SHARE = 0.25;
+
+/**
+ * The frames of ruled grids that hold no text to read: four rows or more of two columns or more, most rows of
+ * single cells, rows a line of lettering tall, and (almost) no word inside. On a sheet read from its text layer
+ * such a grid is a table whose lettering was drawn as outlines (a CAD font exported as strokes): OCR reads it.
+ */
+export const unreadGrids = (
+  words: readonly Word[],
+  rulings: readonly Ruling[],
+  page: { width: number; height: number },
+  exclude: readonly Box[] = [],
+): Box[] => {
+  const usable = usableRulings(rulings, page, exclude);
+  if (usable.length > MAX_RULINGS) return [];
+  const frames: Box[] = [];
+  const visit = (rulingsOfGrid: readonly Ruling[], depth: number): void => {
+    for (const grid of grids(rulingsOfGrid)) {
+      const frame = boxOf(grid.map(rulingBox));
+      if (isBlankTableGrid(grid, frame, words, page)) {
+        frames.push(frame);
+        continue;
+      }
+      if (depth >= MAX_FRAME_DEPTH || grid.length < 8) continue;
+      visit(
+        grid.filter(
+          (ruling) =>
+            ruling.to - ruling.from <
+            FRAME_LINE_SHARE * (ruling.axis === 'h' ? frame.x1 - frame.x0 : frame.y1 - frame.y0),
+        ),
+        depth + 1,
+      );
+    }
+  };
+  visit(usable, 0);
+  return frames;
+};
+
+const isBlankTableGrid = (
+  grid: readonly Ruling[],
+  frame: Box,
+  words: readonly Word[],
+  page: { width: number; height: number },
+): boolean => {
+  const ys = snapped(grid.filter((ruling) => ruling.axis === 'h').map((ruling) => ruling.at));
+  const xs = snapped(grid.filter((ruling) => ruling.axis === 'v').map((ruling) => ruling.at));
+  const rowCount = ys.length - 1;
+  const columnCount = xs.length - 1;
+  if (rowCount < 4 || columnCount < 2 || rowCount * columnCount > MAX_CELLS) return false;
+  const width = frame.x1 - frame.x0;
+  const height = frame.y1 - frame.y0;
+  if (width * height > MAX_BLANK_SHARE * page.width * page.height) return false;
+  const rowHeight = median(ys.slice(1).map((y, index) => y - (ys[index] ?? y)));
+  if (rowHeight < MIN_BLANK_ROW || rowHeight > MAX_BLANK_ROW) return false;
+  const inside = words.filter((word) =>
+    contains(frame, { ...word, x0: centerX(word), x1: centerX(word) }, 0.5),
+  );
+  if (inside.length >= rowCount) return false;
+  const spans = spansOf(grid, xs, ys);
+  return grid2dRegularRows(spans, rowCount, columnCount) >= RULED_TABLE_SHARE * rowCount;
 };
 
 /**

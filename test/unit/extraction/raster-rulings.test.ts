@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rasterRulings } from '../../../functions/core/extraction/raster-rulings.ts';
+import { rasterRulings, shaveBorders } from '../../../functions/core/extraction/raster-rulings.ts';
 
 /** A white RGBA bitmap with `ink` pixels painted black. */
 const bitmap = (width: number, height: number, ink: (x: number, y: number) => boolean): Uint8Array => {
@@ -36,5 +36,29 @@ describe('rulings found in a scan', () => {
     expect(horizontal[1]?.at).toBeLessThan(102.25);
     expect(vertical).toHaveLength(1);
     expect(vertical[0]).toMatchObject({ at: 250.25, from: 65.25, to: 144.75 });
+  });
+});
+
+describe("a cell's inside, its borders cut away", () => {
+  it('cuts a border line drawn a few pixels inside each side, and keeps a letter beside it', () => {
+    // Prepare: a cell of 100 x 40 px at (10, 10). Its left border is 3 px wide at x 11-13, its top border at
+    // y 12, its right border at x 108; no bottom border. A letter's stem runs at x 16 over half the height.
+    const pixels = bitmap(120, 60, (x, y) => {
+      const inCell = x >= 10 && x < 110 && y >= 10 && y < 50;
+      if (!inCell) return false;
+      if (x >= 11 && x <= 13) return true;
+      if (y === 12 || x === 108) return true;
+      return x === 16 && y >= 20 && y < 40;
+    });
+
+    // Act
+    const inside = shaveBorders(
+      { data: new Uint8ClampedArray(pixels.buffer), width: 120 },
+      { x0: 10, y0: 10, x1: 110, y1: 50 },
+      6,
+    );
+
+    // Assess: past each border and one pixel more; the stem at x 16 and the bottom stay.
+    expect(inside).toEqual({ x0: 15, y0: 14, x1: 107, y1: 50 });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Box, Word } from '../../../functions/core/extraction/geometry.ts';
 import type { Ruling } from '../../../functions/core/extraction/rulings.ts';
-import { readTables } from '../../../functions/core/extraction/tables.ts';
+import { readTables, unreadGrids } from '../../../functions/core/extraction/tables.ts';
 import { wordAt } from './fixtures.ts';
 
 const PAGE = { width: 2592, height: 1728 };
@@ -234,5 +234,39 @@ describe('tables read from ruled grids', () => {
 
     // Assess
     expect(tables).toEqual([]);
+  });
+
+  it('finds a ruled grid with nothing inside to read, but not a table with text, a plan, or a title block', () => {
+    // Prepare: three grids of 3 columns. A: 6 rows of 16 pt, no words (lettering drawn as outlines). B: the same
+    // with its words (a table read from its text layer). C: 6 rows of 150 pt (a plan's rooms). D: like A, in
+    // the excluded title block.
+    const grid = (x: number, y: number, rowHeight: number): Ruling[] => [
+      ...[0, 1, 2, 3, 4, 5, 6].map(
+        (row): Ruling => ({
+          axis: 'h',
+          at: y + row * rowHeight,
+          from: x,
+          to: x + 300,
+        }),
+      ),
+      ...[0, 100, 200, 300].map((dx): Ruling => ({ axis: 'v', at: x + dx, from: y, to: y + 6 * rowHeight })),
+    ];
+    const rulings = [
+      ...grid(100, 100, 16),
+      ...grid(500, 100, 16),
+      ...grid(900, 100, 150),
+      ...grid(2250, 1400, 16),
+    ];
+    const words = [0, 1, 2, 3, 4, 5].flatMap((row) =>
+      [0, 1, 2].flatMap((column) =>
+        textIn(`R${row}C${column}`, 504 + column * 100, 100 + row * 16, 116 + row * 16),
+      ),
+    );
+
+    // Act
+    const frames = unreadGrids(words, rulings, PAGE, [{ x0: 2200, y0: 1300, x1: 2560, y1: 1700 }]);
+
+    // Assess
+    expect(frames).toEqual([{ x0: 100, y0: 100, x1: 400, y1: 196 }]);
   });
 });

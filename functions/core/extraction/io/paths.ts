@@ -7,11 +7,12 @@
  * object's clipping path also holds the form's bounding box, which pdf.js's list has not as a path, and
  * PDFium gives no way to tell the two apart: clipping paths inside forms are not read.
  */
-import { type Matrix, multiply } from '../geometry.ts';
+import { applyMatrix, type Box, type Matrix, multiply } from '../geometry.ts';
 import { type PdfiumPage, rawExports, scratchOf } from './pdfium.ts';
 
 /** FPDF_PAGEOBJ_* and FPDF_SEGMENT_* (fpdf_edit.h). */
 const PAGEOBJ_PATH = 2;
+const PAGEOBJ_IMAGE = 3;
 const PAGEOBJ_FORM = 5;
 const SEGMENT_LINETO = 0;
 const SEGMENT_BEZIERTO = 1;
@@ -32,6 +33,38 @@ export const forEachPdfiumPath = (
   page: PdfiumPage,
   maxObjects: number,
   visit: (data: readonly number[], toDisplay: Matrix) => void,
+): number => forEachPdfiumObject(page, maxObjects, { path: visit });
+
+/**
+ * The display boxes of the images a page places (form XObjects entered), null past `maxObjects` objects: a
+ * picture pasted on a drawing (a scanned schedule, a vendor's table) is read from its pixels.
+ */
+export const pdfiumImageBoxes = (page: PdfiumPage, maxObjects: number): Box[] | null => {
+  const boxes: Box[] = [];
+  const seen = forEachPdfiumObject(page, maxObjects, {
+    image: (toDisplay) => {
+      // An image is drawn in the unit square of its own space.
+      const corners = [
+        applyMatrix(toDisplay, 0, 0),
+        applyMatrix(toDisplay, 1, 0),
+        applyMatrix(toDisplay, 0, 1),
+        applyMatrix(toDisplay, 1, 1),
+      ];
+      const xs = corners.map(([x]) => x);
+      const ys = corners.map(([, y]) => y);
+      boxes.push({ x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) });
+    },
+  });
+  return seen > maxObjects ? null : boxes;
+};
+
+const forEachPdfiumObject = (
+  page: PdfiumPage,
+  maxObjects: number,
+  visitors: {
+    path?: (data: readonly number[], toDisplay: Matrix) => void;
+    image?: (toDisplay: Matrix) => void;
+  },
 ): number => {
   const { pdfium } = page;
   const raw = rawExports(pdfium);
@@ -86,11 +119,11 @@ export const forEachPdfiumPath = (
       if (type === PAGEOBJ_FORM) {
         const inner = multiply(outer, matrixOf(object));
         if (!walk(countFormObjects(object), (at) => formObject(object, at), inner, depth + 1)) return false;
-      } else if (type === PAGEOBJ_PATH) {
+      } else if (type === PAGEOBJ_PATH && visitors.path) {
         const data = pathCodes(countSegments(object), (at) => getSegment(object, at));
-        visit(data, multiply(outer, matrixOf(object)));
-      }
-      if (depth === 0) visitClip(object);
+        visitors.path(data, multiply(outer, matrixOf(object)));
+      } else if (type === PAGEOBJ_IMAGE && visitors.image) visitors.image(multiply(outer, matrixOf(object)));
+      if (depth === 0 && visitors.path) visitClip(object);
     }
     return true;
   };
@@ -114,7 +147,7 @@ export const forEachPdfiumPath = (
       const key = data.join(',');
       if (clips.has(key)) continue;
       clips.add(key);
-      visit(data, page.geometry.transform);
+      visitors.path?.(data, page.geometry.transform);
     }
   };
   walk(
