@@ -35,7 +35,13 @@ import { findTitleLines, findTitleLinesWithoutNumber, type TitleLine } from './s
 import { readOutlinedGrids, readTableColumns, scanRulings } from './table-ocr.ts';
 import { readTables, type TableRead, unreadGrids } from './tables.ts';
 import { findTitleBlock } from './title-block.ts';
-import { mergeOcrWords, ocrDrawingArea, ocrNumberCells, ocrTitleBlock } from './title-block-ocr.ts';
+import {
+  mergeOcrWords,
+  ocrDrawingArea,
+  ocrNumberCells,
+  ocrTitleBlock,
+  replaceOcrWords,
+} from './title-block-ocr.ts';
 
 export interface SheetPageResult {
   width: number;
@@ -287,51 +293,64 @@ export const analyzeSheetPage = async (
       issue ??= ocrSkipped(pageNumber, error, "reading a scan's table lines");
     }
   }
-  // A sheet read from its text layer may print a table with nothing inside to read: its lettering drawn as
-  // outlines (a CAD font exported as strokes), or the table a picture pasted on the drawing (its grid found in
-  // the picture's pixels). OCR reads such a ruled grid, then its columns as on a sheet read by OCR.
-  const outlined: TableRead[] = [];
-  const outlinedOcr = request ? null : (unread?.ocr ?? null);
-  if (unread && outlinedOcr?.pdfiumPage) {
-    const pdfiumPage = outlinedOcr.pdfiumPage;
+  // A ruled grid with nothing inside to read is a table OCR has not read yet: on a sheet read from its text layer,
+  // its lettering drawn as outlines (a CAD font exported as strokes) or the table a picture pasted on the drawing
+  // (its grid found in the picture's pixels); on a sheet read by OCR, a table the whole sheet's read missed
+  // (small lettering packed in cells). OCR reads such a grid alone, then its columns as any table read by OCR.
+  const unreadTables: TableRead[] = [];
+  const gridOcr = request ?? unread?.ocr ?? null;
+  if (gridOcr?.pdfiumPage) {
+    const pdfiumPage = gridOcr.pdfiumPage;
     try {
-      const pictureRulings = unread
-        .pictures()
-        .filter((box) => isTablePicture(box, geometry, exclude))
-        .sort((a, b) => area(b) - area(a))
-        .slice(0, MAX_TABLE_PICTURES)
-        .flatMap((box) => scanRulings(outlinedOcr, pdfiumPage, box, SCAN_MIN_RULING));
-      const sources = [gridRulings, pictureRulings].map((sourceRulings) => ({
-        rulings: sourceRulings,
-        frames: unreadGrids(words, sourceRulings, geometry, exclude),
-      }));
-      const found: Word[] = [];
+      const pictureRulings = request
+        ? pixelRulings
+        : (unread?.pictures() ?? [])
+            .filter((box) => isTablePicture(box, geometry, exclude))
+            .sort((a, b) => area(b) - area(a))
+            .slice(0, MAX_TABLE_PICTURES)
+            .flatMap((box) => scanRulings(gridOcr, pdfiumPage, box, SCAN_MIN_RULING));
+      // A grid drawn as paths is also in a render's pixels: each is read once.
+      const seen: Box[] = tables.map((table) => table.box);
+      const sources = [gridRulings, pictureRulings].map((sourceRulings) => {
+        const frames = unreadGrids(words, sourceRulings, geometry, exclude).filter(
+          (frame) => !seen.some((other) => iou(other, frame) > 0.3),
+        );
+        seen.push(...frames);
+        return { rulings: sourceRulings, frames };
+      });
+      const found: { words: Word[]; areas: Box[] } = { words: [], areas: [] };
       for (const source of sources) {
         if (!source.frames.length) continue;
-        const read = await readOutlinedGrids(outlinedOcr, pdfiumPage, source.frames, source.rulings);
-        found.push(...read.words);
+        const read = await readOutlinedGrids(gridOcr, pdfiumPage, source.frames, source.rulings);
+        found.words.push(...read.words);
+        found.areas.push(...read.areas);
+        if (ocr) ocr.seconds = Math.round((ocr.seconds + read.seconds) * 10) / 10;
       }
-      if (found.length) {
-        words = mergeOcrWords(words, found);
+      if (found.words.length) {
+        words = replaceOcrWords(words, found);
         lines = buildLines(words, { gapFactor: 1.5 });
         for (const source of sources)
-          outlined.push(
+          unreadTables.push(
             ...readTables(words, source.rulings, geometry, exclude).filter((table) =>
               source.frames.some((frame) => iou(frame, table.box) > 0.5),
             ),
           );
-        tables.push(...outlined);
+        tables.push(...unreadTables);
       }
     } catch (error) {
-      issue ??= ocrSkipped(pageNumber, error, 'OCR of a table without a text layer');
+      issue ??= ocrSkipped(pageNumber, error, 'OCR of a table with nothing read inside');
     }
   }
-  const columnsOcr = request ?? (outlined.length ? outlinedOcr : null);
+  const columnsOcr = request ?? (unreadTables.length ? gridOcr : null);
   if (columnsOcr?.pdfiumPage && tables.length) {
     try {
-      const filled = await readTableColumns(columnsOcr, columnsOcr.pdfiumPage, request ? tables : outlined);
+      const filled = await readTableColumns(
+        columnsOcr,
+        columnsOcr.pdfiumPage,
+        request ? tables : unreadTables,
+      );
       if (filled.words.length) {
-        words = mergeOcrWords(words, filled.words);
+        words = replaceOcrWords(words, filled);
         lines = buildLines(words, { gapFactor: 1.5 });
       }
       if (ocr) ocr.seconds = Math.round((ocr.seconds + filled.seconds) * 10) / 10;

@@ -105,6 +105,13 @@ const readStackedCells = async (
   return out;
 };
 
+/** Words read again by OCR in `areas`: they stand for every OCR word read before in those areas. */
+export interface AreasRead {
+  words: Word[];
+  areas: Box[];
+  seconds: number;
+}
+
 /**
  * Reads each column of `tables` again and sets the text of each of its cells the read finds words in (in
  * place); returns the words read, with the seconds spent. Columns are read while the page's time lasts; a
@@ -114,11 +121,12 @@ export const readTableColumns = async (
   request: OcrRequest,
   pdfiumPage: PdfiumPage,
   tables: readonly TableRead[],
-): Promise<{ words: Word[]; seconds: number }> => {
+): Promise<AreasRead> => {
   const started = Date.now();
   const pageTime = request.limits.pageTimeoutMs;
   const deadline = request.deadline ?? started + pageTime;
   const read: Word[] = [];
+  const areas: Box[] = [];
   for (const table of tables) {
     const body = table.rows.filter((row) => !row.divider);
     if (body.length < 2) continue;
@@ -129,7 +137,7 @@ export const readTableColumns = async (
       const own = cells.filter((cell) => cell.box.x1 - cell.box.x0 <= narrowest * 1.1 + 1);
       if (own.length < 2) continue;
       if (deadline - Date.now() < pageTime * TIME_SHARE_LEFT)
-        return { words: read, seconds: seconds(started) };
+        return { words: read, areas, seconds: seconds(started) };
       const strip = {
         x0: Math.min(...own.map((cell) => cell.box.x0)),
         y0: Math.min(...own.map((cell) => cell.box.y0)),
@@ -142,6 +150,7 @@ export const readTableColumns = async (
         if (!mine.length) return;
         cell.text = cellText(mine);
         read.push(...mine);
+        areas.push(cell.box);
       });
       repairColumnValues(own.map((cell) => cell.text)).forEach((text, index) => {
         const cell = own[index];
@@ -149,7 +158,7 @@ export const readTableColumns = async (
       });
     }
   }
-  return { words: read, seconds: seconds(started) };
+  return { words: read, areas, seconds: seconds(started) };
 };
 
 const seconds = (started: number): number => (Date.now() - started) / 1000;
@@ -169,11 +178,12 @@ export const readOutlinedGrids = async (
   pdfiumPage: PdfiumPage,
   frames: readonly Box[],
   rulings: readonly Ruling[],
-): Promise<{ words: Word[]; seconds: number }> => {
+): Promise<AreasRead> => {
   const started = Date.now();
   const pageTime = request.limits.pageTimeoutMs;
   const deadline = request.deadline ?? started + pageTime;
   const read: Word[] = [];
+  const areas: Box[] = [];
   for (const frame of frames.slice(0, MAX_OUTLINED_GRIDS)) {
     if (deadline - Date.now() < pageTime * TIME_SHARE_LEFT) break;
     const kept = request.renders?.length ?? 0;
@@ -191,11 +201,12 @@ export const readOutlinedGrids = async (
     try {
       const result = await ocrArea(request, frame, OUTLINED_DPI, 0, rulings);
       read.push(...result.words);
+      areas.push(frame);
     } finally {
       request.renders.splice(kept);
     }
   }
-  return { words: read, seconds: seconds(started) };
+  return { words: read, areas, seconds: seconds(started) };
 };
 
 /** Resolution of a scan's render for its rulings (a one-pixel line of a 400 dpi scan survives it). */

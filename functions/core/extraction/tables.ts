@@ -418,15 +418,23 @@ const isBlankTableGrid = (
   if (rowCount < 4 || columnCount < 2 || rowCount * columnCount > MAX_CELLS) return false;
   const width = frame.x1 - frame.x0;
   const height = frame.y1 - frame.y0;
-  if (width * height > MAX_BLANK_SHARE * page.width * page.height) return false;
+  // Two columns of words take an inch at least; a smaller grid is a symbol's linework.
+  if (width < 72 || height < 36 || width * height > MAX_BLANK_SHARE * page.width * page.height) return false;
   const rowHeight = median(ys.slice(1).map((y, index) => y - (ys[index] ?? y)));
   if (rowHeight < MIN_BLANK_ROW || rowHeight > MAX_BLANK_ROW) return false;
-  const inside = words.filter((word) =>
-    contains(frame, { ...word, x0: centerX(word), x1: centerX(word) }, 0.5),
-  );
-  if (inside.length >= rowCount) return false;
   const spans = spansOf(grid, xs, ys);
-  return grid2dRegularRows(spans, rowCount, columnCount) >= RULED_TABLE_SHARE * rowCount;
+  if (grid2dRegularRows(spans, rowCount, columnCount) < RULED_TABLE_SHARE * rowCount) return false;
+  // Few of its cells hold a word (a title read over a body that was not).
+  const holding = new Set<Span>();
+  for (const word of words) {
+    const x = centerX(word);
+    const y = centerY(word);
+    const span = spans.find(
+      (cell) => x > cell.box.x0 && x < cell.box.x1 && y > cell.box.y0 && y < cell.box.y1,
+    );
+    if (span) holding.add(span);
+  }
+  return holding.size < MIN_FILLED_SHARE * spans.length;
 };
 
 /**

@@ -60,6 +60,19 @@ export const mergeOcrWords = (base: Word[], ocr: readonly Word[]): Word[] => {
   return out;
 };
 
+/**
+ * `base` with the OCR words inside `read.areas` replaced by `read.words`: a closer read of an area (a table's
+ * grid, its cells) stands for what an earlier OCR pass read there. Text-layer words stay.
+ */
+export const replaceOcrWords = (
+  base: Word[],
+  read: { words: readonly Word[]; areas: readonly Box[] },
+): Word[] =>
+  mergeOcrWords(
+    base.filter((word) => word.source !== 'ocr' || !read.areas.some((area) => centerInside(area, word))),
+    read.words,
+  );
+
 const sameBox = (a: Box, b: Box): boolean =>
   Math.abs(a.x0 - b.x0) < 1 &&
   Math.abs(a.y0 - b.y0) < 1 &&

@@ -8,9 +8,13 @@ import {
 import { toWords } from '../../../functions/core/extraction/ocr.ts';
 import { withSetSeparator } from '../../../functions/core/extraction/sheet-numbering.ts';
 import { rankTitleCandidates, titleTextOf } from '../../../functions/core/extraction/sheet-title.ts';
-import { mergeOcrWords, unreadNumberFields } from '../../../functions/core/extraction/title-block-ocr.ts';
+import {
+  mergeOcrWords,
+  replaceOcrWords,
+  unreadNumberFields,
+} from '../../../functions/core/extraction/title-block-ocr.ts';
 import { onEverySheet } from '../../../functions/core/extraction/title-boilerplate.ts';
-import { ocrWordAt as ocrWord } from './fixtures.ts';
+import { ocrWordAt as ocrWord, wordAt } from './fixtures.ts';
 
 const W = 2448;
 const H = 1584;
@@ -128,6 +132,24 @@ describe('OCR words read across lettering of another direction', () => {
 
     // Assess
     expect(merged.map((w) => `${w.text}/${w.dir}`)).toEqual(['L-6964.1/0', 'CR-14/270', 'Drawing/270']);
+  });
+
+  it("replaces an earlier OCR pass's words in an area read again, and keeps text-layer words and words outside", () => {
+    // Prepare: a cell at (100..200, 100..120) the sheet's pass read as `G—` beside a text-layer word; a word
+    // read outside it.
+    const earlier = ocrWord('G—', 110, 104, 10);
+    const printed = wordAt('NOTE', 150, 104, 10);
+    const outside = ocrWord('117,471', 210, 104, 10);
+    const closer = ocrWord('G-1', 110, 104, 10);
+
+    // Act
+    const words = replaceOcrWords([earlier, printed, outside], {
+      words: [closer],
+      areas: [{ x0: 100, y0: 100, x1: 200, y1: 120 }],
+    });
+
+    // Assess
+    expect(words.map((w) => w.text)).toEqual(['NOTE', '117,471', 'G-1']);
   });
 });
 

@@ -256,17 +256,26 @@ describe('tables read from ruled grids', () => {
       ...grid(500, 100, 16),
       ...grid(900, 100, 150),
       ...grid(2250, 1400, 16),
+      ...grid(1300, 100, 16),
     ];
-    const words = [0, 1, 2, 3, 4, 5].flatMap((row) =>
-      [0, 1, 2].flatMap((column) =>
-        textIn(`R${row}C${column}`, 504 + column * 100, 100 + row * 16, 116 + row * 16),
+    const words = [
+      ...[0, 1, 2, 3, 4, 5].flatMap((row) =>
+        [0, 1, 2].flatMap((column) =>
+          textIn(`R${row}C${column}`, 504 + column * 100, 100 + row * 16, 116 + row * 16),
+        ),
       ),
-    );
+      ...['MARK', 'SIZE', 'TYPE'].flatMap((heading, column) =>
+        textIn(heading, 1304 + column * 100, 100, 116),
+      ),
+    ];
 
     // Act
     const frames = unreadGrids(words, rulings, PAGE, [{ x0: 2200, y0: 1300, x1: 2560, y1: 1700 }]);
 
     // Assess
-    expect(frames).toEqual([{ x0: 100, y0: 100, x1: 400, y1: 196 }]);
+    expect(frames).toEqual([
+      { x0: 100, y0: 100, x1: 400, y1: 196 },
+      { x0: 1300, y0: 100, x1: 1600, y1: 196 },
+    ]);
   });
 });
