@@ -220,6 +220,21 @@ const spansOf = (grid: readonly Ruling[], xs: readonly number[], ys: readonly nu
   }));
 };
 
+/** Text lines across a grid row: its words whose vertical extents overlap, top to bottom. */
+const textBands = (inside: readonly Word[]): Array<{ y0: number; y1: number }> => {
+  const bands: Array<{ y0: number; y1: number }> = [];
+  for (const word of [...inside].sort((a, b) => a.y0 - b.y0)) {
+    const band = bands.find(
+      (b) => word.y0 < b.y1 - 0.3 * height(word) && word.y1 > b.y0 + 0.3 * height(word),
+    );
+    if (band) {
+      band.y0 = Math.min(band.y0, word.y0);
+      band.y1 = Math.max(band.y1, word.y1);
+    } else bands.push({ y0: word.y0, y1: word.y1 });
+  }
+  return bands.sort((a, b) => a.y0 - b.y0);
+};
+
 /** Row lines added inside grid rows that hold several text lines with no line drawn between them. */
 const textRowLines = (ys: readonly number[], xs: readonly number[], words: readonly Word[], text: number) => {
   const out: number[] = [];
@@ -227,25 +242,18 @@ const textRowLines = (ys: readonly number[], xs: readonly number[], words: reado
   // grid whose drawn rows are mostly tall (ruled by columns only) has rows that only its text separates.
   const drawnHeights = ys.slice(1).map((y, index) => y - (ys[index] ?? y));
   if (median(drawnHeights) < 2.6 * text) return out;
-  for (let row = 0; row + 1 < ys.length; row++) {
+  const rows = ys.slice(1).map((bottom, row) => {
     const top = ys[row] ?? 0;
-    const bottom = ys[row + 1] ?? 0;
-    if (bottom - top < 2.6 * text) continue;
     const inside = words.filter((word) => centerY(word) > top && centerY(word) < bottom);
+    return { top, bottom, inside, bands: textBands(inside) };
+  });
+  // ... and a grid whose drawn rows mostly hold one line of text draws a line under each row, whatever its
+  // lettering's size against its rows' (small figures in roomy cells).
+  if (median(rows.filter((row) => row.bands.length > 0).map((row) => row.bands.length)) <= 1) return out;
+  for (const { top, bottom, inside, bands } of rows) {
+    if (bottom - top < 2.6 * text) continue;
     const filledColumns = new Set(inside.map((word) => lastAtOrBelow(xs, centerX(word))));
     if (filledColumns.size < 2) continue;
-    // Text lines across the row: words whose vertical extents overlap.
-    const bands: Array<{ y0: number; y1: number }> = [];
-    for (const word of [...inside].sort((a, b) => a.y0 - b.y0)) {
-      const band = bands.find(
-        (b) => word.y0 < b.y1 - 0.3 * height(word) && word.y1 > b.y0 + 0.3 * height(word),
-      );
-      if (band) {
-        band.y0 = Math.min(band.y0, word.y0);
-        band.y1 = Math.max(band.y1, word.y1);
-      } else bands.push({ y0: word.y0, y1: word.y1 });
-    }
-    bands.sort((a, b) => a.y0 - b.y0);
     // A row begins at a line whose key (first) column holds text; a line without one continues the row above
     // (a wrapped cell), and a wrapped heading beside a one-line key stays one header row.
     const keyRight = xs[1] ?? 0;

@@ -278,4 +278,41 @@ describe('tables read from ruled grids', () => {
       { x0: 1300, y0: 100, x1: 1600, y1: 196 },
     ]);
   });
+
+  it('keeps a heading over three lines whole in a grid that rules each row, its figures small in roomy cells', () => {
+    // Prepare: rows 18 pt tall with 6 pt figures (three text heights each); a heading row 36 pt tall whose key
+    // cell prints PIPE / SIZE / X on three lines.
+    const ys = [100, 136, 154, 172, 190, 208];
+    const xs = [100, 140, 180, 220];
+    const rulings: Ruling[] = [
+      ...ys.map((y): Ruling => ({ axis: 'h', at: y, from: 100, to: 220 })),
+      ...xs.map((x): Ruling => ({ axis: 'v', at: x, from: 100, to: 208 })),
+    ];
+    const body = [
+      ['24"', `2'-7"`, `7'-0"`],
+      ['20"', `2'-1"`, `6'-0"`],
+      ['18"', `1'-11"`, `5'-6"`],
+      ['16"', `1'-9"`, `5'-0"`],
+    ];
+    const words = [
+      ...textIn('PIPE', 104, 100, 112, 6),
+      ...textIn('SIZE', 104, 112, 124, 6),
+      ...textIn('X', 104, 124, 136, 6),
+      ...textIn('A', 154, 100, 136, 6),
+      ...textIn('B', 194, 100, 136, 6),
+      ...body.flatMap((cells, row) =>
+        cells.flatMap((text, column) =>
+          textIn(text, (xs[column] ?? 0) + 4, ys[row + 1] ?? 0, ys[row + 2] ?? 0, 6),
+        ),
+      ),
+    ];
+
+    // Act
+    const tables = readTables(words, rulings, PAGE);
+
+    // Assess
+    expect(tables).toHaveLength(1);
+    expect(tables[0]?.header).toEqual([['PIPE SIZE X', 'A', 'B']]);
+    expect(tables[0]?.rows.map((row) => row.cells.map((cell) => cell.text))).toEqual(body);
+  });
 });
