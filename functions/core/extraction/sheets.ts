@@ -14,6 +14,7 @@ import {
   centerInside,
   contains,
   fromDisplayBox,
+  intersection,
   iou,
   type Line,
   toDisplayBox,
@@ -276,7 +277,18 @@ export const analyzeSheetPage = async (
   fitScheduleFrames(drafts, rulings);
   const gridRulings = await tableRulings().catch(() => rulings);
   const exclude = titleBlock ? [titleBlock] : [];
-  const tables = readTables(words, gridRulings, geometry, exclude);
+  // A table may sit in the title block's strip (a revision block, a site information block): the title block's
+  // grids are read too, and a table kept there when it is not the title block's own grid (the one printing the
+  // sheet's number or title) and is named (a title row, or a line over its frame), as key-value boxes
+  // (`DRAWN BY | JMW`) are not.
+  const identity = [best?.box, ...(titleLines[0] ?? [])].filter((box): box is Box => Boolean(box));
+  const ofContent = (table: TableRead): boolean =>
+    !titleBlock ||
+    intersection(table.box, titleBlock) < 0.5 * area(table.box) ||
+    (table.title !== null && !identity.some((box) => centerInside(table.box, box)));
+  const readContentTables = (sourceRulings: readonly Ruling[]): TableRead[] =>
+    readTables(words, sourceRulings, geometry, [], ofContent);
+  const tables = readContentTables(gridRulings);
   // A sheet read by OCR may print its grids as pixels (a scan, or a scanned table pasted on a drawing): their
   // rulings are found in a render, and read apart from the paths (which would join them to other linework).
   let pixelRulings: Ruling[] = [];
@@ -285,7 +297,7 @@ export const analyzeSheetPage = async (
       const area = { x0: 0, y0: 0, x1: pageWidth, y1: pageHeight };
       pixelRulings = scanRulings(request, request.pdfiumPage, area, SCAN_MIN_RULING);
       tables.push(
-        ...readTables(words, pixelRulings, geometry, exclude).filter(
+        ...readContentTables(pixelRulings).filter(
           (table) => !tables.some((drawn) => iou(drawn.box, table.box) > 0.3),
         ),
       );
@@ -312,7 +324,7 @@ export const analyzeSheetPage = async (
       // A grid drawn as paths is also in a render's pixels: each is read once.
       const seen: Box[] = tables.map((table) => table.box);
       const sources = [gridRulings, pictureRulings].map((sourceRulings) => {
-        const frames = unreadGrids(words, sourceRulings, geometry, exclude).filter(
+        const frames = unreadGrids(words, sourceRulings, geometry).filter(
           (frame) => !seen.some((other) => iou(other, frame) > 0.3),
         );
         seen.push(...frames);
@@ -331,7 +343,7 @@ export const analyzeSheetPage = async (
         lines = buildLines(words, { gapFactor: 1.5 });
         for (const source of sources)
           unreadTables.push(
-            ...readTables(words, source.rulings, geometry, exclude).filter((table) =>
+            ...readContentTables(source.rulings).filter((table) =>
               source.frames.some((frame) => iou(frame, table.box) > 0.5),
             ),
           );

@@ -336,6 +336,8 @@ export const readTables = (
   rulings: readonly Ruling[],
   page: { width: number; height: number },
   exclude: readonly Box[] = [],
+  /** Tables kept; a grid whose table is not kept is read again without its frame, like one that is no table. */
+  accept: (table: TableRead) => boolean = () => true,
 ): TableRead[] => {
   const usable = usableRulings(rulings, page, exclude);
   if (usable.length > MAX_RULINGS) return [];
@@ -344,7 +346,7 @@ export const readTables = (
   const tables: TableRead[] = [];
   const read = (rulingsOfGrid: readonly Ruling[], depth: number): void => {
     for (const grid of grids(rulingsOfGrid)) {
-      const found = readGrid(grid, horizontalWords, lines);
+      const found = readGrid(grid, horizontalWords, lines).filter(accept);
       if (found.length || depth >= MAX_FRAME_DEPTH || grid.length < 8) {
         tables.push(...found);
         continue;
@@ -378,7 +380,7 @@ const MIN_BLANK_ROW = 8;
 const MAX_BLANK_SHARE = 0.25;
 
 /**
- * The frames of ruled grids that hold no text to read: four rows or more of two columns or more, most rows of
+ * The frames of ruled grids that hold no text to read: four rows or more (of one column or more), most rows of
  * single cells, rows a line of lettering tall, and (almost) no word inside. On a sheet read from its text layer
  * such a grid is a table whose lettering was drawn as outlines (a CAD font exported as strokes): OCR reads it.
  */
@@ -390,11 +392,13 @@ export const unreadGrids = (
 ): Box[] => {
   const usable = usableRulings(rulings, page, exclude);
   if (usable.length > MAX_RULINGS) return [];
+  // The words a table's cells are read from (readTables): lettering read in another direction is not a cell's.
+  const horizontalWords = words.filter((word) => word.dir === 0 && word.text.trim());
   const frames: Box[] = [];
   const visit = (rulingsOfGrid: readonly Ruling[], depth: number): void => {
     for (const grid of grids(rulingsOfGrid)) {
       const frame = boxOf(grid.map(rulingBox));
-      if (isBlankTableGrid(grid, frame, words, page)) {
+      if (isBlankTableGrid(grid, frame, horizontalWords, page)) {
         frames.push(frame);
         continue;
       }
@@ -423,7 +427,7 @@ const isBlankTableGrid = (
   const xs = snapped(grid.filter((ruling) => ruling.axis === 'v').map((ruling) => ruling.at));
   const rowCount = ys.length - 1;
   const columnCount = xs.length - 1;
-  if (rowCount < 4 || columnCount < 2 || rowCount * columnCount > MAX_CELLS) return false;
+  if (rowCount < 4 || rowCount * columnCount > MAX_CELLS) return false;
   const width = frame.x1 - frame.x0;
   const height = frame.y1 - frame.y0;
   // Two columns of words take an inch at least; a smaller grid is a symbol's linework.
