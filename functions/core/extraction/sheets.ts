@@ -287,7 +287,7 @@ export const analyzeSheetPage = async (
     intersection(table.box, titleBlock) < 0.5 * area(table.box) ||
     (table.title !== null && !identity.some((box) => centerInside(table.box, box)));
   const readContentTables = (sourceRulings: readonly Ruling[]): TableRead[] =>
-    readTables(words, sourceRulings, geometry, [], ofContent);
+    readTables(words, sourceRulings, geometry).filter(ofContent);
   const tables = readContentTables(gridRulings);
   // A sheet read by OCR may print its grids as pixels (a scan, or a scanned table pasted on a drawing): their
   // rulings are found in a render, and read apart from the paths (which would join them to other linework).

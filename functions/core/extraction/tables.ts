@@ -336,8 +336,6 @@ export const readTables = (
   rulings: readonly Ruling[],
   page: { width: number; height: number },
   exclude: readonly Box[] = [],
-  /** Tables kept; a grid whose table is not kept is read again without its frame, like one that is no table. */
-  accept: (table: TableRead) => boolean = () => true,
 ): TableRead[] => {
   const usable = usableRulings(rulings, page, exclude);
   if (usable.length > MAX_RULINGS) return [];
@@ -346,7 +344,7 @@ export const readTables = (
   const tables: TableRead[] = [];
   const read = (rulingsOfGrid: readonly Ruling[], depth: number): void => {
     for (const grid of grids(rulingsOfGrid)) {
-      const found = readGrid(grid, horizontalWords, lines).filter(accept);
+      const found = readGrid(grid, horizontalWords, lines);
       if (found.length || depth >= MAX_FRAME_DEPTH || grid.length < 8) {
         tables.push(...found);
         continue;

@@ -315,4 +315,22 @@ describe('tables read from ruled grids', () => {
     expect(tables[0]?.header).toEqual([['PIPE SIZE X', 'A', 'B']]);
     expect(tables[0]?.rows.map((row) => row.cells.map((cell) => cell.text))).toEqual(body);
   });
+
+  it('finds a blank list of one column, judged on lettering read across it (not on words read turned)', () => {
+    // Prepare: a one-column ruled list of six rows (100..400 x 100..196) with only turned words in it (a turned
+    // OCR pass reads noise in a scan's cells).
+    const ys = [100, 116, 132, 148, 164, 180, 196];
+    const rulings: Ruling[] = [
+      ...ys.map((y): Ruling => ({ axis: 'h', at: y, from: 100, to: 400 })),
+      { axis: 'v', at: 100, from: 100, to: 196 },
+      { axis: 'v', at: 400, from: 100, to: 196 },
+    ];
+    const turned = ys.slice(0, -1).map((y) => ({ ...wordAt('III', 200, y + 4, 8), dir: 90 as const }));
+
+    // Act
+    const frames = unreadGrids(turned, rulings, PAGE);
+
+    // Assess
+    expect(frames).toEqual([{ x0: 100, y0: 100, x1: 400, y1: 196 }]);
+  });
 });
