@@ -1,5 +1,6 @@
 /**
- * Quality of the extraction engine against the ground truth in ../shared/corpus/labels.
+ * Quality of the extraction engine against the ground truth in `$CORPUS_DIR/labels` (default
+ * ../shared/corpus): `specs.json` and `sheets.json`, either may be absent.
  *
  *   PATH=$PWD/node_modules/.bin:$PATH tsx bench/extraction-eval/run.ts [--file substr] [--only specs|sheets]
  *                                                                      [--no-ocr] [--json out.json] [--verbose]
@@ -12,7 +13,7 @@
  * (by title position and by title text), callout references, region boxes (IoU >= 0.5).
  * `--results dir` writes each file's ExtractionResult there; `--rescore` scores those files instead of
  * extracting again (for changes to the scoring only).
- * Skips cleanly (exit 0) when the corpus is absent.
+ * Skips cleanly (exit 0) when the corpus has neither label file.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -41,8 +42,8 @@ const args = benchArgs;
 const flag = flagValue;
 const corpus = corpusDir;
 const labelsDir = path.join(corpus, 'labels');
-if (!existsSync(path.join(labelsDir, 'specs.json'))) {
-  console.log(`extraction-eval: corpus not found at ${corpus}; skipping.`);
+if (!existsSync(path.join(labelsDir, 'specs.json')) && !existsSync(path.join(labelsDir, 'sheets.json'))) {
+  console.log(`extraction-eval: no labels at ${labelsDir} (CORPUS_DIR); skipping.`);
   process.exit(0);
 }
 
@@ -52,8 +53,13 @@ interface SpecsFile {
 interface SheetsFile {
   files: Record<string, { sheets?: SheetLabel[] }>;
 }
-const specs = JSON.parse(readFileSync(path.join(labelsDir, 'specs.json'), 'utf8')) as SpecsFile;
-const sheets = JSON.parse(readFileSync(path.join(labelsDir, 'sheets.json'), 'utf8')) as SheetsFile;
+/** A label file of the corpus, or none of its kind when the corpus does not hold it. */
+const labelFile = <T extends { files: object }>(name: string): T =>
+  existsSync(path.join(labelsDir, name))
+    ? (JSON.parse(readFileSync(path.join(labelsDir, name), 'utf8')) as T)
+    : ({ files: {} } as T);
+const specs = labelFile<SpecsFile>('specs.json');
+const sheets = labelFile<SheetsFile>('sheets.json');
 
 const only = flag('--only');
 const fileFilter = flag('--file');

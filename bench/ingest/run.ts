@@ -9,12 +9,13 @@
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { corpusDir } from '../args.ts';
 import { benchApi, createReadyProject, ingestFile } from '../local-api.ts';
 import { ensurePoppler, pdftotextSeconds } from '../poppler.ts';
 import { type BenchFigure, recordResult } from '../results.ts';
 
-const CORPUS = process.env.CORPUS_DIR ?? resolve(import.meta.dirname ?? '.', '../../../shared/corpus');
+const CORPUS = corpusDir;
 const SPEC_BOOKS = [
   'sfpw-2977J-paul-ave-pavement-sewer_project-manual.pdf',
   'sfpw-1243I-pavement-renovation-54-sewer_project-manual.pdf',

@@ -18,11 +18,11 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { corpusDir } from '../args.ts';
 import { corpusProject } from '../corpus-project.ts';
 import { recordResult } from '../results.ts';
 
-const ROOT = resolve(import.meta.dirname ?? '.', '../..');
-const CORPUS = process.env.CORPUS_DIR ?? resolve(ROOT, '../shared/corpus');
+const CORPUS = corpusDir;
 const args = process.argv.slice(2);
 const jsonOut = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined;
 const verbose = args.includes('--verbose');

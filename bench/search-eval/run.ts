@@ -14,12 +14,12 @@
  * analyzer, the embedder or the code of extraction, pipeline and search change.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { corpusDir } from '../args.ts';
 import { corpusProject } from '../corpus-project.ts';
 import { recordResult } from '../results.ts';
 
-const ROOT = resolve(import.meta.dirname ?? '.', '../..');
-const CORPUS = process.env.CORPUS_DIR ?? resolve(ROOT, '../shared/corpus');
+const CORPUS = corpusDir;
 const args = process.argv.slice(2);
 const jsonOut = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined;
 const verbose = args.includes('--verbose');

@@ -20,8 +20,7 @@
 import { ExtractionError, isExtractionError } from './errors.ts';
 import { type Box, centerInside, centerX, centerY, type Word } from './geometry.ts';
 import type { PdfiumPage } from './io/pdfium.ts';
-import { type OcrRequest, type OcrResult, ocrArea, summarize } from './ocr.ts';
-import { renderPdfiumRegion } from './render.ts';
+import { type OcrRequest, type OcrResult, ocrArea, summarize, withPdfiumRender } from './ocr.ts';
 import type { Ruling } from './rulings.ts';
 
 /** Overlap of neighbouring tiles, in points (1.5 in: longer than nearly every word of a drawing's notes). */
@@ -129,16 +128,9 @@ export const ocrDrawing = async (
   const deadline = request.deadline ?? started + pageTime;
   const words: Word[] = [];
   let failure: ExtractionError | null = null;
-  // The tiles are cut from this render (renderForOcr takes a kept render that holds the area): this read's
-  // alone, its memory goes with it.
-  const kept = request.renders?.length ?? 0;
-  request.renders ??= [];
-  request.renders.push({
-    dpi,
-    rendered: renderPdfiumRegion(pdfiumPage, area, dpi, request.limits.maxCanvasPixels, request.turn),
-  });
+  // The tiles are cut from one render of the area: this read's alone, its memory goes with it.
   let slowestTile = 0;
-  try {
+  await withPdfiumRender(request, pdfiumPage, area, dpi, async () => {
     for (const tile of planTiles(area, dpi)) {
       // A tile starts only in the first half of the page's time, and with time left for two tiles as slow as
       // the slowest so far and a margin: a tile under way is not interrupted.
@@ -168,9 +160,7 @@ export const ocrDrawing = async (
         ),
       );
     }
-  } finally {
-    request.renders.splice(kept);
-  }
+  });
   if (failure && words.length === 0) throw failure;
   return { ...summarize(words, started), failure };
 };

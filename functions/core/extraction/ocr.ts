@@ -14,7 +14,7 @@ import type { PdfiumPage } from './io/pdfium.ts';
 import type { ExtractionLimits } from './limits.ts';
 import type { PageGeometry, PdfPage } from './pdf.ts';
 import type { Turn } from './reading-frame.ts';
-import { cropCanvas, type RenderedRegion, renderRegion } from './render.ts';
+import { cropCanvas, type RenderedRegion, renderPdfiumRegion, renderRegion } from './render.ts';
 import type { Ruling } from './rulings.ts';
 
 export interface OcrRequest {
@@ -76,6 +76,31 @@ export const keepRender = async (
   );
   request.renders ??= [];
   request.renders.push({ dpi, rendered });
+};
+
+/**
+ * Runs `read` with `area` rendered by PDFium at `dpi` kept for it (renderForOcr cuts every read inside `area`
+ * from that render: a large area of a page of a million operators in a fraction of pdf.js's time); the render
+ * is dropped when `read` ends.
+ */
+export const withPdfiumRender = async <T>(
+  request: OcrRequest,
+  pdfiumPage: PdfiumPage,
+  area: Box,
+  dpi: number,
+  read: () => Promise<T>,
+): Promise<T> => {
+  const kept = request.renders?.length ?? 0;
+  request.renders ??= [];
+  request.renders.push({
+    dpi,
+    rendered: renderPdfiumRegion(pdfiumPage, area, dpi, request.limits.maxCanvasPixels, request.turn),
+  });
+  try {
+    return await read();
+  } finally {
+    request.renders.splice(kept);
+  }
 };
 
 /**

@@ -4,8 +4,7 @@
  * assembled into a document later (spec sections span page batches).
  */
 import { ExtractionError, isExtractionError, ocrSkipped } from './errors.ts';
-import { intersection, type Line, type Word } from './geometry.ts';
-import { pdfiumImageBoxes } from './io/paths.ts';
+import { type Box, intersection, type Line, type Word } from './geometry.ts';
 import { readPdfiumWords } from './io/text.ts';
 import { buildLines } from './layout.ts';
 import type { ExtractionLimits } from './limits.ts';
@@ -21,7 +20,7 @@ import {
   turnGeometry,
   wordToTurned,
 } from './reading-frame.ts';
-import { joinSegments, type Ruling, readPdfiumSegments, readRulings } from './rulings.ts';
+import { joinSegments, type Ruling, readPdfiumObjects, readRulings } from './rulings.ts';
 import {
   analyzeSheetPage,
   numberScoreOf,
@@ -138,13 +137,14 @@ export const processPage = async (
         // filled nor stroked, and such a rectangle decides an as-built sheet's title block). Other sheets'
         // rulings come from PDFium's page objects, and pdf.js parses nothing of them unless OCR is needed.
         const ocrWillRead = wantsOcr && options.ocrBudget.pagesLeft > 0;
-        // PDFium's segments are walked once, on first use, for every length and join the sheet needs.
-        let segmentsRead: Ruling[] | null | undefined;
-        const pdfiumSegments = (): Ruling[] => {
-          if (segmentsRead === undefined)
-            segmentsRead = readPdfiumSegments(pdfiumPage, MIN_SEGMENT, MAX_PATHS);
-          return segmentsRead ?? [];
+        // PDFium's page objects are walked once, on first use, for every length and join the sheet needs and
+        // for its pictures.
+        let objectsRead: ReturnType<typeof readPdfiumObjects> | undefined;
+        const pdfiumObjects = (): { segments: Ruling[]; images: Box[] } => {
+          if (objectsRead === undefined) objectsRead = readPdfiumObjects(pdfiumPage, MIN_SEGMENT, MAX_PATHS);
+          return objectsRead ?? { segments: [], images: [] };
         };
+        const pdfiumSegments = (): Ruling[] => pdfiumObjects().segments;
         const sheetRulings = (minLength: number): Promise<Ruling[]> =>
           ocrWillRead
             ? readRulings(page, pdfjs, geometry, minLength, MAX_PATHS)
@@ -257,7 +257,7 @@ export const processPage = async (
           tableOcr && frame.turn === 0
             ? {
                 ocr: { ...tableOcr, pdfiumPage, deadline, renders: [] },
-                pictures: () => pdfiumImageBoxes(pdfiumPage, MAX_PATHS) ?? [],
+                pictures: () => pdfiumObjects().images,
               }
             : null,
         );

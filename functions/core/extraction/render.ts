@@ -68,9 +68,14 @@ export const renderPdfiumRegion = (
   turn: Turn = 0,
 ): RenderedRegion => {
   const rendered = renderPdfiumPixels(page, box, dpi, maxPixels, turn);
-  const canvas = createCanvas(rendered.width, rendered.height);
-  canvas.getContext('2d').putImageData(new ImageData(rendered.data, rendered.width, rendered.height), 0, 0);
-  return { canvas, scale: rendered.scale, box };
+  return { canvas: canvasOf(rendered), scale: rendered.scale, box };
+};
+
+/** RGBA pixels on a canvas (for drawing on them or cutting from them). */
+export const canvasOf = (pixels: { data: Uint8ClampedArray; width: number; height: number }): Canvas => {
+  const canvas = createCanvas(pixels.width, pixels.height);
+  canvas.getContext('2d').putImageData(new ImageData(pixels.data, pixels.width, pixels.height), 0, 0);
+  return canvas;
 };
 
 /**

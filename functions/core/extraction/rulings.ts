@@ -2,8 +2,8 @@
  * Long straight lines (rulings) of a page, from its operator list: title-block borders, table grids.
  * Only axis-aligned segments longer than a minimum length are kept, in display coordinates.
  */
-import { applyMatrix, type Matrix, multiply } from './geometry.ts';
-import { forEachPdfiumPath } from './io/paths.ts';
+import { applyMatrix, type Box, boxOf, type Matrix, multiply } from './geometry.ts';
+import { forEachPdfiumObject } from './io/paths.ts';
 import type { PdfiumPage } from './io/pdfium.ts';
 import {
   drawingOperatorList,
@@ -144,23 +144,41 @@ export const readPdfiumRulings = (
   minLength: number,
   maxObjects: number,
   rowsFirst = false,
-): Ruling[] => joinSegments(readPdfiumSegments(page, minLength, maxObjects) ?? [], minLength, rowsFirst);
+): Ruling[] =>
+  joinSegments(readPdfiumObjects(page, minLength, maxObjects)?.segments ?? [], minLength, rowsFirst);
 
 /**
- * The axis-aligned segments of at least `minLength` points of PDFium's page objects, not yet joined; null when
- * the page has more than `maxObjects` objects. One walk serves every length and join a page needs
- * (joinSegments).
+ * The axis-aligned segments of at least `minLength` points of PDFium's page objects, not yet joined, and the
+ * display boxes of the images the page places (a picture pasted on a drawing: a scanned schedule, a vendor's
+ * table); null when the page has more than `maxObjects` objects. One walk serves every length and join a page
+ * needs (joinSegments) and its pictures.
  */
-export const readPdfiumSegments = (
+export const readPdfiumObjects = (
   page: PdfiumPage,
   minLength: number,
   maxObjects: number,
-): Ruling[] | null => {
-  const out: Ruling[] = [];
-  const seen = forEachPdfiumPath(page, maxObjects, (path, toDisplay) =>
-    segmentsOf(path, toDisplay, minLength, out),
-  );
-  return seen > maxObjects ? null : out;
+): { segments: Ruling[]; images: Box[] } | null => {
+  const segments: Ruling[] = [];
+  const images: Box[] = [];
+  const seen = forEachPdfiumObject(page, maxObjects, {
+    path: (path, toDisplay) => segmentsOf(path, toDisplay, minLength, segments),
+    // An image is drawn in the unit square of its own space.
+    image: (toDisplay) =>
+      images.push(
+        boxOf(
+          [
+            [0, 0],
+            [1, 0],
+            [0, 1],
+            [1, 1],
+          ].map(([u = 0, v = 0]) => {
+            const [x, y] = applyMatrix(toDisplay, u, v);
+            return { x0: x, y0: y, x1: x, y1: y };
+          }),
+        ),
+      ),
+  });
+  return seen > maxObjects ? null : { segments, images };
 };
 
 /** The segments of at least `minLength` points joined into rulings (see mergeRulings). */

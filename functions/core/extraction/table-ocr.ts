@@ -9,12 +9,12 @@
  * empty keeps the sheet's read; a column of lengths or sizes is written in its kind's form (table-values.ts). A
  * scan's grids are pixels: its rulings are found in a render (scanRulings).
  */
-import { createCanvas, ImageData } from '@napi-rs/canvas';
-import type { Box, Word } from './geometry.ts';
+import { createCanvas } from '@napi-rs/canvas';
+import { type Box, boxOf, type Word } from './geometry.ts';
 import type { PdfiumPage } from './io/pdfium.ts';
-import { type OcrRequest, ocrArea, recognize, toWords } from './ocr.ts';
+import { type OcrRequest, ocrArea, recognize, toWords, withPdfiumRender } from './ocr.ts';
 import { rasterRulings, shaveBorders } from './raster-rulings.ts';
-import { renderPdfiumPixels, renderPdfiumRegion } from './render.ts';
+import { canvasOf, renderPdfiumPixels } from './render.ts';
 import type { Ruling } from './rulings.ts';
 import { repairColumnValues } from './table-values.ts';
 import { cellText, type TableCell, type TableRead } from './tables.ts';
@@ -45,9 +45,8 @@ const readStackedCells = async (
     request.limits.maxCanvasPixels,
     request.turn,
   );
-  const { scale, data, width: pixelWidth, height: pixelHeight } = rendered;
-  const render = createCanvas(pixelWidth, pixelHeight);
-  render.getContext('2d').putImageData(new ImageData(data, pixelWidth, pixelHeight), 0, 0);
+  const { scale, width: pixelWidth, height: pixelHeight } = rendered;
+  const render = canvasOf(rendered);
   const slots = cells.map((cell) => {
     const x0 = Math.max(0, Math.round((cell.box.x0 - strip.x0) * scale));
     const y0 = Math.max(0, Math.round((cell.box.y0 - strip.y0) * scale));
@@ -122,9 +121,7 @@ export const readTableColumns = async (
   pdfiumPage: PdfiumPage,
   tables: readonly TableRead[],
 ): Promise<AreasRead> => {
-  const started = Date.now();
-  const pageTime = request.limits.pageTimeoutMs;
-  const deadline = request.deadline ?? started + pageTime;
+  const clock = pageClock(request);
   const read: Word[] = [];
   const areas: Box[] = [];
   for (const table of tables) {
@@ -136,15 +133,13 @@ export const readTableColumns = async (
       const narrowest = Math.min(...cells.map((cell) => cell.box.x1 - cell.box.x0));
       const own = cells.filter((cell) => cell.box.x1 - cell.box.x0 <= narrowest * 1.1 + 1);
       if (own.length < 2) continue;
-      if (deadline - Date.now() < pageTime * TIME_SHARE_LEFT)
-        return { words: read, areas, seconds: seconds(started) };
-      const strip = {
-        x0: Math.min(...own.map((cell) => cell.box.x0)),
-        y0: Math.min(...own.map((cell) => cell.box.y0)),
-        x1: Math.max(...own.map((cell) => cell.box.x1)),
-        y1: Math.max(...own.map((cell) => cell.box.y1)),
-      };
-      const wordsByCell = await readStackedCells(request, pdfiumPage, strip, own);
+      if (!clock.hasTime()) return { words: read, areas, seconds: clock.seconds() };
+      const wordsByCell = await readStackedCells(
+        request,
+        pdfiumPage,
+        boxOf(own.map((cell) => cell.box)),
+        own,
+      );
       own.forEach((cell, index) => {
         const mine = wordsByCell[index] ?? [];
         if (!mine.length) return;
@@ -158,10 +153,19 @@ export const readTableColumns = async (
       });
     }
   }
-  return { words: read, areas, seconds: seconds(started) };
+  return { words: read, areas, seconds: clock.seconds() };
 };
 
-const seconds = (started: number): number => (Date.now() - started) / 1000;
+/** The page's time as a table's reads see it: whether a read may start, and the seconds they have spent. */
+const pageClock = (request: OcrRequest): { hasTime: () => boolean; seconds: () => number } => {
+  const started = Date.now();
+  const pageTime = request.limits.pageTimeoutMs;
+  const deadline = request.deadline ?? started + pageTime;
+  return {
+    hasTime: () => deadline - Date.now() >= pageTime * TIME_SHARE_LEFT,
+    seconds: () => (Date.now() - started) / 1000,
+  };
+};
 
 /** Resolution of the read of a grid whose lettering is outlines (small schedule lettering). */
 const OUTLINED_DPI = 300;
@@ -179,34 +183,18 @@ export const readOutlinedGrids = async (
   frames: readonly Box[],
   rulings: readonly Ruling[],
 ): Promise<AreasRead> => {
-  const started = Date.now();
-  const pageTime = request.limits.pageTimeoutMs;
-  const deadline = request.deadline ?? started + pageTime;
+  const clock = pageClock(request);
   const read: Word[] = [];
   const areas: Box[] = [];
   for (const frame of frames.slice(0, MAX_OUTLINED_GRIDS)) {
-    if (deadline - Date.now() < pageTime * TIME_SHARE_LEFT) break;
-    const kept = request.renders?.length ?? 0;
-    request.renders ??= [];
-    request.renders.push({
-      dpi: OUTLINED_DPI,
-      rendered: renderPdfiumRegion(
-        pdfiumPage,
-        frame,
-        OUTLINED_DPI,
-        request.limits.maxCanvasPixels,
-        request.turn,
-      ),
-    });
-    try {
-      const result = await ocrArea(request, frame, OUTLINED_DPI, 0, rulings);
-      read.push(...result.words);
-      areas.push(frame);
-    } finally {
-      request.renders.splice(kept);
-    }
+    if (!clock.hasTime()) break;
+    const result = await withPdfiumRender(request, pdfiumPage, frame, OUTLINED_DPI, () =>
+      ocrArea(request, frame, OUTLINED_DPI, 0, rulings),
+    );
+    read.push(...result.words);
+    areas.push(frame);
   }
-  return { words: read, areas, seconds: seconds(started) };
+  return { words: read, areas, seconds: clock.seconds() };
 };
 
 /** Resolution of a scan's render for its rulings (a one-pixel line of a 400 dpi scan survives it). */

@@ -327,6 +327,40 @@ const usableRulings = (
       !exclude.some((box) => contains(box, rulingBox(ruling), 2)),
   );
 
+/** The words a table's cells are read from: lettering read in another direction is not a cell's. */
+const acrossWords = (words: readonly Word[]): Word[] =>
+  words.filter((word) => word.dir === 0 && word.text.trim());
+
+/**
+ * Offers each connected grid of a page's usable rulings to `take`. A grid `take` refuses (no table as a whole)
+ * may be a frame (a detail's border, a view's box) joining tables drawn inside it to other linework: its longest
+ * lines taken away, what stays connected is offered again, down to MAX_FRAME_DEPTH.
+ */
+const eachGrid = (
+  rulings: readonly Ruling[],
+  page: { width: number; height: number },
+  exclude: readonly Box[],
+  take: (grid: readonly Ruling[], frame: Box) => boolean,
+): void => {
+  const usable = usableRulings(rulings, page, exclude);
+  if (usable.length > MAX_RULINGS) return;
+  const visit = (rulingsOfGrid: readonly Ruling[], depth: number): void => {
+    for (const grid of grids(rulingsOfGrid)) {
+      const frame = boxOf(grid.map(rulingBox));
+      if (take(grid, frame) || depth >= MAX_FRAME_DEPTH || grid.length < 8) continue;
+      visit(
+        grid.filter(
+          (ruling) =>
+            ruling.to - ruling.from <
+            FRAME_LINE_SHARE * (ruling.axis === 'h' ? frame.x1 - frame.x0 : frame.y1 - frame.y0),
+        ),
+        depth + 1,
+      );
+    }
+  };
+  visit(usable, 0);
+};
+
 /**
  * Reads the ruled tables of a page. `rulings` should include short ones (cell borders); `exclude` are boxes
  * whose grids are not tables of content (the title block).
@@ -337,32 +371,14 @@ export const readTables = (
   page: { width: number; height: number },
   exclude: readonly Box[] = [],
 ): TableRead[] => {
-  const usable = usableRulings(rulings, page, exclude);
-  if (usable.length > MAX_RULINGS) return [];
-  const horizontalWords = words.filter((word) => word.dir === 0 && word.text.trim());
+  const horizontalWords = acrossWords(words);
   const lines = buildLines(horizontalWords, { gapFactor: 1.5 });
   const tables: TableRead[] = [];
-  const read = (rulingsOfGrid: readonly Ruling[], depth: number): void => {
-    for (const grid of grids(rulingsOfGrid)) {
-      const found = readGrid(grid, horizontalWords, lines);
-      if (found.length || depth >= MAX_FRAME_DEPTH || grid.length < 8) {
-        tables.push(...found);
-        continue;
-      }
-      // Not a table as a whole: a frame (a detail's border, a view's box) may join tables drawn inside it to
-      // other linework. Its longest lines taken away, what stays connected is read again.
-      const frame = boxOf(grid.map(rulingBox));
-      read(
-        grid.filter(
-          (ruling) =>
-            ruling.to - ruling.from <
-            FRAME_LINE_SHARE * (ruling.axis === 'h' ? frame.x1 - frame.x0 : frame.y1 - frame.y0),
-        ),
-        depth + 1,
-      );
-    }
-  };
-  read(usable, 0);
+  eachGrid(rulings, page, exclude, (grid) => {
+    const found = readGrid(grid, horizontalWords, lines);
+    tables.push(...found);
+    return found.length > 0;
+  });
   // A grid inside another table's frame is that table's (a nested legend cell), not a table of its own.
   return tables.filter(
     (table) =>
@@ -388,30 +404,13 @@ export const unreadGrids = (
   page: { width: number; height: number },
   exclude: readonly Box[] = [],
 ): Box[] => {
-  const usable = usableRulings(rulings, page, exclude);
-  if (usable.length > MAX_RULINGS) return [];
-  // The words a table's cells are read from (readTables): lettering read in another direction is not a cell's.
-  const horizontalWords = words.filter((word) => word.dir === 0 && word.text.trim());
+  const horizontalWords = acrossWords(words);
   const frames: Box[] = [];
-  const visit = (rulingsOfGrid: readonly Ruling[], depth: number): void => {
-    for (const grid of grids(rulingsOfGrid)) {
-      const frame = boxOf(grid.map(rulingBox));
-      if (isBlankTableGrid(grid, frame, horizontalWords, page)) {
-        frames.push(frame);
-        continue;
-      }
-      if (depth >= MAX_FRAME_DEPTH || grid.length < 8) continue;
-      visit(
-        grid.filter(
-          (ruling) =>
-            ruling.to - ruling.from <
-            FRAME_LINE_SHARE * (ruling.axis === 'h' ? frame.x1 - frame.x0 : frame.y1 - frame.y0),
-        ),
-        depth + 1,
-      );
-    }
-  };
-  visit(usable, 0);
+  eachGrid(rulings, page, exclude, (grid, frame) => {
+    if (!isBlankTableGrid(grid, frame, horizontalWords, page)) return false;
+    frames.push(frame);
+    return true;
+  });
   return frames;
 };
 

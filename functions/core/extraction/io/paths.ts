@@ -7,7 +7,7 @@
  * object's clipping path also holds the form's bounding box, which pdf.js's list has not as a path, and
  * PDFium gives no way to tell the two apart: clipping paths inside forms are not read.
  */
-import { applyMatrix, type Box, type Matrix, multiply } from '../geometry.ts';
+import { type Matrix, multiply } from '../geometry.ts';
 import { type PdfiumPage, rawExports, scratchOf } from './pdfium.ts';
 
 /** FPDF_PAGEOBJ_* and FPDF_SEGMENT_* (fpdf_edit.h). */
@@ -25,40 +25,12 @@ export const PATH_CURVE = 2;
 export const PATH_CLOSE = 4;
 
 /**
- * Calls `visit` for every path object of the page (in drawing order, form XObjects entered) with its
- * segments as pdf.js path codes and its matrix to display points. Returns the number of page objects seen;
- * stops (returning more than `maxObjects`) once past `maxObjects`.
+ * Calls `visitors.path` for every path object of the page (in drawing order, form XObjects entered) with its
+ * segments as pdf.js path codes and its matrix to display points, and `visitors.image` for every image with
+ * its matrix. Returns the number of page objects seen; stops (returning more than `maxObjects`) once past
+ * `maxObjects`.
  */
-export const forEachPdfiumPath = (
-  page: PdfiumPage,
-  maxObjects: number,
-  visit: (data: readonly number[], toDisplay: Matrix) => void,
-): number => forEachPdfiumObject(page, maxObjects, { path: visit });
-
-/**
- * The display boxes of the images a page places (form XObjects entered), null past `maxObjects` objects: a
- * picture pasted on a drawing (a scanned schedule, a vendor's table) is read from its pixels.
- */
-export const pdfiumImageBoxes = (page: PdfiumPage, maxObjects: number): Box[] | null => {
-  const boxes: Box[] = [];
-  const seen = forEachPdfiumObject(page, maxObjects, {
-    image: (toDisplay) => {
-      // An image is drawn in the unit square of its own space.
-      const corners = [
-        applyMatrix(toDisplay, 0, 0),
-        applyMatrix(toDisplay, 1, 0),
-        applyMatrix(toDisplay, 0, 1),
-        applyMatrix(toDisplay, 1, 1),
-      ];
-      const xs = corners.map(([x]) => x);
-      const ys = corners.map(([, y]) => y);
-      boxes.push({ x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) });
-    },
-  });
-  return seen > maxObjects ? null : boxes;
-};
-
-const forEachPdfiumObject = (
+export const forEachPdfiumObject = (
   page: PdfiumPage,
   maxObjects: number,
   visitors: {
