@@ -24,8 +24,6 @@ const ConfigSchema = z.object({
   CREDITS_PER_PAGE: z.coerce.number().int().min(0).default(1),
   /** Pages per extraction task of the pipeline. */
   PAGES_PER_BATCH: z.coerce.number().int().min(1).max(500).default(25),
-  /** Files with more pages fail alone with pdf_too_many_pages. */
-  MAX_PAGES_PER_FILE: z.coerce.number().int().min(1).default(5000),
   /** Lets webhooks target private addresses (localhost): for local development only. */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z
     .enum(['true', 'false'])

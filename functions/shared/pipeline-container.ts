@@ -2,6 +2,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { DynamoCreditLedger } from '../adapters/dynamodb/credit-ledger.ts';
 import { S3ObjectStore } from '../adapters/s3/object-store.ts';
 import { SqsWebhookQueue } from '../adapters/sqs/webhook-queue.ts';
+import { DEFAULT_LIMITS } from '../core/extraction/limits.ts';
 import type { JobDeps, PipelineSettings } from '../core/pipeline/ports.ts';
 import { dynamo, s3, sqs } from './clients.ts';
 import { config, resource } from './config.ts';
@@ -50,6 +51,7 @@ export function pipelineSettings(): PipelineSettings {
   return {
     creditsPerPage: config.CREDITS_PER_PAGE,
     pagesPerBatch: config.PAGES_PER_BATCH,
-    maxPagesPerFile: config.MAX_PAGES_PER_FILE,
+    // The engine's own limit: inspection refuses the files that extraction would.
+    maxPagesPerFile: DEFAULT_LIMITS.maxPages,
   };
 }

@@ -8,10 +8,10 @@ import {
   type ToolResult,
   type TurnResult,
 } from '../../core/reviews/answerer.ts';
-import { namedFiles, questionParts } from './question.ts';
+import { namedFileNames, questionParts } from './question.ts';
 import { addendumName, bestQuotes, originalOf, type Quote, referencesOf, unansweredAsks } from './quotes.ts';
 
-export { namedFiles, questionParts } from './question.ts';
+export { namedFileNames, questionParts } from './question.ts';
 export { addendumName, referencesOf } from './quotes.ts';
 
 /**
@@ -48,7 +48,7 @@ export class ExtractiveAnswerer implements Answerer {
         calls: [{ name: 'search_sources', query: question, modes: ['exact', 'semantic'] }],
       };
     // The files the question names (`the Ochlocknee contract`): searched on their own, and the only ones read.
-    const named = namedFiles(
+    const named = namedFileNames(
       question,
       searches.flatMap((result) => (result.hits ?? []).map((hit) => hit.fileName)),
     ).slice(0, 3);

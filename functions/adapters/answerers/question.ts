@@ -1,4 +1,5 @@
 import { analyzeQuery, analyzeText } from '../../core/search/analyzer.ts';
+import { namedFiles } from '../../core/search/named-files.ts';
 
 /** What a question asks, as the extractive answerer reads it: its parts, its shape, the files it names. */
 
@@ -84,22 +85,12 @@ function withoutNaming(piece: string, naming: Set<string>): string {
 }
 
 /**
- * The files a question names (`the Ochlocknee … contract`, `the Paul Ave drawings`): among the
- * files seen, a question word in some files' names but not all tells them apart; the files holding
- * the most such words are the ones meant. None when no word tells
- * the files apart (every file is named alike, or none is named).
+ * The files a question names (`the Ochlocknee … contract`, `the Paul Ave drawings`) among the files its
+ * searches found, by name (the rules are search's: core/search/named-files.ts).
  */
-export function namedFiles(question: string, fileNames: string[]): string[] {
-  const terms = new Set(analyzeQuery(question).terms);
-  const names = [...new Set(fileNames)];
-  const held = new Map(
-    names.map((name) => [name, new Set(fileNameTokens(name).filter((token) => terms.has(token)))]),
+export function namedFileNames(question: string, fileNames: string[]): string[] {
+  return namedFiles(
+    question,
+    [...new Set(fileNames)].map((fileName) => ({ fileId: fileName, fileName })),
   );
-  const telling = [...terms].filter((term) => {
-    const count = [...held.values()].filter((tokens) => tokens.has(term)).length;
-    return count > 0 && count < names.length;
-  });
-  const score = (name: string) => telling.filter((term) => held.get(name)?.has(term)).length;
-  const best = Math.max(0, ...names.map(score));
-  return best === 0 ? [] : names.filter((name) => score(name) === best);
 }

@@ -1,8 +1,12 @@
-/** Caps that keep one file from taking unbounded time or memory. All can be overridden per call. */
+/**
+ * Caps that keep one file from taking unbounded time or memory. All can be overridden per call. The
+ * budgets (`fileTimeoutMs`, `maxOcrPages`) run per opened file: one `extractPages` or `extractDocument`
+ * call, or one `openPageExtractor` (in the pipeline, one batch task's page range).
+ */
 export interface ExtractionLimits {
   /** Refuse files larger than this many bytes. */
   maxFileBytes: number;
-  /** Refuse files with more pages than this. */
+  /** Refuse files with more pages than this (the pipeline's inspection refuses them first, with the same number). */
   maxPages: number;
   /** Wall-clock budget for one page (text extraction + OCR), in ms. */
   pageTimeoutMs: number;
@@ -22,7 +26,11 @@ export interface ExtractionLimits {
    * kept packed, such an image takes an eighth of the bytes (see bilevel-images.ts).
    */
   maxBilevelImagePixels: number;
-  /** OCR budget: pages OCR'd per file, and seconds per page. */
+  /**
+   * OCR budget: pages OCR'd per opened file (see above; `extractDocument`'s worker threads share it), and
+   * seconds per page. In the pipeline a batch task opens its page range, 25 pages (a 5,000-page file's
+   * 313 at most), so this budget never binds there; the batches' time does.
+   */
   maxOcrPages: number;
   ocrPageTimeoutMs: number;
 }

@@ -7,7 +7,7 @@ import type {
   SpecSectionRecord,
 } from '../content/model.ts';
 import type { RegionNormalizationStore } from '../content/ports.ts';
-import type { ExtractionResult, PageResult } from '../extraction/index.ts';
+import type { ExtractionResult, PageResult, PdfInspection } from '../extraction/index.ts';
 import type { JobStore } from '../jobs/ports.ts';
 import type { OverviewCounts } from '../projects/model.ts';
 
@@ -96,19 +96,6 @@ export interface WebhookQueue {
   enqueue(message: { orgId: string; event: string; payload: unknown }): Promise<void>;
 }
 
-/** What a quick look at a file's bytes says, before any extraction. */
-export type PdfInspection =
-  | {
-      kind: 'pdf';
-      pageCount: number;
-      largePages: number;
-      /** Pages that print no text (scans, outlined sheets): OCR reads them, so they cost the most. */
-      pagesWithoutText: number[];
-    }
-  | { kind: 'not_pdf' }
-  | { kind: 'encrypted' }
-  | { kind: 'malformed'; detail: string };
-
 type Box = { left: number; top: number; right: number; bottom: number };
 
 /** The extraction engine, and every other PDF operation of the pipeline (one adapter loads PDFs). */
@@ -175,5 +162,6 @@ export interface PipelineDeps extends JobDeps {
 export interface PipelineSettings {
   creditsPerPage: number;
   pagesPerBatch: number;
+  /** Files with more pages fail alone with pdf_too_many_pages (the engine's `maxPages`). */
   maxPagesPerFile: number;
 }

@@ -141,6 +141,26 @@ describe('architecture', () => {
     expect(found).toEqual([]);
   });
 
+  it('declares each exported name once: no second copy of a type or a function to drift', () => {
+    // Every handler module exports `handler`; the engine's own duplicates are its split's (another issue).
+    const declared = new Map<string, string[]>();
+    for (const file of sourceFiles(join(ROOT, 'functions')).filter(
+      (file) => !file.includes('/core/extraction/'),
+    )) {
+      for (const match of readFileSync(file, 'utf8').matchAll(
+        /^export (?:declare )?(?:async )?(?:function|const|let|type|interface|class|enum) (\w+)/gm,
+      )) {
+        const name = match[1] as string;
+        if (name !== 'handler') declared.set(name, [...(declared.get(name) ?? []), relative(ROOT, file)]);
+      }
+    }
+    const twice = [...declared]
+      .filter(([, where]) => where.length > 1)
+      .map(([name, where]) => `${name}: ${where.join(', ')}`);
+    expect(declared.size).toBeGreaterThan(300);
+    expect(twice).toEqual([]);
+  });
+
   it('finds a cycle when there is one (the detector works)', () => {
     const graph = new Map([
       ['projects', new Set(['jobs'])],

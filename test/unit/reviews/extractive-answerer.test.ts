@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   addendumName,
   ExtractiveAnswerer,
-  namedFiles,
+  namedFileNames,
   questionParts,
   referencesOf,
 } from '../../../functions/adapters/answerers/extractive-answerer.ts';
@@ -238,9 +238,9 @@ describe('the extractive answerer', () => {
     const question =
       'On the Elm St paving contract, how long does the contractor have to finish, and what damages apply if it is late?';
     // Act
-    const named = namedFiles(question, files);
+    const named = namedFileNames(question, files);
     const parts = questionParts(question, named);
-    const drawings = namedFiles('How thick is the base on the Elm St drawings?', files);
+    const drawings = namedFileNames('How thick is the base on the Elm St drawings?', files);
     // Assess
     expect(named).toEqual(['elm-st-paving_project-manual.pdf', 'elm-st-paving_drawings.pdf']);
     expect(parts).toEqual([
@@ -248,7 +248,7 @@ describe('the extractive answerer', () => {
       'what damages apply if it is late?',
     ]);
     expect(drawings).toEqual(['elm-st-paving_drawings.pdf']);
-    expect(namedFiles('How long is the warranty?', files)).toEqual([]);
+    expect(namedFileNames('How long is the warranty?', files)).toEqual([]);
     expect(questionParts('What R-value is required for the roof insulation?')).toEqual([
       'What R-value is required for the roof insulation?',
     ]);

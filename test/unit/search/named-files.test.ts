@@ -46,6 +46,17 @@ describe('files a query names', () => {
     ).toEqual([]);
   });
 
+  it('narrows the named files by the kind of file the text says, and names by two short words', () => {
+    const paving = [
+      { fileId: 'manual', fileName: 'elm-st-paving_project-manual.pdf' },
+      { fileId: 'drawings', fileName: 'elm-st-paving_drawings.pdf' },
+      { fileId: 'addendum', fileName: 'city-hall_addendum-02.pdf' },
+    ];
+    expect(namedFiles('the base course on the Elm St paving job', paving)).toEqual(['manual', 'drawings']);
+    expect(namedFiles('How thick is the base on the Elm St drawings?', paving)).toEqual(['drawings']);
+    expect(namedFiles('which drawings show the base?', paving)).toEqual([]);
+  });
+
   it('names nothing in a project of one file', () => {
     expect(namedFiles('gymnasium', [files[0] as { fileId: string; fileName: string }])).toEqual([]);
   });
