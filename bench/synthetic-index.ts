@@ -10,7 +10,7 @@ import { ANALYZER_VERSION } from '../functions/core/search/analyzer.ts';
 import terms from '../functions/core/search/construction-terms.json' with { type: 'json' };
 import { preparePassages } from '../functions/core/search/index-file.ts';
 import { dynamo } from '../functions/shared/clients.ts';
-import { embedder, searchIndexStates, sourceIndex } from '../functions/shared/search-container.ts';
+import { embedder, searchIndexStates, sourceIndex } from '../functions/shared/wiring/search.ts';
 import { syntheticRegionPassage } from './synthetic-passage.ts';
 
 let seed = 20261123;

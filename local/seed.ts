@@ -11,7 +11,7 @@ export async function seedOrganization(input: {
   credits: number;
   plan?: 'standard' | 'enterprise';
 }): Promise<string> {
-  const { organizationStore } = await import('../functions/shared/container.ts');
+  const { organizationStore } = await import('../functions/shared/wiring/adapters.ts');
   const orgId = input.orgId ?? newId('org');
   await organizationStore().create({
     id: orgId,
@@ -33,7 +33,7 @@ export async function issueCredentials(input: {
     await Promise.all([
       import('../functions/core/auth/secrets.ts'),
       import('../functions/core/auth/api-keys.ts'),
-      import('../functions/shared/container.ts'),
+      import('../functions/shared/wiring/adapters.ts'),
     ]);
   const userId = input.userId ?? newId('usr');
   const session = generateSessionToken();

@@ -44,7 +44,7 @@ const { dynamo } = await import('../../functions/shared/clients.ts');
 const { BatchWriteCommand, QueryCommand } = await import('@aws-sdk/lib-dynamodb');
 type RegionRecord = import('../../functions/core/content/model.ts').RegionRecord;
 const { entities, partitions } = await import('../../functions/adapters/dynamodb/table.ts');
-const { contentStore } = await import('../../functions/shared/container.ts');
+const { contentStore } = await import('../../functions/shared/wiring/adapters.ts');
 const { regionItem } = await import('../../functions/adapters/dynamodb/file-content-items.ts');
 const TABLE = process.env.TABLE_NAME as string;
 

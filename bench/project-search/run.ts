@@ -31,7 +31,7 @@ const { stack, orgId, call } = await benchApi({
   credits: 1_000_000,
   plan: 'enterprise',
 });
-const { projectStore } = await import('../../functions/shared/container.ts');
+const { projectStore } = await import('../../functions/shared/wiring/adapters.ts');
 const { PROJECT_SEARCH_FANOUT } = await import('../../functions/core/search/search-projects.ts');
 const { indexSyntheticFile, syntheticQueries, pick, vocabulary } = await import('../synthetic-index.ts');
 

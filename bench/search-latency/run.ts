@@ -32,8 +32,8 @@ const { stack, orgId, call } = await benchApi({
   credits: 1_000_000,
   plan: 'enterprise',
 });
-const { projectStore } = await import('../../functions/shared/container.ts');
-const { sourceIndex, embedder } = await import('../../functions/shared/search-container.ts');
+const { projectStore } = await import('../../functions/shared/wiring/adapters.ts');
+const { sourceIndex, embedder } = await import('../../functions/shared/wiring/search.ts');
 const { lexicalQueries } = await import('../../functions/core/search/search-sources.ts');
 const { queryEmbeddingText } = await import('../../functions/core/search/query-expansion.ts');
 const { config } = await import('../../functions/shared/config.ts');

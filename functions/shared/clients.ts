@@ -1,6 +1,7 @@
 import { Tracer } from '@aws-lambda-powertools/tracer';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -33,3 +34,5 @@ export const sfn = traced(new SFNClient({}));
 
 // With a local endpoint, send to it rather than to the host inside each queue URL.
 export const sqs = traced(new SQSClient({ useQueueUrlAsEndpoint: !process.env.AWS_ENDPOINT_URL_SQS }));
+
+export const secretsManager = traced(new SecretsManagerClient({}));

@@ -19,11 +19,3 @@ export function lazy<T>(build: () => T): () => T {
     return built.value;
   };
 }
-
-/**
- * `base` with `extra`'s members added, keeping `base`'s getters as getters (a spread would call each
- * one, building every adapter, and so need every adapter's configuration).
- */
-export function extend<T extends object, E extends object>(base: T, extra: E): T & E {
-  return Object.defineProperties(base, Object.getOwnPropertyDescriptors(extra)) as T & E;
-}

@@ -5,7 +5,7 @@ import type { FacetRecord, SpecSectionRecord } from '../../functions/core/conten
 import { contentIds } from '../../functions/core/content/model.ts';
 import { newId } from '../../functions/core/ids.ts';
 import { dynamo } from '../../functions/shared/clients.ts';
-import { contentStore } from '../../functions/shared/container.ts';
+import { contentStore } from '../../functions/shared/wiring/adapters.ts';
 import { readyDocument } from './content-fixtures.ts';
 import { createOrg, createProject, type TestOrg, waitForProject } from './helpers.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OwnedJob } from '../../functions/core/jobs/model.ts';
-import { jobStore } from '../../functions/shared/container.ts';
+import { jobStore } from '../../functions/shared/wiring/adapters.ts';
 import { LocalStepFunctions, localStateMachineArn } from '../../local/step-functions.ts';
 import { specificationPdf } from '../fixtures/pdfs.ts';
 import { credits, preflightingJob } from './job-fixtures.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { OwnedJob } from '../../functions/core/jobs/model.ts';
 import { expireJobs } from '../../functions/core/pipeline/expire-jobs.ts';
-import { jobStore } from '../../functions/shared/container.ts';
-import { jobDeps } from '../../functions/shared/pipeline-container.ts';
+import { jobStore } from '../../functions/shared/wiring/adapters.ts';
+import { pipelineWiring } from '../../functions/shared/wiring/pipeline.ts';
 import { specificationPdf } from '../fixtures/pdfs.ts';
 import { api, createOrg, createProject, waitForProject } from './helpers.ts';
 import { preflightingJob } from './job-fixtures.ts';
@@ -31,7 +31,7 @@ describe('the job expiry sweep', () => {
     });
     const waiting = await newJob();
     const moving = await preflightingJob({ 'spec.pdf': { bytes: await specificationPdf() } });
-    const deps = await jobDeps();
+    const deps = pipelineWiring();
 
     // Act
     const before = await expireJobs(deps, { now: new Date(), limit: 1000 });

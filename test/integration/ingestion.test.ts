@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { projectStore } from '../../functions/shared/container.ts';
+import { projectStore } from '../../functions/shared/wiring/adapters.ts';
 import { defined } from '../defined.ts';
 import { drawingSheetPdf, largePdf, sha256Hex, specificationPdf } from '../fixtures/pdfs.ts';
 import {

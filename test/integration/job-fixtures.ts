@@ -4,7 +4,7 @@ import { newId } from '../../functions/core/ids.ts';
 import type { JobFileRecord, OwnedJob } from '../../functions/core/jobs/model.ts';
 import { objectKeys } from '../../functions/core/storage-keys.ts';
 import { s3 } from '../../functions/shared/clients.ts';
-import { jobStore, organizationStore } from '../../functions/shared/container.ts';
+import { jobStore, organizationStore } from '../../functions/shared/wiring/adapters.ts';
 import { sha256Hex } from '../fixtures/pdfs.ts';
 import { api, createOrg, createProject, waitForProject } from './helpers.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../functions/core/ids.ts';
 import type { JobRecord } from '../../functions/core/jobs/model.ts';
-import { jobStore } from '../../functions/shared/container.ts';
+import { jobStore } from '../../functions/shared/wiring/adapters.ts';
 
 function job(orgId: string): JobRecord {
   const now = new Date().toISOString();

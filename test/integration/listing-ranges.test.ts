@@ -6,8 +6,8 @@ import type { FacetRecord, RegionRecord, SpecSectionRecord } from '../../functio
 import { contentIds } from '../../functions/core/content/model.ts';
 import { newId } from '../../functions/core/ids.ts';
 import { dynamo } from '../../functions/shared/clients.ts';
-import { contentStore } from '../../functions/shared/container.ts';
-import { searchIndexStates } from '../../functions/shared/search-container.ts';
+import { contentStore } from '../../functions/shared/wiring/adapters.ts';
+import { searchIndexStates } from '../../functions/shared/wiring/search.ts';
 import { readyDocument } from './content-fixtures.ts';
 import { api, createOrg, createProject, type TestOrg, waitForProject } from './helpers.ts';
 

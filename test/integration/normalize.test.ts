@@ -2,7 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { entities } from '../../functions/adapters/dynamodb/table.ts';
 import { dynamo } from '../../functions/shared/clients.ts';
-import { contentStore, projectTotalsWriter } from '../../functions/shared/container.ts';
+import { contentStore, projectTotalsWriter } from '../../functions/shared/wiring/adapters.ts';
 import { drawingSheetPdf, specificationPdf } from '../fixtures/pdfs.ts';
 import {
   api,

@@ -9,9 +9,9 @@ import type { StoredBatch } from '../../functions/core/pipeline/model.ts';
 import type { PipelineDeps } from '../../functions/core/pipeline/ports.ts';
 import { preflightJob } from '../../functions/core/pipeline/preflight-job.ts';
 import { objectKeys } from '../../functions/core/storage-keys.ts';
-import { jobStore } from '../../functions/shared/container.ts';
-import { pipelineDeps } from '../../functions/shared/engine-container.ts';
-import { pipelineSettings } from '../../functions/shared/pipeline-container.ts';
+import { jobStore } from '../../functions/shared/wiring/adapters.ts';
+import { engineWiring } from '../../functions/shared/wiring/engine.ts';
+import { pipelineSettings } from '../../functions/shared/wiring/pipeline.ts';
 import { specificationPdf } from '../fixtures/pdfs.ts';
 import { api } from './helpers.ts';
 import { credits, preflightingJob } from './job-fixtures.ts';
@@ -37,7 +37,7 @@ describe('pipeline steps', () => {
       'wrong-digest.pdf': { bytes: spec, declared: new Uint8Array([1, 2, 3]) },
       'not-a-pdf.pdf': { bytes: new TextEncoder().encode('plain text, not a PDF') },
     });
-    const deps = await pipelineDeps();
+    const deps = engineWiring();
     const before = await credits(org.orgId);
 
     // Act: each file inspected in its own task (twice: a retried task), then the reservation.
@@ -93,7 +93,7 @@ describe('pipeline steps', () => {
     const { org, projectId, jobId, files } = await preflightingJob({
       'spec.pdf': { bytes: await specificationPdf() },
     });
-    const deps = await pipelineDeps();
+    const deps = engineWiring();
     const settings = pipelineSettings();
     const input = { orgId: org.orgId, jobId };
     const fileId = files['spec.pdf']?.id ?? '';
@@ -133,7 +133,7 @@ describe('pipeline steps', () => {
     // Prepare: two batches of one page each; the state machine gave up on the second one's task
     // (BatchFailed), so it stored nothing.
     const { org, jobId, files } = await preflightingJob({ 'spec.pdf': { bytes: await specificationPdf() } });
-    const deps = await pipelineDeps();
+    const deps = engineWiring();
     const settings = pipelineSettings();
     const input = { orgId: org.orgId, jobId };
     const fileId = files['spec.pdf']?.id ?? '';
@@ -170,7 +170,7 @@ describe('pipeline steps', () => {
       'a.pdf': { bytes: spec },
       'b.pdf': { bytes: spec },
     });
-    const deps = await pipelineDeps();
+    const deps = engineWiring();
     const input = { orgId: org.orgId, jobId };
     const before = await credits(org.orgId);
     await preflight(deps, input);
@@ -197,7 +197,7 @@ describe('pipeline steps', () => {
   it('extract: a batch that runs short of time stores its pages and resumes in the next run, with the same result', async () => {
     // Prepare: a two-page file read as one batch, by a task with no time to spare.
     const { org, jobId, files } = await preflightingJob({ 'spec.pdf': { bytes: await specificationPdf() } });
-    const deps = await pipelineDeps();
+    const deps = engineWiring();
     const input = { orgId: org.orgId, jobId, fileId: files['spec.pdf']?.id ?? '', from: 1, to: 2 };
     await preflight(deps, input);
     const noTimeLeft = () => BATCH_TIME_MARGIN_MS;

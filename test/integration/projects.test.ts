@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { entities } from '../../functions/adapters/dynamodb/table.ts';
 import { dynamo } from '../../functions/shared/clients.ts';
-import { organizationStore, projectStore } from '../../functions/shared/container.ts';
+import { organizationStore, projectStore } from '../../functions/shared/wiring/adapters.ts';
 import {
   api,
   createOrg,

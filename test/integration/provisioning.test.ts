@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { organizationStore, projectStore } from '../../functions/shared/container.ts';
+import { organizationStore, projectStore } from '../../functions/shared/wiring/adapters.ts';
 import { LocalStepFunctions, localStateMachineArn } from '../../local/step-functions.ts';
 import { api, createOrg, provisioningRecord } from './helpers.ts';
 

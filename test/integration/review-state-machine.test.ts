@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BedrockAnswerer } from '../../functions/adapters/answerers/bedrock-answerer.ts';
 import { answerTurn, type ExecutionState } from '../../functions/core/reviews/execute.ts';
 import { askQuestion, createReview } from '../../functions/core/reviews/reviews.ts';
-import { artifactObjects, projectStore } from '../../functions/shared/container.ts';
-import { executionDeps, reviewStore } from '../../functions/shared/review-container.ts';
+import { artifactObjects, projectStore, reviewStore } from '../../functions/shared/wiring/adapters.ts';
+import { reviewWiring } from '../../functions/shared/wiring/review.ts';
 import { LocalStepFunctions, localStateMachineArn, PAYLOAD_LIMIT_BYTES } from '../../local/step-functions.ts';
 import { projectManualPdf } from '../fixtures/pdfs.ts';
 import {
@@ -124,7 +124,7 @@ describe('reviews through the review state machine, the model mocked at the SDK 
         states.push(JSON.stringify(input));
         const answerer = new BedrockAnswerer(new BedrockRuntimeClient({}), 'amazon.nova-pro-v1:0');
         return answerTurn(
-          Object.defineProperty(Object.create(executionDeps()), 'answerer', { value: answerer }),
+          Object.defineProperty(Object.create(reviewWiring()), 'answerer', { value: answerer }),
           input as ExecutionState,
         );
       },

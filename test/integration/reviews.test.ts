@@ -9,8 +9,8 @@ import {
 } from '../../functions/core/reviews/execute.ts';
 import { askQuestion } from '../../functions/core/reviews/reviews.ts';
 import { dynamo } from '../../functions/shared/clients.ts';
-import { projectStore } from '../../functions/shared/container.ts';
-import { executionDeps, reviewStore } from '../../functions/shared/review-container.ts';
+import { projectStore, reviewStore } from '../../functions/shared/wiring/adapters.ts';
+import { reviewWiring } from '../../functions/shared/wiring/review.ts';
 import { addendumPdf, drawingSheetPdf, specificationPdf } from '../fixtures/pdfs.ts';
 import {
   api,
@@ -356,7 +356,7 @@ describe('reviews', () => {
       }),
     );
     // Act
-    await failExecution(await executionDeps(), {
+    await failExecution(reviewWiring(), {
       orgId: org.orgId,
       executionId: execution.id,
       error: { Error: 'States.TaskFailed', Cause: 'connection reset' },
@@ -388,7 +388,7 @@ describe('reviews', () => {
       ).execution;
     const slow = await queued('Who pays the permit fees?', 'ask-slow');
     const failing = await queued('Which gypsum board is specified?', 'ask-failing');
-    const deps = executionDeps();
+    const deps = reviewWiring();
     const slowDeps = {
       reviews: deps.reviews,
       events: deps.events,

@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DynamoIndexLock } from '../../functions/adapters/dynamodb/search-index-store.ts';
 import { entities } from '../../functions/adapters/dynamodb/table.ts';
 import { dynamo } from '../../functions/shared/clients.ts';
-import { projectStore } from '../../functions/shared/container.ts';
-import { searchIndexStates, sourceIndex } from '../../functions/shared/search-container.ts';
+import { projectStore } from '../../functions/shared/wiring/adapters.ts';
+import { searchIndexStates, sourceIndex } from '../../functions/shared/wiring/search.ts';
 import { addendumPdf, drawingSheetPdf, specificationPdf } from '../fixtures/pdfs.ts';
 import {
   type ApiReply,

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { JobStore } from '../../functions/core/jobs/ports.ts';
 import { registerUploads } from '../../functions/core/jobs/uploads.ts';
-import { jobStore, uploadStorage, uploadTokens } from '../../functions/shared/container.ts';
+import { jobStore, uploadStorage, uploadTokens } from '../../functions/shared/wiring/adapters.ts';
 import { largePdf, sha256Hex } from '../fixtures/pdfs.ts';
 import { api, createOrgWithJob } from './helpers.ts';
 

@@ -5,7 +5,7 @@ import {
   processingStarter,
   uploadStorage,
   uploadTokens,
-} from '../../functions/shared/container.ts';
+} from '../../functions/shared/wiring/adapters.ts';
 import { sha256Hex, specificationPdf } from '../fixtures/pdfs.ts';
 import { api, createOrgWithJob } from './helpers.ts';
 

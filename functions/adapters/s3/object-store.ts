@@ -17,8 +17,8 @@ function status(error: unknown): number | undefined {
 const KEPT_OBJECT_MAX_BYTES = 256 * 1024 * 1024;
 
 export class S3ObjectStore implements ObjectStore {
-  private readonly client: S3Client;
-  private readonly bucket: string;
+  protected readonly client: S3Client;
+  protected readonly bucket: string;
   private readonly keepLast: boolean;
   /** The last object read, kept when `keepLast`: its next read is a conditional GET (304: these bytes). */
   private last: { key: string; etag: string; bytes: Uint8Array } | undefined;

@@ -9,19 +9,18 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { ObjectInfo, UploadStorage } from '../../core/jobs/ports.ts';
+import { S3ObjectStore } from './object-store.ts';
 
 /**
- * Signed uploads straight to the uploads bucket. A direct PUT URL signs `content-type` and
- * `x-amz-checksum-sha256` (kept as headers, not hoisted into the query), so storage itself refuses
- * any other type or bytes. Each part URL signs its exact `content-length`.
+ * The uploads bucket: signed uploads straight to it, and the uploaded bytes read back by the pipeline.
+ * A direct PUT URL signs `content-type` and `x-amz-checksum-sha256` (kept as headers, not hoisted into
+ * the query), so storage itself refuses any other type or bytes. Each part URL signs its exact
+ * `content-length`. Reads keep the last object read (a function that extracts several page batches
+ * of one file reads the same bytes each time).
  */
-export class S3UploadStorage implements UploadStorage {
-  private readonly client: S3Client;
-  private readonly bucket: string;
-
+export class S3UploadStorage extends S3ObjectStore implements UploadStorage {
   constructor(client: S3Client, bucket: string) {
-    this.client = client;
-    this.bucket = bucket;
+    super(client, bucket, { keepLast: true });
   }
 
   async signingLifetimeSeconds(): Promise<number | null> {

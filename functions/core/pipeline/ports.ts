@@ -143,9 +143,12 @@ export interface Log {
 }
 
 /** What the job's bookkeeping steps need (fail, finalize, expire, recover): no PDF engine. */
+/** The uploaded files, read back (the uploads bucket is written only through signed URLs). */
+export type UploadedFiles = Pick<ObjectStore, 'getBytes' | 'getVerifiedBytes'>;
+
 export interface JobDeps {
   jobs: JobStore;
-  uploads: ObjectStore;
+  uploads: UploadedFiles;
   artifacts: ObjectStore;
   content: ContentStore;
   credits: CreditLedger;

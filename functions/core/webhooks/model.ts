@@ -14,9 +14,11 @@ export interface WebhookRecord extends Webhook {
   secretCiphertext: string;
 }
 
-export interface WebhookMessage {
-  orgId: string;
-  event: 'job.completed' | 'job.failed';
-  payload: { eventId: string; [field: string]: unknown };
-  occurredAt: string;
-}
+/** One event on the webhook queue, as the pipeline enqueues it and the consumer reads it back. */
+export const WebhookMessageSchema = z.object({
+  orgId: z.string().min(1),
+  event: z.enum(['job.completed', 'job.failed']),
+  payload: z.looseObject({ eventId: z.string() }),
+  occurredAt: z.string(),
+});
+export type WebhookMessage = z.infer<typeof WebhookMessageSchema>;

@@ -4,10 +4,9 @@ import { failJob } from '../../core/pipeline/fail-job.ts';
 import { failProvisioning } from '../../core/projects/provision-project.ts';
 import { ENDED_STATUSES, recoverEndedExecution } from '../../core/recovery/ended-executions.ts';
 import { failExecution } from '../../core/reviews/execute.ts';
-import { projectStore } from '../../shared/container.ts';
 import { invocationLogger } from '../../shared/logger.ts';
-import { jobDeps } from '../../shared/pipeline-container.ts';
-import { executionDeps } from '../../shared/review-container.ts';
+import { pipelineWiring } from '../../shared/wiring/pipeline.ts';
+import { reviewWiring } from '../../shared/wiring/review.ts';
 
 /** EventBridge's "Step Functions Execution Status Change" event, the fields read here. */
 const EventSchema = z.object({
@@ -40,9 +39,9 @@ export async function handler(event: unknown, context?: Context) {
   });
   const recovered = await recoverEndedExecution(
     {
-      failJob: async (input) => failJob(await jobDeps(log), input),
-      failReviewExecution: async (input) => failExecution(executionDeps(), input),
-      failProvisioning: (input) => failProvisioning({ projects: projectStore() }, input),
+      failJob: (input) => failJob(pipelineWiring(log), input),
+      failReviewExecution: (input) => failExecution(reviewWiring(), input),
+      failProvisioning: (input) => failProvisioning({ projects: pipelineWiring(log).projects }, input),
     },
     { status: detail.status, input: detail.input ?? null },
   );

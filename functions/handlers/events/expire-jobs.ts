@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { expireJobs } from '../../core/pipeline/expire-jobs.ts';
 import { invocationLogger } from '../../shared/logger.ts';
-import { jobDeps } from '../../shared/pipeline-container.ts';
+import { pipelineWiring } from '../../shared/wiring/pipeline.ts';
 
 /** Jobs ended per run; the schedule runs again long before more could pile up. */
 const PER_RUN = 200;
@@ -12,7 +12,7 @@ const PER_RUN = 200;
  */
 export async function handler(_event: unknown, context?: Context) {
   const log = invocationLogger(context, {});
-  const outcome = await expireJobs(await jobDeps(log), { now: new Date(), limit: PER_RUN });
+  const outcome = await expireJobs(pipelineWiring(log), { now: new Date(), limit: PER_RUN });
   if (outcome.expired.length > 0)
     log.info('Expired jobs', { count: outcome.expired.length, jobIds: outcome.expired });
   return outcome;

@@ -1,24 +1,26 @@
 import { askQuestion } from '../../core/reviews/reviews.ts';
 import { config } from '../../shared/config.ts';
-import { projectStore } from '../../shared/container.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
-import { executionStarter, reviewStore } from '../../shared/review-container.ts';
+import { apiWiring } from '../../shared/wiring/api.ts';
 
-export const handler = apiHandler('askReviewQuestion', async ({ path, body, headers, principal }) => ({
-  status: 202,
-  body: await askQuestion(
-    {
-      projects: projectStore(),
-      reviews: reviewStore(),
-      starter: executionStarter(),
-      answerer: config.ANSWERER,
-    },
-    {
-      orgId: principal.orgId,
-      projectId: path.projectId,
-      reviewId: path.reviewId,
-      idempotencyKey: headers['idempotency-key'],
-      ask: body,
-    },
-  ),
-}));
+export const handler = apiHandler('askReviewQuestion', async ({ path, body, headers, principal }) => {
+  const api = apiWiring();
+  return {
+    status: 202,
+    body: await askQuestion(
+      {
+        projects: api.projects,
+        reviews: api.reviews,
+        starter: api.executions,
+        answerer: config.ANSWERER,
+      },
+      {
+        orgId: principal.orgId,
+        projectId: path.projectId,
+        reviewId: path.reviewId,
+        idempotencyKey: headers['idempotency-key'],
+        ask: body,
+      },
+    ),
+  };
+});

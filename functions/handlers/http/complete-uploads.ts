@@ -1,14 +1,15 @@
 import { completeUploads } from '../../core/jobs/complete-uploads.ts';
-import { jobStore, processingStarter, uploadStorage, uploadTokens } from '../../shared/container.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
+import { apiWiring } from '../../shared/wiring/api.ts';
 
 export const handler = apiHandler('completeUploads', async ({ path, body, principal }) => {
+  const api = apiWiring();
   const result = await completeUploads(
     {
-      jobs: jobStore(),
-      storage: uploadStorage(),
-      tokens: await uploadTokens(),
-      processing: processingStarter(),
+      jobs: api.jobs,
+      storage: api.uploads,
+      tokens: await api.uploadTokens(),
+      processing: api.processing,
     },
     { orgId: principal.orgId, jobId: path.jobId, uploads: body },
   );

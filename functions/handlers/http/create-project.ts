@@ -1,11 +1,11 @@
 import { createProject } from '../../core/projects/create-project.ts';
 import { config } from '../../shared/config.ts';
-import { projectStore, provisioningStarter } from '../../shared/container.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
+import { apiWiring } from '../../shared/wiring/api.ts';
 
 export const handler = apiHandler('createProject', async ({ body, principal }) => {
   const result = await createProject(
-    { projects: projectStore(), provisioning: provisioningStarter() },
+    { projects: apiWiring().projects, provisioning: apiWiring().provisioning },
     { orgId: principal.orgId, name: body.name, price: config.PROJECT_CREATION_PRICE },
   );
   return { status: 202, body: result };

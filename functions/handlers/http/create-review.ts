@@ -1,12 +1,11 @@
 import { createReview } from '../../core/reviews/reviews.ts';
-import { projectStore } from '../../shared/container.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
-import { reviewStore } from '../../shared/review-container.ts';
+import { apiWiring } from '../../shared/wiring/api.ts';
 
 export const handler = apiHandler('createReview', async ({ path, body, headers, principal }) => ({
   status: 201,
   body: await createReview(
-    { projects: projectStore(), reviews: reviewStore() },
+    { projects: apiWiring().projects, reviews: apiWiring().reviews },
     {
       orgId: principal.orgId,
       projectId: path.projectId,

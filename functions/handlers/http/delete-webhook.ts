@@ -1,8 +1,8 @@
 import { deleteWebhook } from '../../core/webhooks/webhooks.ts';
-import { webhookStore } from '../../shared/container.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
+import { apiWiring } from '../../shared/wiring/api.ts';
 
 export const handler = apiHandler('deleteWebhook', async ({ principal }) => {
-  await deleteWebhook({ webhooks: webhookStore() }, { orgId: principal.orgId });
+  await deleteWebhook({ webhooks: apiWiring().webhooks }, { orgId: principal.orgId });
   return { status: 200, body: { deleted: true } };
 });

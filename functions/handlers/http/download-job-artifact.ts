@@ -1,11 +1,11 @@
 import { downloadJobArtifact } from '../../core/content/downloads.ts';
-import { artifactPaths, artifactStorage, jobStore } from '../../shared/container.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
 import { downloadResponse } from '../../shared/http/downloads.ts';
+import { apiWiring } from '../../shared/wiring/api.ts';
 
 export const handler = apiHandler('downloadJobArtifact', async ({ path, query, principal }) => {
   const download = await downloadJobArtifact(
-    { jobs: jobStore(), artifacts: await artifactPaths(), storage: artifactStorage() },
+    { jobs: apiWiring().jobs, artifacts: await apiWiring().artifactPaths(), storage: apiWiring().downloads },
     { orgId: principal.orgId, jobId: path.jobId, path: query.path },
   );
   return downloadResponse(download);

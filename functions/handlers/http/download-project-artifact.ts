@@ -1,11 +1,16 @@
 import { downloadProjectArtifact } from '../../core/content/downloads.ts';
-import { artifactPaths, artifactStorage, projectStore } from '../../shared/container.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
 import { downloadResponse } from '../../shared/http/downloads.ts';
+import { apiWiring } from '../../shared/wiring/api.ts';
 
 export const handler = apiHandler('downloadProjectArtifact', async ({ path, query, principal }) => {
+  const api = apiWiring();
   const download = await downloadProjectArtifact(
-    { projects: projectStore(), artifacts: await artifactPaths(), storage: artifactStorage() },
+    {
+      projects: api.projects,
+      artifacts: await api.artifactPaths(),
+      storage: api.downloads,
+    },
     { orgId: principal.orgId, projectId: path.projectId, path: query.path },
   );
   return downloadResponse(download);

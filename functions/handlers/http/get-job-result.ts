@@ -1,14 +1,15 @@
 import { getJobResult } from '../../core/content/downloads.ts';
-import { artifactPaths, artifactStorage, cursorCodec, jobStore } from '../../shared/container.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
+import { apiWiring } from '../../shared/wiring/api.ts';
 
 export const handler = apiHandler('getJobResult', async ({ path, query, principal }) => {
+  const api = apiWiring();
   const result = await getJobResult(
     {
-      jobs: jobStore(),
-      artifacts: await artifactPaths(),
-      storage: artifactStorage(),
-      cursors: await cursorCodec(),
+      jobs: api.jobs,
+      artifacts: await api.artifactPaths(),
+      storage: api.downloads,
+      cursors: await api.cursors(),
     },
     {
       orgId: principal.orgId,

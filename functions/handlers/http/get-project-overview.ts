@@ -1,10 +1,10 @@
 import { getProjectOverview } from '../../core/projects/queries.ts';
-import { jobStore, projectStore } from '../../shared/container.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
+import { apiWiring } from '../../shared/wiring/api.ts';
 
 export const handler = apiHandler('getProjectOverview', async ({ path, principal }) => {
   const result = await getProjectOverview(
-    { projects: projectStore(), jobs: jobStore() },
+    { projects: apiWiring().projects, jobs: apiWiring().jobs },
     { orgId: principal.orgId, projectId: path.projectId },
   );
   return { status: 200, body: result };

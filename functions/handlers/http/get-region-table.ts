@@ -1,10 +1,10 @@
 import { readRegionTable, tableCsv } from '../../core/content/region-table.ts';
-import { contentReader, projectStore } from '../../shared/container.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
+import { apiWiring } from '../../shared/wiring/api.ts';
 
 export const handler = apiHandler('getRegionTable', async ({ path, query, principal }) => {
   const found = await readRegionTable(
-    { projects: projectStore(), content: contentReader() },
+    { projects: apiWiring().projects, content: apiWiring().content },
     {
       orgId: principal.orgId,
       projectId: path.projectId,

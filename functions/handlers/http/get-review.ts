@@ -1,13 +1,12 @@
 import { getReview } from '../../core/reviews/reviews.ts';
-import { projectStore } from '../../shared/container.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
-import { reviewStore } from '../../shared/review-container.ts';
+import { apiWiring } from '../../shared/wiring/api.ts';
 
 export const handler = apiHandler('getReview', async ({ path, principal }) => ({
   status: 200,
   body: {
     review: await getReview(
-      { projects: projectStore(), reviews: reviewStore() },
+      { projects: apiWiring().projects, reviews: apiWiring().reviews },
       { orgId: principal.orgId, projectId: path.projectId, reviewId: path.reviewId },
     ),
   },

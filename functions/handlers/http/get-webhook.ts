@@ -1,8 +1,8 @@
 import { getWebhook } from '../../core/webhooks/webhooks.ts';
-import { webhookStore } from '../../shared/container.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
+import { apiWiring } from '../../shared/wiring/api.ts';
 
 export const handler = apiHandler('getWebhook', async ({ principal }) => {
-  const webhook = await getWebhook({ webhooks: webhookStore() }, { orgId: principal.orgId });
+  const webhook = await getWebhook({ webhooks: apiWiring().webhooks }, { orgId: principal.orgId });
   return { status: 200, body: { webhook } };
 });

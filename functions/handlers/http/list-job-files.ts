@@ -1,10 +1,10 @@
 import { listJobFiles } from '../../core/jobs/jobs.ts';
-import { cursorCodec, jobStore } from '../../shared/container.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
+import { apiWiring } from '../../shared/wiring/api.ts';
 
 export const handler = apiHandler('listJobFiles', async ({ path, query, principal }) => {
   const result = await listJobFiles(
-    { jobs: jobStore(), cursors: await cursorCodec() },
+    { jobs: apiWiring().jobs, cursors: await apiWiring().cursors() },
     {
       orgId: principal.orgId,
       jobId: path.jobId,

@@ -1,10 +1,10 @@
 import { listJobs } from '../../core/jobs/jobs.ts';
-import { cursorCodec, jobStore, projectStore } from '../../shared/container.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
+import { apiWiring } from '../../shared/wiring/api.ts';
 
 export const handler = apiHandler('listProjectJobs', async ({ path, query, principal }) => {
   const result = await listJobs(
-    { jobs: jobStore(), projects: projectStore(), cursors: await cursorCodec() },
+    { jobs: apiWiring().jobs, projects: apiWiring().projects, cursors: await apiWiring().cursors() },
     {
       orgId: principal.orgId,
       endpoint: 'listProjectJobs',

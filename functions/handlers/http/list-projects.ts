@@ -1,10 +1,10 @@
 import { listProjects } from '../../core/projects/queries.ts';
-import { cursorCodec, jobStore, projectStore } from '../../shared/container.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
+import { apiWiring } from '../../shared/wiring/api.ts';
 
 export const handler = apiHandler('listProjects', async ({ query, principal }) => {
   const result = await listProjects(
-    { projects: projectStore(), cursors: await cursorCodec(), jobs: jobStore() },
+    { projects: apiWiring().projects, cursors: await apiWiring().cursors(), jobs: apiWiring().jobs },
     {
       orgId: principal.orgId,
       limit: query.limit,

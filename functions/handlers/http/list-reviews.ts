@@ -1,12 +1,11 @@
 import { listReviews } from '../../core/reviews/reviews.ts';
-import { cursorCodec, projectStore } from '../../shared/container.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
-import { reviewStore } from '../../shared/review-container.ts';
+import { apiWiring } from '../../shared/wiring/api.ts';
 
 export const handler = apiHandler('listReviews', async ({ path, query, principal }) => ({
   status: 200,
   body: await listReviews(
-    { projects: projectStore(), reviews: reviewStore(), cursors: await cursorCodec() },
+    { projects: apiWiring().projects, reviews: apiWiring().reviews, cursors: await apiWiring().cursors() },
     { orgId: principal.orgId, projectId: path.projectId, limit: query.limit, cursor: query.cursor },
   ),
 }));

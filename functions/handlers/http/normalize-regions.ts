@@ -1,9 +1,9 @@
 import { normalizeProjectRegions } from '../../core/content/normalize-regions.ts';
-import { normalizeRegionsDeps } from '../../shared/container.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
+import { apiWiring } from '../../shared/wiring/api.ts';
 
 export const handler = apiHandler('normalizeRegions', async ({ path, body, principal }) => {
-  const { status, ...result } = await normalizeProjectRegions(normalizeRegionsDeps(), {
+  const { status, ...result } = await normalizeProjectRegions(apiWiring().normalizeRegions, {
     orgId: principal.orgId,
     projectId: path.projectId,
     mode: body.mode,

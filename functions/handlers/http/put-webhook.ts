@@ -1,13 +1,14 @@
 import { putWebhook } from '../../core/webhooks/webhooks.ts';
 import { config } from '../../shared/config.ts';
-import { signingKey, webhookStore } from '../../shared/container.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
+import { apiWiring } from '../../shared/wiring/api.ts';
 
 export const handler = apiHandler('putWebhook', async ({ body, principal }) => {
+  const api = apiWiring();
   const result = await putWebhook(
     {
-      webhooks: webhookStore(),
-      serviceKey: await signingKey(),
+      webhooks: api.webhooks,
+      serviceKey: await api.signingKey(),
       allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     },
     { orgId: principal.orgId, url: body.url, events: body.events },

@@ -1,9 +1,9 @@
 import { reconcileSourceIndex } from '../../core/search/reconcile.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
-import { reconcileDeps } from '../../shared/search-container.ts';
+import { searchWiring } from '../../shared/wiring/search.ts';
 
 export const handler = apiHandler('reconcileSourceIndex', async ({ path, body, principal }) => {
-  const { status, ...result } = await reconcileSourceIndex(reconcileDeps(), {
+  const { status, ...result } = await reconcileSourceIndex(searchWiring(), {
     orgId: principal.orgId,
     projectId: path.projectId,
     limit: body.limit,

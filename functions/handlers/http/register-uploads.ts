@@ -1,15 +1,16 @@
 import { registerUploads } from '../../core/jobs/uploads.ts';
 import { config } from '../../shared/config.ts';
-import { jobStore, uploadStorage, uploadTokens } from '../../shared/container.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
+import { apiWiring } from '../../shared/wiring/api.ts';
 
 export const handler = apiHandler('registerUploads', async ({ path, body, principal }) => {
+  const api = apiWiring();
   const result = await registerUploads(
     {
-      jobs: jobStore(),
-      documents: jobStore(),
-      storage: uploadStorage(),
-      tokens: await uploadTokens(),
+      jobs: api.jobs,
+      documents: api.jobs,
+      storage: api.uploads,
+      tokens: await api.uploadTokens(),
     },
     {
       orgId: principal.orgId,

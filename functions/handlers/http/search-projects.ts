@@ -1,12 +1,18 @@
 import { searchProjects } from '../../core/search/search-projects.ts';
-import { cursorCodec } from '../../shared/container.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
-import { searchDeps } from '../../shared/search-container.ts';
+import { searchWiring } from '../../shared/wiring/search.ts';
 
-export const handler = apiHandler('searchProjects', async ({ body, principal }) => ({
-  status: 200,
-  body: await searchProjects(
-    { ...searchDeps(), cursors: await cursorCodec() },
-    { orgId: principal.orgId, search: body },
-  ),
-}));
+export const handler = apiHandler('searchProjects', async ({ body, principal }) => {
+  const search = searchWiring();
+  const deps = {
+    projects: search.projects,
+    states: search.states,
+    index: search.index,
+    embedder: search.embedder,
+    reviews: search.reviews,
+    jobs: search.jobs,
+    fusion: search.fusion,
+    cursors: await search.cursors(),
+  };
+  return { status: 200, body: await searchProjects(deps, { orgId: principal.orgId, search: body }) };
+});

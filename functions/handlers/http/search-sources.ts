@@ -1,11 +1,11 @@
 import { recordMetric } from '../../adapters/cloudwatch/metrics.ts';
 import { searchSources } from '../../core/search/search-sources.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
-import { searchDeps } from '../../shared/search-container.ts';
+import { searchWiring } from '../../shared/wiring/search.ts';
 
 export const handler = apiHandler('searchSources', async ({ path, body, principal }) => {
   const started = performance.now();
-  const result = await searchSources(searchDeps(), {
+  const result = await searchSources(searchWiring(), {
     orgId: principal.orgId,
     projectId: path.projectId,
     search: body,

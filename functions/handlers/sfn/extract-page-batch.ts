@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { recordMetric } from '../../adapters/cloudwatch/metrics.ts';
 import { extractPageBatch } from '../../core/pipeline/extract-page-batch.ts';
-import { pipelineDeps } from '../../shared/engine-container.ts';
+import { engineWiring } from '../../shared/wiring/engine.ts';
 import { stateMachineTask } from './pipeline.ts';
 
 export const handler = stateMachineTask(
@@ -13,7 +13,7 @@ export const handler = stateMachineTask(
     to: z.number().int().min(1),
   }),
   async (input, log, remainingMs) => {
-    const result = await extractPageBatch(await pipelineDeps(log), input, remainingMs);
+    const result = await extractPageBatch(engineWiring(log), input, remainingMs);
     // A batch counts once it is whole; a run that stops short of time counts in the run that ends it.
     if (result.done) recordMetric('PagesExtracted', result.pages);
     return result;

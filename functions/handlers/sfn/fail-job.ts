@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { failJob } from '../../core/pipeline/fail-job.ts';
-import { jobDeps } from '../../shared/pipeline-container.ts';
+import { pipelineWiring } from '../../shared/wiring/pipeline.ts';
 import { stateMachineTask } from './pipeline.ts';
 
 /** The state machine's Catch: the cause stays in the log; the job gets a public error. */
@@ -12,6 +12,6 @@ export const handler = stateMachineTask(
   }),
   async (input, log) => {
     log.error('Job processing failed', { cause: input.error });
-    return failJob(await jobDeps(log), { orgId: input.orgId, jobId: input.jobId });
+    return failJob(pipelineWiring(log), { orgId: input.orgId, jobId: input.jobId });
   },
 );

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { failProvisioning } from '../../core/projects/provision-project.ts';
-import { projectStore } from '../../shared/container.ts';
+import { pipelineWiring } from '../../shared/wiring/pipeline.ts';
 import { stateMachineTask } from './pipeline.ts';
 
 const InputSchema = z.object({
@@ -12,5 +12,5 @@ const InputSchema = z.object({
 export const handler = stateMachineTask(InputSchema, async (input, log) => {
   // The cause stays in the log (it may hold internals); the project gets a generic public error.
   log.error('Project provisioning failed', { cause: input.error });
-  return { ...input, ...(await failProvisioning({ projects: projectStore() }, input)) };
+  return { ...input, ...(await failProvisioning({ projects: pipelineWiring(log).projects }, input)) };
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { failExecution } from '../../core/reviews/execute.ts';
-import { executionDeps } from '../../shared/review-container.ts';
+import { reviewWiring } from '../../shared/wiring/review.ts';
 import { stateMachineTask } from './pipeline.ts';
 
 export const handler = stateMachineTask(
@@ -9,5 +9,5 @@ export const handler = stateMachineTask(
     executionId: z.string(),
     error: z.object({ Error: z.string().optional(), Cause: z.string().optional() }).optional(),
   }),
-  async (input) => failExecution(executionDeps(), input),
+  async (input) => failExecution(reviewWiring(), input),
 );

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { listFilesToInspect } from '../../core/pipeline/inspect-file.ts';
-import { jobDeps } from '../../shared/pipeline-container.ts';
+import { pipelineWiring } from '../../shared/wiring/pipeline.ts';
 import { stateMachineTask } from './pipeline.ts';
 
 export const handler = stateMachineTask(
   z.object({ orgId: z.string(), jobId: z.string() }),
-  async (input, log) => listFilesToInspect(await jobDeps(log), input),
+  async (input, log) => listFilesToInspect(pipelineWiring(log), input),
 );

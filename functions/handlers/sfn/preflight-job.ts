@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import { preflightJob } from '../../core/pipeline/preflight-job.ts';
-import { jobDeps, pipelineSettings } from '../../shared/pipeline-container.ts';
+import { pipelineWiring } from '../../shared/wiring/pipeline.ts';
 import { stateMachineTask } from './pipeline.ts';
 
 export const handler = stateMachineTask(
   z.object({ orgId: z.string(), jobId: z.string() }),
-  async (input, log) => preflightJob(await jobDeps(log), pipelineSettings(), input),
+  async (input, log) => {
+    const pipeline = pipelineWiring(log);
+    return preflightJob(pipeline, pipeline.settings, input);
+  },
 );

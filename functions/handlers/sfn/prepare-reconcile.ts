@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { prepareReconcile } from '../../core/search/reconcile.ts';
-import { indexingDeps } from '../../shared/search-container.ts';
+import { searchWiring } from '../../shared/wiring/search.ts';
 import { stateMachineTask } from './pipeline.ts';
 
 export const handler = stateMachineTask(
   z.object({ orgId: z.string(), jobId: z.string() }),
-  async (input, log) => prepareReconcile(indexingDeps(log), input),
+  async (input, log) => prepareReconcile(searchWiring(log), input),
 );

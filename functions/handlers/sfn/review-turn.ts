@@ -1,8 +1,8 @@
 import { answerTurn } from '../../core/reviews/execute.ts';
-import { executionDeps } from '../../shared/review-container.ts';
+import { reviewWiring } from '../../shared/wiring/review.ts';
 import { stateMachineTask } from './pipeline.ts';
 import { executionStateSchema } from './review-state.ts';
 
 export const handler = stateMachineTask(executionStateSchema, async (input) =>
-  answerTurn(executionDeps(), input),
+  answerTurn(reviewWiring(), input),
 );

@@ -2,50 +2,55 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { fetchWebhookSender } from '../../adapters/http/webhook-sender.ts';
-import type { WebhookMessage } from '../../core/webhooks/model.ts';
+import { z } from 'zod';
+import { WebhookMessageSchema } from '../../core/webhooks/model.ts';
 import { deliverWebhook } from '../../core/webhooks/webhooks.ts';
 import { sqs } from '../../shared/clients.ts';
 import { config, resource } from '../../shared/config.ts';
-import { signingKey, webhookStore } from '../../shared/container.ts';
 import { logger } from '../../shared/logger.ts';
+import { jsonString, partialBatch } from '../../shared/sqs-batch.ts';
+import { pipelineWiring } from '../../shared/wiring/pipeline.ts';
+
+/** A record of the webhook queue: its body is one webhook message, its receive count the attempt. */
+const WebhookRecordSchema = z.object({
+  messageId: z.string(),
+  receiptHandle: z.string(),
+  attributes: z.looseObject({ ApproximateReceiveCount: z.coerce.number().int().min(1).default(1) }),
+  body: jsonString(WebhookMessageSchema),
+});
+
+/** A delivery to try again later: the record stays on the queue, hidden for the backoff's delay. */
+class DeliveryRetryError extends Error {}
 
 /**
  * Webhook delivery from the webhook queue. A failed delivery stays on the queue with a growing
- * visibility timeout (the backoff); after the queue's maxReceiveCount it moves to the dead-letter queue.
+ * visibility timeout (the backoff); after the queue's maxReceiveCount it moves to the dead-letter queue,
+ * as does a message that is not a webhook message.
  */
 export const handler = middy<SQSEvent, SQSBatchResponse>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
-  .handler(async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    const failures: { itemIdentifier: string }[] = [];
-    const serviceKey = await signingKey();
-    for (const record of event.Records) {
-      const attempt = Number(record.attributes.ApproximateReceiveCount ?? 1);
-      let message: WebhookMessage;
-      try {
-        message = JSON.parse(record.body) as WebhookMessage;
-      } catch {
-        logger.error('Dropping an unreadable webhook message', { messageId: record.messageId });
-        continue;
-      }
+  .handler(
+    partialBatch(WebhookRecordSchema, async (record) => {
+      const pipeline = pipelineWiring();
+      const message = record.body;
+      const attempt = record.attributes.ApproximateReceiveCount;
       const outcome = await deliverWebhook(
         {
-          webhooks: webhookStore(),
-          sender: fetchWebhookSender,
-          serviceKey,
+          webhooks: pipeline.webhookTargets,
+          sender: pipeline.webhookSender,
+          serviceKey: await pipeline.signingKey(),
           allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
           retryBaseSeconds: config.WEBHOOK_RETRY_BASE_SECONDS,
         },
         { message, attempt },
       );
       logger.info('Webhook delivery', {
-        eventId: message.payload?.eventId,
+        eventId: message.payload.eventId,
         orgId: message.orgId,
         attempt,
         outcome,
       });
-      if (outcome.kind !== 'retry') continue;
-      failures.push({ itemIdentifier: record.messageId });
+      if (outcome.kind !== 'retry') return;
       await sqs
         .send(
           new ChangeMessageVisibilityCommand({
@@ -55,6 +60,6 @@ export const handler = middy<SQSEvent, SQSBatchResponse>()
           }),
         )
         .catch((error: Error) => logger.warn('Could not set the retry delay', { error: error.message }));
-    }
-    return { batchItemFailures: failures };
-  });
+      throw new DeliveryRetryError(outcome.reason);
+    }),
+  );

@@ -2,7 +2,6 @@ import { Readable } from 'node:stream';
 import { keyStillValid } from '../../core/auth/api-keys.ts';
 import { findStreamExecution, openStream } from '../../core/reviews/stream.ts';
 import { config } from '../../shared/config.ts';
-import { apiKeyStore, reviewEventLog } from '../../shared/container.ts';
 import {
   CONTENT_TYPES,
   framed,
@@ -11,6 +10,7 @@ import {
 } from '../../shared/http/review-stream-protocol.ts';
 import { streamHandler } from '../../shared/http/stream-handler.ts';
 import { STREAM_ROUTE } from '../../shared/routes.ts';
+import { reviewWiring } from '../../shared/wiring/review.ts';
 
 /**
  * GET /api/open/v1/projects/{projectId}/reviews/{reviewId}/executions/{executionId}/stream, served by a
@@ -25,7 +25,7 @@ export const handler = streamHandler(
   async ({ principal, path, rawQueryString, headers, remainingMs }) => {
     const { after } = parseStreamQuery(rawQueryString);
     const format = negotiateFormat(headers.accept);
-    const deps = { events: reviewEventLog() };
+    const deps = { events: reviewWiring().eventLog };
     const execution = await findStreamExecution(deps, {
       orgId: principal.orgId,
       projectId: path.projectId ?? '',
@@ -48,7 +48,7 @@ export const handler = streamHandler(
             heartbeatMs: config.REVIEW_HEARTBEAT_MS,
             reservedMs: 5_000,
             // A key revoked while its stream is open ends the stream within 5 s.
-            stillAuthorized: () => keyStillValid({ keys: apiKeyStore() }, principal),
+            stillAuthorized: () => keyStillValid({ keys: reviewWiring().apiKeys }, principal),
             authorizationCheckMs: STREAM_AUTHORIZATION_CHECK_MS,
           }),
           format,

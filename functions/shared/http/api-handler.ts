@@ -12,9 +12,10 @@ import {
   ServiceUnavailableError,
 } from '../../core/errors.ts';
 import { config } from '../config.ts';
-import { apiKeyStore, originVerifyValue, rateLimiter, sessionStore } from '../container.ts';
 import { invocationLogger, logger } from '../logger.ts';
 import { type RouteDefinition, type RouteId, routeById } from '../routes.ts';
+import { apiKeyStore, rateLimiter, sessionStore } from '../wiring/adapters.ts';
+import { originVerifyValue } from '../wiring/secrets.ts';
 import { CONTRACTS, type Contracts } from './contracts.ts';
 import {
   MethodNotAllowedError,

@@ -1,14 +1,15 @@
 import type { ListInput } from '../../core/content/queries.ts';
-import { artifactPaths, contentReader, cursorCodec, projectStore } from '../container.ts';
+import { apiWiring } from '../wiring/api.ts';
 import { apiHandler } from './api-handler.ts';
 
 /** Dependencies shared by the extracted-content listings. */
 export async function contentDeps() {
+  const api = apiWiring();
   return {
-    projects: projectStore(),
-    content: contentReader(),
-    cursors: await cursorCodec(),
-    artifacts: await artifactPaths(),
+    projects: api.projects,
+    content: api.content,
+    cursors: await api.cursors(),
+    artifacts: await api.artifactPaths(),
   };
 }
 

@@ -161,6 +161,43 @@ describe('architecture', () => {
     expect(twice).toEqual([]);
   });
 
+  it('wires each deployment profile in one function: handlers reach adapters only through it', () => {
+    const WIRING = join(ROOT, 'functions/shared/wiring');
+    const profiles = readdirSync(WIRING).filter(
+      (file) => !['adapters.ts', 'secrets.ts', 'wire.ts'].includes(file),
+    );
+    const handlers = sourceFiles(join(ROOT, 'functions/handlers'));
+    const reachingAround = handlers.flatMap((file) =>
+      specifiers(file)
+        .map((specifier) => resolve(dirname(file), specifier))
+        .filter(
+          (target) =>
+            // Metrics are recorded where they happen, like log lines (adapters/cloudwatch/metrics.ts).
+            (target.startsWith(join(ROOT, 'functions/adapters/')) &&
+              !target.endsWith('/cloudwatch/metrics.ts')) ||
+            target === join(WIRING, 'adapters.ts') ||
+            target === join(WIRING, 'secrets.ts'),
+        )
+        .map((target) => `${relative(ROOT, file)} -> ${relative(ROOT, target)}`),
+    );
+    // Members added by hand to a built object (`Object.defineProperty(...) as Deps`) hide what a use case gets.
+    const handAdded = [...sourceFiles(join(ROOT, 'functions/shared')), ...handlers]
+      .filter(
+        (file) =>
+          file !== join(WIRING, 'wire.ts') && readFileSync(file, 'utf8').includes('Object.defineProperty'),
+      )
+      .map((file) => relative(ROOT, file));
+    // A spread reads, and so builds, every member: a function would need every adapter's configuration.
+    const spread = handlers
+      .filter((file) => /\.\.\.\w+Wiring\(/.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(ROOT, file));
+    expect(profiles.sort()).toEqual(['api.ts', 'engine.ts', 'pipeline.ts', 'review.ts', 'search.ts']);
+    expect(spread).toEqual([]);
+    expect(handlers.length).toBeGreaterThan(60);
+    expect(reachingAround).toEqual([]);
+    expect(handAdded).toEqual([]);
+  });
+
   it('finds a cycle when there is one (the detector works)', () => {
     const graph = new Map([
       ['projects', new Set(['jobs'])],

@@ -1,0 +1,63 @@
+import type { NormalizeRegionsDeps } from '../../core/content/normalize-regions.ts';
+import { lazy } from '../lazy.ts';
+import {
+  apiKeyStore,
+  artifactPaths,
+  artifactStorage,
+  contentReader,
+  contentStore,
+  cursorCodec,
+  executionStarter,
+  jobStore,
+  normalizeRegionsStarter,
+  organizationStore,
+  processingStarter,
+  projectStore,
+  provisioningStarter,
+  rateLimiter,
+  reviewStore,
+  sessionStore,
+  uploadStorage,
+  uploadTokens,
+  webhookStore,
+} from './adapters.ts';
+import { originVerifyValue, signingKey } from './secrets.ts';
+import { wire } from './wire.ts';
+
+/**
+ * The API profile: what the HTTP routes without the project index use (the index's routes: `search.ts`).
+ * One object per function (per cold start), each member built when first read.
+ */
+export const apiWiring = lazy(() =>
+  wire({
+    projects: projectStore,
+    organizations: organizationStore,
+    apiKeys: apiKeyStore,
+    sessions: sessionStore,
+    rateLimiter,
+    jobs: jobStore,
+    uploads: uploadStorage,
+    content: contentReader,
+    downloads: artifactStorage,
+    reviews: reviewStore,
+    webhooks: webhookStore,
+    provisioning: provisioningStarter,
+    processing: processingStarter,
+    executions: executionStarter,
+    /** The region normalization request: it plans and starts a job. */
+    normalizeRegions: (): NormalizeRegionsDeps => ({
+      projects: projectStore(),
+      jobs: jobStore(),
+      regions: contentStore(),
+      starter: normalizeRegionsStarter(),
+    }),
+    // Secrets and what they sign (fetched once per cold start).
+    signingKey: () => signingKey,
+    originVerify: () => originVerifyValue,
+    cursors: () => cursorCodec,
+    uploadTokens: () => uploadTokens,
+    artifactPaths: () => artifactPaths,
+  }),
+);
+
+export type ApiWiring = ReturnType<typeof apiWiring>;
