@@ -2,8 +2,8 @@ import '../functions/shared/http/schema-ids.ts';
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { StreamEventSchema } from '../functions/core/reviews/stream.ts';
-import { CONTRACTS, type Contract, ErrorEnvelopeSchema } from '../functions/shared/http/contracts.ts';
-import { ROUTES, type RouteDefinition, STREAM_ROUTE } from '../functions/shared/routes.ts';
+import { ErrorEnvelopeSchema } from '../functions/shared/http/params.ts';
+import { type Endpoint, ROUTES, STREAM_ROUTE } from '../functions/shared/routes.ts';
 
 const COMMON_ERRORS: Record<number, string> = {
   400: '`invalid_request` (names the field), `invalid_json`, `invalid_cursor`.',
@@ -14,7 +14,8 @@ const COMMON_ERRORS: Record<number, string> = {
   500: '`internal_error`: nothing internal is exposed; quote `requestId`.',
 };
 
-function register(registry: OpenAPIRegistry, route: RouteDefinition, contract: Contract): void {
+function register(registry: OpenAPIRegistry, route: Endpoint): void {
+  const contract = { ...route.request, responses: route.responses };
   const responses: Record<string, { description: string; content?: Record<string, { schema: z.ZodType }> }> =
     {};
   for (const [status, response] of Object.entries(contract.responses)) {
@@ -51,7 +52,7 @@ function register(registry: OpenAPIRegistry, route: RouteDefinition, contract: C
   });
 }
 
-/** The OpenAPI 3.1 document, generated from the route table and the zod contracts. */
+/** The OpenAPI 3.1 document, generated from the endpoints' definitions (`ROUTES`). */
 export function buildOpenApiDocument() {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearerApiKey', {
@@ -64,7 +65,7 @@ export function buildOpenApiDocument() {
     in: 'cookie',
     name: 'service_session',
   });
-  for (const route of ROUTES) register(registry, route, CONTRACTS[route.id] as Contract);
+  for (const route of ROUTES) register(registry, route);
 
   registry.registerPath({
     method: 'get',

@@ -1,9 +1,9 @@
-import { ROUTES, type RouteDefinition } from './routes.ts';
+import { type Endpoint, ROUTES, type RouteDefinition } from './routes.ts';
 
 /** Matching request paths against the route table (the local server, the fallback handler, tests). */
 
 export interface RouteMatch {
-  route: RouteDefinition;
+  route: Endpoint;
   pathParameters: Record<string, string>;
 }
 
@@ -16,7 +16,7 @@ function compile(path: string): RegExp {
 }
 
 const compiled = ROUTES.map((route) => ({
-  route: route as RouteDefinition,
+  route: route as Endpoint,
   regex: compile(route.path),
   names: [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string),
 }));
@@ -30,7 +30,7 @@ function safeDecode(segment: string): string | null {
 }
 
 /** The path parameters of `path` when it matches `route`'s path, else null. */
-export function matchRoute(route: RouteDefinition, path: string): Record<string, string> | null {
+export function matchRoute(route: Endpoint | RouteDefinition, path: string): Record<string, string> | null {
   const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
   const found = compile(route.path).exec(path);
   if (!found) return null;

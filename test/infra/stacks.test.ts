@@ -11,12 +11,8 @@ import { WORK_PREFIX } from '../../functions/core/storage-keys.ts';
 import { CONSUMERS } from '../../functions/shared/consumers.ts';
 import { ENDED_EXECUTIONS_TARGET, EXPIRE_JOBS_SCHEDULE } from '../../functions/shared/event-rules.ts';
 import { RESOURCES, type ResourceName, resourcesOfKind } from '../../functions/shared/resources.ts';
-import {
-  ROUTES,
-  type RouteDefinition,
-  SEARCH_MEMORY_MB,
-  STREAM_ROUTE,
-} from '../../functions/shared/routes.ts';
+import { SEARCH_MEMORY_MB } from '../../functions/shared/route-definition.ts';
+import { ROUTES, type RouteDefinition, STREAM_ROUTE } from '../../functions/shared/routes.ts';
 import { INDEX_FILE_TASK, STATE_MACHINES } from '../../functions/shared/state-machines.ts';
 import { STREAM_PATH_PATTERN } from '../../lib/edge.ts';
 import { NONCURRENT_VERSION_DAYS, StatefulStack } from '../../lib/stateful-stack.ts';

@@ -3,7 +3,7 @@ import { inject } from 'vitest';
 import type { Scope } from '../../functions/core/auth/scopes.ts';
 import { newProjectRecord } from '../../functions/core/projects/create-project.ts';
 import type { ProjectRecord } from '../../functions/core/projects/model.ts';
-import { CONTRACTS, type Contract, ErrorEnvelopeSchema } from '../../functions/shared/http/contracts.ts';
+import { ErrorEnvelopeSchema } from '../../functions/shared/http/params.ts';
 import { matchPath } from '../../functions/shared/route-matching.ts';
 import { issueCredentials, seedOrganization } from '../../local/seed.ts';
 
@@ -61,8 +61,7 @@ function checkAgainstContract(method: string, path: string, response: Response, 
   }
   const route = matchPath(pathname).find((candidate) => candidate.route.method === method)?.route;
   if (!route) return; // the stream (not an API route) and artifact redirects
-  const contract = CONTRACTS[route.id as keyof typeof CONTRACTS] as Contract;
-  const declared = contract.responses[response.status];
+  const declared = route.responses[response.status];
   if (!declared) throw new Error(`${where}: status not declared in the contract of ${route.id}`);
   if (!declared.schema) return; // raw bytes (artifact downloads)
   const parsed = declared.schema.safeParse(body);

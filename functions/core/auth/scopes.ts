@@ -1,4 +1,4 @@
-/** Scopes an API key can carry. Which route needs which is in `functions/shared/routes.ts`. */
+/** Scopes an API key can carry. Which route needs which is in its definition (`functions/handlers/http/<name>.endpoint.ts`). */
 export const SCOPES = [
   'projects:write',
   'jobs:read',

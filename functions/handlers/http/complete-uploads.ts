@@ -1,8 +1,9 @@
 import { completeUploads } from '../../core/jobs/complete-uploads.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
 import { apiWiring } from '../../shared/wiring/api.ts';
+import { completeUploadsEndpoint } from './complete-uploads.endpoint.ts';
 
-export const handler = apiHandler('completeUploads', async ({ path, body, principal }) => {
+export const handler = apiHandler(completeUploadsEndpoint, async ({ path, body, principal }) => {
   const api = apiWiring();
   const result = await completeUploads(
     {

@@ -2,8 +2,9 @@ import { downloadProjectArtifact } from '../../core/content/downloads.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
 import { downloadResponse } from '../../shared/http/downloads.ts';
 import { apiWiring } from '../../shared/wiring/api.ts';
+import { downloadProjectArtifactEndpoint } from './download-project-artifact.endpoint.ts';
 
-export const handler = apiHandler('downloadProjectArtifact', async ({ path, query, principal }) => {
+export const handler = apiHandler(downloadProjectArtifactEndpoint, async ({ path, query, principal }) => {
   const api = apiWiring();
   const download = await downloadProjectArtifact(
     {

@@ -1,8 +1,9 @@
 import { getJobResult } from '../../core/content/downloads.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
 import { apiWiring } from '../../shared/wiring/api.ts';
+import { getJobResultEndpoint } from './get-job-result.endpoint.ts';
 
-export const handler = apiHandler('getJobResult', async ({ path, query, principal }) => {
+export const handler = apiHandler(getJobResultEndpoint, async ({ path, query, principal }) => {
   const api = apiWiring();
   const result = await getJobResult(
     {

@@ -1,8 +1,9 @@
 import { readRegionTable, tableCsv } from '../../core/content/region-table.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
 import { apiWiring } from '../../shared/wiring/api.ts';
+import { getRegionTableEndpoint } from './get-region-table.endpoint.ts';
 
-export const handler = apiHandler('getRegionTable', async ({ path, query, principal }) => {
+export const handler = apiHandler(getRegionTableEndpoint, async ({ path, query, principal }) => {
   const found = await readRegionTable(
     { projects: apiWiring().projects, content: apiWiring().content },
     {

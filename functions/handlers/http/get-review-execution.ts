@@ -1,8 +1,9 @@
 import { getExecution } from '../../core/reviews/reviews.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
 import { apiWiring } from '../../shared/wiring/api.ts';
+import { getReviewExecutionEndpoint } from './get-review-execution.endpoint.ts';
 
-export const handler = apiHandler('getReviewExecution', async ({ path, principal }) => ({
+export const handler = apiHandler(getReviewExecutionEndpoint, async ({ path, principal }) => ({
   status: 200,
   body: {
     execution: await getExecution(

@@ -1,8 +1,9 @@
 import { getReview } from '../../core/reviews/reviews.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
 import { apiWiring } from '../../shared/wiring/api.ts';
+import { getReviewEndpoint } from './get-review.endpoint.ts';
 
-export const handler = apiHandler('getReview', async ({ path, principal }) => ({
+export const handler = apiHandler(getReviewEndpoint, async ({ path, principal }) => ({
   status: 200,
   body: {
     review: await getReview(

@@ -1,4 +1,5 @@
 import { listDocuments } from '../../core/content/queries.ts';
 import { filteredListing } from '../../shared/http/content-deps.ts';
+import { listDocumentsEndpoint } from './list-documents.endpoint.ts';
 
-export const handler = filteredListing('listDocuments', listDocuments);
+export const handler = filteredListing(listDocumentsEndpoint, listDocuments);

@@ -1,8 +1,9 @@
 import { listJobs } from '../../core/jobs/jobs.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
 import { apiWiring } from '../../shared/wiring/api.ts';
+import { listJobsEndpoint } from './list-jobs.endpoint.ts';
 
-export const handler = apiHandler('listJobs', async ({ query, principal }) => {
+export const handler = apiHandler(listJobsEndpoint, async ({ query, principal }) => {
   const result = await listJobs(
     { jobs: apiWiring().jobs, projects: apiWiring().projects, cursors: await apiWiring().cursors() },
     {

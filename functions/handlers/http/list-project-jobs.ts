@@ -1,8 +1,9 @@
 import { listJobs } from '../../core/jobs/jobs.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
 import { apiWiring } from '../../shared/wiring/api.ts';
+import { listProjectJobsEndpoint } from './list-project-jobs.endpoint.ts';
 
-export const handler = apiHandler('listProjectJobs', async ({ path, query, principal }) => {
+export const handler = apiHandler(listProjectJobsEndpoint, async ({ path, query, principal }) => {
   const result = await listJobs(
     { jobs: apiWiring().jobs, projects: apiWiring().projects, cursors: await apiWiring().cursors() },
     {

@@ -1,8 +1,9 @@
 import { listRegions } from '../../core/content/queries.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
 import { contentDeps, defined } from '../../shared/http/content-deps.ts';
+import { listRegionsEndpoint } from './list-regions.endpoint.ts';
 
-export const handler = apiHandler('listRegions', async ({ path, query, principal }) => {
+export const handler = apiHandler(listRegionsEndpoint, async ({ path, query, principal }) => {
   const { limit, cursor, compact, sheets, sheetId, ...filters } = query;
   const sheetIds = sheetId ? [...new Set([...(sheets ?? []), sheetId])] : sheets;
   const result = await listRegions(await contentDeps(), {

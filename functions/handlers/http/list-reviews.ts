@@ -1,8 +1,9 @@
 import { listReviews } from '../../core/reviews/reviews.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
 import { apiWiring } from '../../shared/wiring/api.ts';
+import { listReviewsEndpoint } from './list-reviews.endpoint.ts';
 
-export const handler = apiHandler('listReviews', async ({ path, query, principal }) => ({
+export const handler = apiHandler(listReviewsEndpoint, async ({ path, query, principal }) => ({
   status: 200,
   body: await listReviews(
     { projects: apiWiring().projects, reviews: apiWiring().reviews, cursors: await apiWiring().cursors() },

@@ -1,8 +1,9 @@
 import { listSheetRegions } from '../../core/content/queries.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
 import { contentDeps, defined } from '../../shared/http/content-deps.ts';
+import { listSheetRegionsEndpoint } from './list-sheet-regions.endpoint.ts';
 
-export const handler = apiHandler('listSheetRegions', async ({ path, query, principal }) => {
+export const handler = apiHandler(listSheetRegionsEndpoint, async ({ path, query, principal }) => {
   const { limit, cursor, compact, ...filters } = query;
   const result = await listSheetRegions(await contentDeps(), {
     orgId: principal.orgId,

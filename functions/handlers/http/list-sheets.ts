@@ -1,4 +1,5 @@
 import { listSheets } from '../../core/content/queries.ts';
 import { filteredListing } from '../../shared/http/content-deps.ts';
+import { listSheetsEndpoint } from './list-sheets.endpoint.ts';
 
-export const handler = filteredListing('listSheets', listSheets);
+export const handler = filteredListing(listSheetsEndpoint, listSheets);

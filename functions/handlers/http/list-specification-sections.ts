@@ -1,8 +1,9 @@
 import { listSpecificationSections } from '../../core/content/queries.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
 import { contentDeps, defined } from '../../shared/http/content-deps.ts';
+import { listSpecificationSectionsEndpoint } from './list-specification-sections.endpoint.ts';
 
-export const handler = apiHandler('listSpecificationSections', async ({ path, query, principal }) => {
+export const handler = apiHandler(listSpecificationSectionsEndpoint, async ({ path, query, principal }) => {
   const { limit, cursor, compact, ...filters } = query;
   const result = await listSpecificationSections(await contentDeps(), {
     orgId: principal.orgId,

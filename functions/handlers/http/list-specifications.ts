@@ -1,8 +1,9 @@
 import { listSpecifications } from '../../core/content/queries.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
 import { contentDeps, defined } from '../../shared/http/content-deps.ts';
+import { listSpecificationsEndpoint } from './list-specifications.endpoint.ts';
 
-export const handler = apiHandler('listSpecifications', async ({ path, query, principal }) => {
+export const handler = apiHandler(listSpecificationsEndpoint, async ({ path, query, principal }) => {
   const { limit, cursor, compact, ...filters } = query;
   const result = await listSpecifications(await contentDeps(), {
     orgId: principal.orgId,

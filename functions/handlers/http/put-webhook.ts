@@ -2,8 +2,9 @@ import { putWebhook } from '../../core/webhooks/webhooks.ts';
 import { config } from '../../shared/config.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
 import { apiWiring } from '../../shared/wiring/api.ts';
+import { putWebhookEndpoint } from './put-webhook.endpoint.ts';
 
-export const handler = apiHandler('putWebhook', async ({ body, principal }) => {
+export const handler = apiHandler(putWebhookEndpoint, async ({ body, principal }) => {
   const api = apiWiring();
   const result = await putWebhook(
     {

@@ -1,8 +1,9 @@
 import { readSource } from '../../core/search/read-source.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
 import { searchWiring } from '../../shared/wiring/search.ts';
+import { readSourceEndpoint } from './read-source.endpoint.ts';
 
-export const handler = apiHandler('readSource', async ({ path, query, principal }) => {
+export const handler = apiHandler(readSourceEndpoint, async ({ path, query, principal }) => {
   const search = searchWiring();
   return {
     status: 200,

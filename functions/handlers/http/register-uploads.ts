@@ -2,8 +2,9 @@ import { registerUploads } from '../../core/jobs/uploads.ts';
 import { config } from '../../shared/config.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
 import { apiWiring } from '../../shared/wiring/api.ts';
+import { registerUploadsEndpoint } from './register-uploads.endpoint.ts';
 
-export const handler = apiHandler('registerUploads', async ({ path, body, principal }) => {
+export const handler = apiHandler(registerUploadsEndpoint, async ({ path, body, principal }) => {
   const api = apiWiring();
   const result = await registerUploads(
     {

@@ -1,8 +1,9 @@
 import { searchProjects } from '../../core/search/search-projects.ts';
 import { apiHandler } from '../../shared/http/api-handler.ts';
 import { searchWiring } from '../../shared/wiring/search.ts';
+import { searchProjectsEndpoint } from './search-projects.endpoint.ts';
 
-export const handler = apiHandler('searchProjects', async ({ body, principal }) => {
+export const handler = apiHandler(searchProjectsEndpoint, async ({ body, principal }) => {
   const search = searchWiring();
   const deps = {
     projects: search.projects,

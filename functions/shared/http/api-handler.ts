@@ -13,10 +13,9 @@ import {
 } from '../../core/errors.ts';
 import { config } from '../config.ts';
 import { invocationLogger, logger } from '../logger.ts';
-import { type RouteDefinition, type RouteId, routeById } from '../routes.ts';
+import type { Endpoint, EndpointRequest, RouteDefinition } from '../route-definition.ts';
 import { apiKeyStore, rateLimiter, sessionStore } from '../wiring/adapters.ts';
 import { originVerifyValue } from '../wiring/secrets.ts';
-import { CONTRACTS, type Contracts } from './contracts.ts';
 import {
   MethodNotAllowedError,
   OriginRequiredError,
@@ -37,14 +36,7 @@ export interface ApiResponse {
   headers?: Record<string, string>;
 }
 
-interface Schemas {
-  body?: z.ZodType;
-  bodyErrorCode?: string;
-  query?: z.ZodType;
-  path?: z.ZodType;
-}
-
-type Parsed<S, K extends keyof Schemas> = S extends { [P in K]: infer T }
+type Parsed<S, K extends keyof EndpointRequest> = S extends { [P in K]: infer T }
   ? T extends z.ZodType
     ? z.output<T>
     : undefined
@@ -234,7 +226,7 @@ export const authentication = <R = ApiResult>(route: RouteDefinition): Middlewar
   },
 });
 
-const validation = (schemas: Schemas): Middleware => ({
+const validation = (schemas: EndpointRequest): Middleware => ({
   before: (request: Request) => {
     const { event } = request;
     let body: unknown;
@@ -272,12 +264,11 @@ function parseJson(text: string, code = 'invalid_json'): unknown {
  * Builds the Lambda handler of one endpoint: logging context, error envelope, authentication and
  * scope (from the route table), rate limiting, validation, then the endpoint's own function.
  */
-export function apiHandler<R extends RouteId>(
-  routeId: R,
-  handle: (request: ApiRequest<Contracts[R]>) => Promise<ApiResponse>,
+export function apiHandler<E extends Endpoint>(
+  route: E,
+  handle: (request: ApiRequest<E['request']>) => Promise<ApiResponse>,
 ) {
-  const route = routeById(routeId);
-  const schemas = CONTRACTS[routeId] as Schemas;
+  const schemas: EndpointRequest = route.request;
   return middy<ApiEvent, ApiResult, Error, ApiContext>()
     .use(accessLine())
     .use(headAsGet())
@@ -288,9 +279,9 @@ export function apiHandler<R extends RouteId>(
       const { state } = context;
       if (!state.principal || !state.parsed) throw new Error('Request reached the handler unauthenticated');
       const response = await handle({
-        body: state.parsed.body as Parsed<Contracts[R], 'body'>,
-        query: state.parsed.query as Parsed<Contracts[R], 'query'>,
-        path: state.parsed.path as Parsed<Contracts[R], 'path'>,
+        body: state.parsed.body as Parsed<E['request'], 'body'>,
+        query: state.parsed.query as Parsed<E['request'], 'query'>,
+        path: state.parsed.path as Parsed<E['request'], 'path'>,
         principal: state.principal,
         requestId: state.requestId,
         headers: _event.headers ?? {},

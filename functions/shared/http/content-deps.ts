@@ -1,4 +1,6 @@
 import type { ListInput } from '../../core/content/queries.ts';
+import type { listDocumentsEndpoint } from '../../handlers/http/list-documents.endpoint.ts';
+import type { listSheetsEndpoint } from '../../handlers/http/list-sheets.endpoint.ts';
 import { apiWiring } from '../wiring/api.ts';
 import { apiHandler } from './api-handler.ts';
 
@@ -26,11 +28,11 @@ type ContentDeps = Awaited<ReturnType<typeof contentDeps>>;
  * The handler of a content listing whose query is paging plus filters (no `compact`: these entities
  * carry no artifacts): parse, run the use case, answer 200.
  */
-export function filteredListing<F extends object>(
-  routeId: 'listSheets' | 'listDocuments',
-  list: (deps: ContentDeps, input: ListInput<F>) => Promise<unknown>,
-) {
-  return apiHandler(routeId, async ({ path, query, principal }) => {
+export function filteredListing<
+  E extends typeof listSheetsEndpoint | typeof listDocumentsEndpoint,
+  F extends object,
+>(endpoint: E, list: (deps: ContentDeps, input: ListInput<F>) => Promise<unknown>) {
+  return apiHandler(endpoint, async ({ path, query, principal }) => {
     const { limit, cursor, ...filters } = query;
     const result = await list(await contentDeps(), {
       orgId: principal.orgId,

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ROUTES } from '../../../functions/shared/routes.ts';
 
 /**
  * The layering rules of STYLE.md, checked on the source itself: core (use cases, models, ports)
@@ -196,6 +197,31 @@ describe('architecture', () => {
     expect(handlers.length).toBeGreaterThan(60);
     expect(reachingAround).toEqual([]);
     expect(handAdded).toEqual([]);
+  });
+
+  it('defines each endpoint once, beside its handler, and lists each definition once', () => {
+    const HTTP = join(ROOT, 'functions/handlers/http');
+    const handlers = readdirSync(HTTP)
+      .filter(
+        (file) => file.endsWith('.ts') && !file.endsWith('.endpoint.ts') && file !== 'route-not-found.ts',
+      )
+      .sort();
+    const definitions = readdirSync(HTTP)
+      .filter((file) => file.endsWith('.endpoint.ts'))
+      .map((file) => file.replace('.endpoint.ts', '.ts'))
+      .sort();
+    const listed = ROUTES.map((route) => route.handler.replace('functions/handlers/http/', '')).sort();
+    // A route's path, method or access written anywhere else would be a second definition to drift.
+    const elsewhere = sourceFiles(join(ROOT, 'functions'))
+      .filter((file) => !file.endsWith('.endpoint.ts') && /\bpath: '\/api\//.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(ROOT, file));
+    const byId = handlers.filter((file) => /apiHandler\(\s*'/.test(readFileSync(join(HTTP, file), 'utf8')));
+    expect(handlers.length).toBeGreaterThan(30);
+    expect(definitions).toEqual(handlers);
+    expect(listed).toEqual(handlers);
+    expect(new Set(ROUTES.map((route) => route.id)).size).toBe(ROUTES.length);
+    expect(elsewhere).toEqual([]);
+    expect(byId).toEqual([]);
   });
 
   it('finds a cycle when there is one (the detector works)', () => {
