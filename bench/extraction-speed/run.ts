@@ -19,6 +19,7 @@ import path from 'node:path';
 import { median } from '../../functions/core/extraction/geometry.ts';
 import { corpusDir, flagValue } from '../args.ts';
 import { ensurePoppler } from '../poppler.ts';
+import { type BenchFigure, recordResult } from '../results.ts';
 
 const flag = (name: string, fallback: string): string => flagValue(name) ?? fallback;
 const corpus = corpusDir;
@@ -95,6 +96,8 @@ const runPoppler = async (file: string, from: number, to: number, procs: number)
 };
 
 const hasPoppler = ensurePoppler();
+/** The latest figures for docs/benchmarks.md, one per case. */
+const figures: BenchFigure[] = [];
 const fmt = (v: number): string => v.toFixed(1);
 
 interface Case {
@@ -176,6 +179,11 @@ for (const [kind, cases] of [
         `${fmt(p1).padStart(16)} | ${fmt(p2).padStart(16)} | ${(e / p1).toFixed(2).padStart(9)}x | ` +
         `${(e / p2).toFixed(2).padStart(9)}x | ${rss} MB`,
     );
+    figures.push({
+      measure: `${kind} ${c.label}: engine ms/page, ratio to pdftotext (1 / 2 processes), peak RSS (workers ${workers})`,
+      result: `${fmt(e)} ms, ${(e / p1).toFixed(2)}x / ${(e / p2).toFixed(2)}x, ${rss} MB`,
+      ...(kind === 'text' ? { target: '<= 1.5x (1 process), < 1 GB' } : {}),
+    });
     if (repeat > 1) {
       const each = runs.map((r) => `${fmt(r.engine.ms / pages)}/${fmt(r.p1 / pages)}`).join(', ');
       console.log(`       |   runs (engine/poppler 1p ms per page): ${each}`);
@@ -197,9 +205,19 @@ if (ocrSheets > 0) {
         `${median(cpuPerSheet).toFixed(2)} s CPU per sheet in total (target <= 2; median of ${repeat}), ` +
         `peak RSS ${Math.max(...runs.map((run) => run.maxRssMb))} MB`,
     );
+    figures.push({
+      measure: `OCR of the 2977J outlined sheets 6-${5 + ocrSheets}: CPU per sheet (median of ${repeat}), peak RSS`,
+      result: `${median(cpuPerSheet).toFixed(2)} s, ${Math.max(...runs.map((run) => run.maxRssMb))} MB`,
+      target: '<= 2 s',
+    });
     if (repeat > 1)
       console.log(
         `       |   runs (CPU s per sheet): ${cpuPerSheet.map((cpu) => cpu.toFixed(2)).join(', ')}`,
       );
   }
 }
+
+// From a run of every case only (`--only` would replace the figures with a part).
+if (only !== 'all')
+  console.log('(a part of the cases: bench/results/extraction-speed.json is left as it was)');
+else if (figures.length > 0) recordResult('extraction-speed', figures);
