@@ -19,12 +19,22 @@ export interface CompleteUploadsCommand {
   cancelledUploads?: { documentId: string; uploadToken: string }[];
 }
 
+/** One upload the client listed, whatever its list: the same checks, then its own outcome. */
+interface CompletionEntry {
+  documentId: string;
+  uploadToken: string;
+  mode: 'direct_put' | 'multipart' | 'cancel';
+  multipartUploadId: string | null;
+  parts: { partNumber: number; etag: string }[];
+}
+
 /**
  * Complete uploads.
- * Input: the direct and multipart uploads the client finished.
- * Output: the job and, per listed document, its upload outcome.
- * Steps: check each token (unexpired); complete multipart sessions; check each object exists with
- * its declared size (its SHA-256 is bound by the signed URL for direct PUTs and verified again,
+ * Input: the direct and multipart uploads the client finished, and those it cancels.
+ * Output: the job, per listed document its upload outcome, and the files the job still waits for.
+ * Steps: check each token (unexpired, of this job and document, listed once, in its upload mode); record
+ * each pending file's outcome (cancelled, or its upload checked: multipart sessions completed, the object
+ * there with its declared size; its SHA-256 is bound by the signed URL for direct PUTs and verified again,
  * streamed, in preflight). A file whose bytes are not in storage yet stays pending, with an
  * `upload_missing` hint: PUT it and complete again. A file whose upload is wrong gets `error` and the
  * others go on. Once no file is pending the job moves to `preflighting` and processing starts.
@@ -41,76 +51,15 @@ export async function completeUploads(
   const job = await requireJob(deps.jobs, input.orgId, input.jobId);
   const files = await deps.jobs.allFiles(job);
   const byDocument = new Map(files.map((file) => [file.documentId, file]));
-
-  const entries = [
-    ...input.uploads.directUploads.map((entry) => ({
-      ...entry,
-      mode: 'direct_put' as const,
-      multipartUploadId: null,
-      parts: [],
-    })),
-    ...input.uploads.multipartUploads.map((entry) => ({ ...entry, mode: 'multipart' as const })),
-    ...(input.uploads.cancelledUploads ?? []).map((entry) => ({
-      ...entry,
-      mode: 'cancel' as const,
-      multipartUploadId: null,
-      parts: [],
-    })),
-  ];
-  const seen = new Set<string>();
-  for (const entry of entries) {
-    const file = byDocument.get(entry.documentId);
-    const token = deps.tokens.verify(entry.uploadToken);
-    if (!file || !token || token.j !== job.id || token.f !== file.id) {
-      throw new InvalidRequestError(
-        'invalid_upload_token',
-        `Unknown document ${entry.documentId} or an upload token that does not belong to it.`,
-      );
-    }
-    if (!token.e || Date.parse(token.e) < (input.now ?? new Date()).getTime()) {
-      throw new InvalidRequestError(
-        'upload_token_expired',
-        `The upload token of document ${entry.documentId} expired at ${token.e ?? 'an unknown time'}. Register the files again (same name, size and SHA-256) for fresh upload URLs and tokens, upload what is still missing, then complete with the new tokens.`,
-      );
-    }
-    if (entry.mode !== 'cancel' && (file.uploadMode !== entry.mode || token.m !== entry.mode)) {
-      throw new InvalidRequestError(
-        'upload_mode_mismatch',
-        `Document ${entry.documentId} was registered for ${file.uploadMode}; list it under ${file.uploadMode === 'multipart' ? 'multipartUploads' : 'directUploads'}.`,
-      );
-    }
-    if (seen.has(file.id))
-      throw new InvalidRequestError('invalid_request', `Document ${entry.documentId} is listed twice.`);
-    seen.add(file.id);
-  }
-
+  const entries = completionEntries(input.uploads);
+  checkEntries(deps.tokens, job.id, byDocument, entries, input.now ?? new Date());
   for (const entry of entries) {
     const file = byDocument.get(entry.documentId) as JobFileRecord;
     if (file.uploadStatus !== 'pending') continue;
-    if (entry.mode === 'cancel') {
-      const changes: Partial<JobFileRecord> = {
-        uploadStatus: 'failed',
-        status: 'cancelled',
-        error: {
-          code: 'upload_cancelled',
-          message: 'The client cancelled this upload; the job goes on without it.',
-        },
-      };
-      await deps.jobs.updateFile(file, changes);
-      Object.assign(file, changes);
-      continue;
-    }
-    const failure = await checkUpload(deps.storage, file, { ...entry, mode: entry.mode });
-    const changes: Partial<JobFileRecord> =
-      failure === null
-        ? { uploadStatus: 'uploaded', error: null }
-        : failure.code === UPLOAD_MISSING
-          ? { error: failure } // still pending: a PUT that arrives later completes it
-          : { uploadStatus: 'failed', status: 'error', error: failure };
+    const changes = await outcomeOf(deps.storage, file, entry);
     await deps.jobs.updateFile(file, changes);
     Object.assign(file, changes);
   }
-
   if (job.status === 'uploading' && files.every((file) => file.uploadStatus !== 'pending')) {
     const moved = await deps.jobs.transition(job.orgId, job.id, ['uploading'], 'preflighting', {
       progress: {
@@ -122,7 +71,6 @@ export async function completeUploads(
     });
     if (moved) await deps.processing.start(job.orgId, job.id);
   }
-
   const fresh = await requireJob(deps.jobs, input.orgId, input.jobId);
   return {
     job: await presentJob(deps.jobs, fresh),
@@ -144,6 +92,83 @@ export async function completeUploads(
         reason: file.error?.code === UPLOAD_MISSING ? 'upload_missing' : 'not_completed',
       })),
   };
+}
+
+function completionEntries(uploads: CompleteUploadsCommand): CompletionEntry[] {
+  return [
+    ...uploads.directUploads.map((entry) => ({
+      ...entry,
+      mode: 'direct_put' as const,
+      multipartUploadId: null,
+      parts: [],
+    })),
+    ...uploads.multipartUploads.map((entry) => ({ ...entry, mode: 'multipart' as const })),
+    ...(uploads.cancelledUploads ?? []).map((entry) => ({
+      ...entry,
+      mode: 'cancel' as const,
+      multipartUploadId: null,
+      parts: [],
+    })),
+  ];
+}
+
+/** Refuses the whole completion, before anything is written, for an entry it cannot trust. */
+function checkEntries(
+  tokens: TokenSigner,
+  jobId: string,
+  byDocument: Map<string, JobFileRecord>,
+  entries: CompletionEntry[],
+  now: Date,
+): void {
+  const seen = new Set<string>();
+  for (const entry of entries) {
+    const file = byDocument.get(entry.documentId);
+    const token = tokens.verify(entry.uploadToken);
+    if (!file || !token || token.j !== jobId || token.f !== file.id) {
+      throw new InvalidRequestError(
+        'invalid_upload_token',
+        `Unknown document ${entry.documentId} or an upload token that does not belong to it.`,
+      );
+    }
+    if (!token.e || Date.parse(token.e) < now.getTime()) {
+      throw new InvalidRequestError(
+        'upload_token_expired',
+        `The upload token of document ${entry.documentId} expired at ${token.e ?? 'an unknown time'}. Register the files again (same name, size and SHA-256) for fresh upload URLs and tokens, upload what is still missing, then complete with the new tokens.`,
+      );
+    }
+    if (entry.mode !== 'cancel' && (file.uploadMode !== entry.mode || token.m !== entry.mode)) {
+      throw new InvalidRequestError(
+        'upload_mode_mismatch',
+        `Document ${entry.documentId} was registered for ${file.uploadMode}; list it under ${file.uploadMode === 'multipart' ? 'multipartUploads' : 'directUploads'}.`,
+      );
+    }
+    if (seen.has(file.id))
+      throw new InvalidRequestError('invalid_request', `Document ${entry.documentId} is listed twice.`);
+    seen.add(file.id);
+  }
+}
+
+/** What a pending file's entry changes on it: cancelled, uploaded, still pending, or failed. */
+async function outcomeOf(
+  storage: UploadStorage,
+  file: JobFileRecord,
+  entry: CompletionEntry,
+): Promise<Partial<JobFileRecord>> {
+  if (entry.mode === 'cancel') {
+    return {
+      uploadStatus: 'failed',
+      status: 'cancelled',
+      error: {
+        code: 'upload_cancelled',
+        message: 'The client cancelled this upload; the job goes on without it.',
+      },
+    };
+  }
+  const failure = await checkUpload(storage, file, { ...entry, mode: entry.mode });
+  if (failure === null) return { uploadStatus: 'uploaded', error: null };
+  // Still pending: a PUT that arrives later completes it.
+  if (failure.code === UPLOAD_MISSING) return { error: failure };
+  return { uploadStatus: 'failed', status: 'error', error: failure };
 }
 
 /** A file the job waits for: its bytes are not in storage yet, or no completion has listed it. */

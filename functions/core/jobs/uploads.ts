@@ -8,6 +8,7 @@ import {
   JOB_LIMITS,
   type JobFileRecord,
   type JobRecord,
+  type OwnedJob,
   type RegisterUploadsCommand,
   type UploadInstruction,
 } from './model.ts';
@@ -34,21 +35,24 @@ export function choosePartSize(fileSize: number, target: number): number {
 
 const ACCEPTING: JobRecord['status'][] = ['awaiting_uploads', 'uploading'];
 
+type RegistrationDeps = {
+  jobs: JobStore;
+  documents: DocumentLookup;
+  storage: UploadStorage;
+  tokens: TokenSigner;
+};
+type RegisteredFile = RegisterUploadsCommand['files'][number];
+
 /**
  * Register uploads.
  * Input: job, files (name, type, declared size, SHA-256, optional classification).
  * Output: the job (now `uploading`), one instruction per file, and document metadata.
- * Steps: reuse files registered before with the same bytes and name (fresh URLs); add the others
- * within the job's limits; sign URLs that bind content type and checksum (direct) or part length
- * (multipart); the job moves to `uploading`.
+ * Steps: check the job still accepts files; reuse files registered before with the same bytes and
+ * name (fresh URLs) and plan the others; store the new ones within the job's limits; the job moves to
+ * `uploading`; sign URLs that bind content type and checksum (direct) or part length (multipart).
  */
 export async function registerUploads(
-  deps: {
-    jobs: JobStore;
-    documents: DocumentLookup;
-    storage: UploadStorage;
-    tokens: TokenSigner;
-  },
+  deps: RegistrationDeps,
   input: {
     orgId: string;
     jobId: string;
@@ -58,7 +62,42 @@ export async function registerUploads(
   },
 ) {
   const now = input.now ?? new Date();
-  const job = await requireJob(deps.jobs, input.orgId, input.jobId);
+  const job = await requireAcceptingJob(deps.jobs, input.orgId, input.jobId, now);
+  const { chosen, created } = await planFiles(deps, job, input.registration.files, input.settings, now);
+  await storeNewFiles(deps, job, created);
+  await deps.jobs.transition(job.orgId, job.id, ['awaiting_uploads'], 'uploading', {
+    progress: {
+      ...job.progress,
+      phase: 'uploading',
+      message: 'Upload the files, then complete the uploads.',
+      updatedAt: now.toISOString(),
+    },
+  });
+  const uploads = await signInstructions(deps, chosen, input.settings, now);
+  const fresh = await requireJob(deps.jobs, input.orgId, input.jobId);
+  return {
+    job: await presentJob(deps.jobs, fresh),
+    uploads,
+    documents: chosen.map((file) => ({
+      documentId: file.documentId,
+      fileId: file.id,
+      fileName: file.fileName,
+      sha256: file.sha256,
+      uploadMode: file.uploadMode,
+      duplicateOfDocumentId: file.duplicateOfDocumentId,
+      uploadRequired: file.duplicateOfDocumentId === null && file.uploadStatus === 'pending',
+    })),
+  };
+}
+
+/** The job, if it still accepts files: before processing starts and before it expires. */
+async function requireAcceptingJob(
+  jobs: JobStore,
+  orgId: string,
+  jobId: string,
+  now: Date,
+): Promise<OwnedJob> {
+  const job = await requireJob(jobs, orgId, jobId);
   if (!ACCEPTING.includes(job.status)) {
     throw new ConflictError(
       'job_not_accepting_uploads',
@@ -74,53 +113,89 @@ export async function registerUploads(
       'The job expired before its uploads were completed; create a new job.',
     );
   }
+  return job;
+}
 
+/**
+ * The files this registration names: a file registered before with the same bytes and name is reused
+ * (`chosen` only), the others are planned as new records (`chosen` and `created`), in request order.
+ */
+async function planFiles(
+  deps: Pick<RegistrationDeps, 'jobs' | 'documents'>,
+  job: OwnedJob,
+  files: RegisteredFile[],
+  settings: UploadSettings,
+  now: Date,
+): Promise<{ chosen: JobFileRecord[]; created: JobFileRecord[] }> {
   const existing = await deps.jobs.allFiles(job);
   const sameFile = (a: { sha256: string; fileName: string; fileSize: number }, b: typeof a) =>
     a.sha256 === b.sha256 && a.fileName === b.fileName && a.fileSize === b.fileSize;
-
   const chosen: JobFileRecord[] = [];
   const created: JobFileRecord[] = [];
-  for (const file of input.registration.files) {
+  for (const file of files) {
     const already = [...existing, ...created].find((candidate) => sameFile(candidate, file));
     if (already) {
       if (!chosen.includes(already)) chosen.push(already);
       continue;
     }
-    const fileId = newId('fil');
-    const multipart = file.fileSize >= input.settings.multipartThresholdBytes;
-    const key = objectKeys.uploadedFile({ ...job, jobId: job.id }, fileId);
-    const record: JobFileRecord = {
-      id: fileId,
-      documentId: newId('doc'),
-      jobId: job.id,
-      orgId: job.orgId,
-      projectId: job.projectId,
-      fileName: file.fileName,
-      contentType: file.contentType,
-      fileSize: file.fileSize,
-      sha256: file.sha256,
-      classification: (file.classification ?? 'other') as Classification,
-      classificationDeclared: file.classification !== undefined,
-      pageCount: 0,
-      successfulPageCount: 0,
-      status: 'processing',
-      uploadStatus: 'pending',
-      error: null,
-      objectKey: key,
-      uploadMode: multipart ? 'multipart' : 'direct_put',
-      multipartUploadId: null,
-      partSize: multipart ? choosePartSize(file.fileSize, input.settings.partSizeBytes) : null,
-      duplicateOfDocumentId: await deps.documents.readyDocumentWithDigest(job.projectId, file.sha256),
-      createdAt: now.toISOString(),
-      updatedAt: now.toISOString(),
-    };
+    const duplicateOf = await deps.documents.readyDocumentWithDigest(job.projectId, file.sha256);
+    const record = newFileRecord(job, file, settings, duplicateOf, now);
     created.push(record);
     chosen.push(record);
   }
+  return { chosen, created };
+}
 
+/** A new file of the job, waiting for its bytes (direct PUT, or in parts from the multipart threshold). */
+function newFileRecord(
+  job: JobRecord,
+  file: RegisteredFile,
+  settings: UploadSettings,
+  duplicateOfDocumentId: string | null,
+  now: Date,
+): JobFileRecord {
+  const fileId = newId('fil');
+  const multipart = file.fileSize >= settings.multipartThresholdBytes;
+  return {
+    id: fileId,
+    documentId: newId('doc'),
+    jobId: job.id,
+    orgId: job.orgId,
+    projectId: job.projectId,
+    fileName: file.fileName,
+    contentType: file.contentType,
+    fileSize: file.fileSize,
+    sha256: file.sha256,
+    classification: (file.classification ?? 'other') as Classification,
+    classificationDeclared: file.classification !== undefined,
+    pageCount: 0,
+    successfulPageCount: 0,
+    status: 'processing',
+    uploadStatus: 'pending',
+    error: null,
+    objectKey: objectKeys.uploadedFile({ ...job, jobId: job.id }, fileId),
+    uploadMode: multipart ? 'multipart' : 'direct_put',
+    multipartUploadId: null,
+    partSize: multipart ? choosePartSize(file.fileSize, settings.partSizeBytes) : null,
+    duplicateOfDocumentId,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
+}
+
+/**
+ * Adds the new files to the job within its limits, their multipart sessions opened first. A refused
+ * addition leaves nothing behind in storage; one refused by a concurrent registration answers what a
+ * retry would answer now.
+ */
+async function storeNewFiles(
+  deps: Pick<RegistrationDeps, 'jobs' | 'storage'>,
+  job: OwnedJob,
+  created: JobFileRecord[],
+): Promise<void> {
   const addedBytes = created.reduce((sum, file) => sum + file.fileSize, 0);
   checkJobLimits(job, addedBytes, created.length);
+  if (created.length === 0) return;
   for (const record of created) {
     if (record.uploadMode === 'multipart') {
       record.multipartUploadId = await deps.storage.createMultipart({
@@ -129,60 +204,40 @@ export async function registerUploads(
       });
     }
   }
-  if (created.length > 0) {
-    const outcome = await deps.jobs.addFiles(job, created, JOB_LIMITS).catch(async (error: unknown) => {
-      await abortSessions(deps.storage, created);
-      throw error;
-    });
-    if (outcome !== 'added') {
-      // Refused: nothing of this registration may stay behind in storage.
-      await abortSessions(deps.storage, created);
-      if (outcome === 'not_accepting') {
-        throw new ConflictError(
-          'job_not_accepting_uploads',
-          'The job stopped accepting uploads; it is processing already.',
-        );
-      }
-      // A concurrent registration changed the totals: answer what a retry would answer now.
-      checkJobLimits(await requireJob(deps.jobs, input.orgId, input.jobId), addedBytes, created.length);
-      throw new ConflictError(
-        'job_limit_race',
-        'Another registration for this job changed its totals at the same moment; these files still fit, so send the same request again.',
-      );
-    }
-  }
-  await deps.jobs.transition(job.orgId, job.id, ['awaiting_uploads'], 'uploading', {
-    progress: {
-      ...job.progress,
-      phase: 'uploading',
-      message: 'Upload the files, then complete the uploads.',
-      updatedAt: now.toISOString(),
-    },
+  const outcome = await deps.jobs.addFiles(job, created, JOB_LIMITS).catch(async (error: unknown) => {
+    await abortSessions(deps.storage, created);
+    throw error;
   });
+  if (outcome === 'added') return;
+  await abortSessions(deps.storage, created);
+  if (outcome === 'not_accepting') {
+    throw new ConflictError(
+      'job_not_accepting_uploads',
+      'The job stopped accepting uploads; it is processing already.',
+    );
+  }
+  checkJobLimits(await requireJob(deps.jobs, job.orgId, job.id), addedBytes, created.length);
+  throw new ConflictError(
+    'job_limit_race',
+    'Another registration for this job changed its totals at the same moment; these files still fit, so send the same request again.',
+  );
+}
 
-  // The configured lifetime, unless the signing credentials expire sooner (the URLs would stop working then).
+/** One instruction per file, its URLs valid for the configured lifetime or until the signing credentials expire. */
+async function signInstructions(
+  deps: Pick<RegistrationDeps, 'storage' | 'tokens'>,
+  files: JobFileRecord[],
+  settings: UploadSettings,
+  now: Date,
+): Promise<UploadInstruction[]> {
   const ttlSeconds = Math.min(
-    input.settings.urlTtlSeconds,
+    settings.urlTtlSeconds,
     (await deps.storage.signingLifetimeSeconds()) ?? Infinity,
   );
   const expiresAt = new Date(now.getTime() + ttlSeconds * 1000).toISOString();
   const uploads: UploadInstruction[] = [];
-  for (const file of chosen) uploads.push(await instructionFor(deps, file, expiresAt, ttlSeconds));
-
-  const fresh = await requireJob(deps.jobs, input.orgId, input.jobId);
-  return {
-    job: await presentJob(deps.jobs, fresh),
-    uploads,
-    documents: chosen.map((file) => ({
-      documentId: file.documentId,
-      fileId: file.id,
-      fileName: file.fileName,
-      sha256: file.sha256,
-      uploadMode: file.uploadMode,
-      duplicateOfDocumentId: file.duplicateOfDocumentId,
-      uploadRequired: file.duplicateOfDocumentId === null && file.uploadStatus === 'pending',
-    })),
-  };
+  for (const file of files) uploads.push(await instructionFor(deps, file, expiresAt, ttlSeconds));
+  return uploads;
 }
 
 async function instructionFor(
