@@ -2,6 +2,7 @@ import pLimit from 'p-limit';
 import { contentIds, type DocumentRecord, type FileContext } from '../content/model.ts';
 import type { ErrorInfo } from '../errors.ts';
 import type { PageResult } from '../extraction/index.ts';
+import type { JobFileRecord, OwnedJob } from '../jobs/model.ts';
 import { objectKeys } from '../storage-keys.ts';
 import { contentPassages, contentRows } from './content-rows.ts';
 import { type PageSpan, PIPELINE_ERRORS } from './errors.ts';
@@ -11,14 +12,16 @@ import { linkFileReferences, resolveWaitingDocuments } from './project-reference
 import { type CropRenderer, PUTS_IN_FLIGHT, renderAndStoreCrops } from './region-crops.ts';
 import { sheetTextOutsideRegions } from './sheet-text.ts';
 
+type Assembled = ReturnType<PipelineDeps['extractor']['assemble']>;
+
 /**
  * Assemble one file.
  * Input: orgId, jobId, fileId (a file whose batches have all run).
  * Output: the file's status (`ready` or `error`) and its successful page count.
  * Steps: gather the stored batches (a missing or failed batch is recorded as the file's error, naming
- * every page left without a result; the rest kept); assemble the document (sheets, regions, sections); render the crops the
- * batch tasks did not; cut and store one PDF per section; replace the file's rows; mark it ready.
- * A file already assembled is returned as it is.
+ * every page left without a result; the rest kept); assemble the document (sheets, regions, sections);
+ * render the crops the batch tasks did not; write the file's rows, cutting and storing one PDF per
+ * section meanwhile; mark it ready. A file already assembled is returned as it is.
  */
 export async function assembleFile(
   deps: PipelineDeps,
@@ -30,31 +33,13 @@ export async function assembleFile(
   if (file.status !== 'processing')
     return { status: file.status === 'ready' ? 'ready' : 'error', successfulPages: file.successfulPageCount };
 
-  const pages: PageResult[] = [];
-  const cropKeys = new Set<string>();
-  let batchError: ErrorInfo | null = null;
-  const missing: PageSpan[] = [];
-  for (const batch of batchesFor(file.pageCount, file.pagesPerBatch ?? settings.pagesPerBatch)) {
-    const stored = await deps.artifacts.getJson<StoredBatch>(
-      objectKeys.pageBatch(job.id, file.id, batch.from),
-    );
-    if (!stored) missing.push(batch);
-    if (stored?.error) batchError ??= stored.error;
-    if (stored) pages.push(...stored.pages);
-    for (const key of stored?.crops ?? []) cropKeys.add(key);
-  }
-  // Pages without a result (a batch whose task gave up stored nothing; a batch that failed part way
-  // kept the pages before the failure) are named on the file's error: none is dropped unsaid.
-  const absent = absentPages(file.pageCount, pages);
-  if (missing.length > 0) batchError = PIPELINE_ERRORS.batchMissing(absent);
-  else if (batchError && absent.length > 0) batchError = PIPELINE_ERRORS.pagesLost(batchError, absent);
+  const { pages, cropKeys, batchError } = await gatherBatches(deps, settings, job, file);
   const successfulPages = pages.filter((page) => page.issue === null).length;
   if (pages.length === 0) {
     const error = batchError ?? PIPELINE_ERRORS.noPageProcessed();
     await deps.jobs.updateFile(file, { status: 'error', error, successfulPageCount: 0 });
     return { status: 'error', successfulPages: 0 };
   }
-
   const result = deps.extractor.assemble(pages, {
     pageCount: file.pageCount,
     fileName: file.fileName,
@@ -70,8 +55,55 @@ export async function assembleFile(
     classification: result.classification,
   };
   const bytes = await deps.uploads.getBytes(file.objectKey);
+  for (const key of await renderMissingCrops(deps, ctx, result, bytes, cropKeys)) cropKeys.add(key);
+  await writeFileContent(deps, { ctx, file, result, pages, bytes, cropKeys, successfulPages });
+  await deps.jobs.updateFile(file, {
+    status: 'ready',
+    classification: result.classification,
+    successfulPageCount: successfulPages,
+    error: batchError,
+  });
+  return { status: 'ready', successfulPages };
+}
 
-  // Crops the batch tasks did not render (a batch without them, an older stored batch) are rendered here.
+/**
+ * The stored batches' pages and crops, and the file's error when a batch is missing or failed: pages
+ * without a result (a batch whose task gave up stored nothing; a batch that failed part way kept the
+ * pages before the failure) are named on it, so none is dropped unsaid.
+ */
+async function gatherBatches(
+  deps: PipelineDeps,
+  settings: PipelineSettings,
+  job: OwnedJob,
+  file: JobFileRecord,
+): Promise<{ pages: PageResult[]; cropKeys: Set<string>; batchError: ErrorInfo | null }> {
+  const pages: PageResult[] = [];
+  const cropKeys = new Set<string>();
+  let batchError: ErrorInfo | null = null;
+  const missing: PageSpan[] = [];
+  for (const batch of batchesFor(file.pageCount, file.pagesPerBatch ?? settings.pagesPerBatch)) {
+    const stored = await deps.artifacts.getJson<StoredBatch>(
+      objectKeys.pageBatch(job.id, file.id, batch.from),
+    );
+    if (!stored) missing.push(batch);
+    if (stored?.error) batchError ??= stored.error;
+    if (stored) pages.push(...stored.pages);
+    for (const key of stored?.crops ?? []) cropKeys.add(key);
+  }
+  const absent = absentPages(file.pageCount, pages);
+  if (missing.length > 0) batchError = PIPELINE_ERRORS.batchMissing(absent);
+  else if (batchError && absent.length > 0) batchError = PIPELINE_ERRORS.pagesLost(batchError, absent);
+  return { pages, cropKeys, batchError };
+}
+
+/** Renders and stores the crops the batch tasks did not (a batch without them, an older stored batch). */
+function renderMissingCrops(
+  deps: PipelineDeps,
+  ctx: FileContext,
+  result: Assembled,
+  bytes: Uint8Array,
+  cropKeys: Set<string>,
+): Promise<string[]> {
   const missingCrops = result.sheets.flatMap((sheet) =>
     sheet.regions
       .map((region, index) => ({
@@ -82,12 +114,30 @@ export async function assembleFile(
       .filter((crop) => !cropKeys.has(crop.key)),
   );
   const render: CropRenderer = (regions) => deps.extractor.regionCrops(bytes, regions);
-  for (const key of await renderAndStoreCrops(deps, render, missingCrops)) cropKeys.add(key);
+  return renderAndStoreCrops(deps, render, missingCrops);
+}
 
-  // The section PDFs are cut and stored while the other rows are written (below): the sections' rows,
-  // the passages and the document row wait for them.
+/**
+ * Replaces the file's rows: its sections point to their PDFs, cut and stored while the other rows are
+ * written; its passages are stored before the document row says ready (indexing and reconcile read them
+ * then); references to sheets of the project's other files are resolved before the rows are written,
+ * and the documents that waited for this file's sheets after.
+ */
+async function writeFileContent(
+  deps: PipelineDeps,
+  input: {
+    ctx: FileContext;
+    file: JobFileRecord;
+    result: Assembled;
+    pages: PageResult[];
+    bytes: Uint8Array;
+    cropKeys: Set<string>;
+    successfulPages: number;
+  },
+): Promise<void> {
+  const { ctx, file, result, pages } = input;
   const realSections = result.specifications.filter((section) => !section.isTableOfContents);
-  const sectionsStored = storeSectionPdfs(deps, ctx, bytes, realSections);
+  const sectionsStored = storeSectionPdfs(deps, ctx, input.bytes, realSections);
   sectionsStored.catch(() => undefined);
   const pageResults = new Map(pages.map((page) => [page.pageNumber, page]));
   const linesOf = (pageNumber: number) =>
@@ -103,14 +153,12 @@ export async function assembleFile(
     ctx,
     file,
     result,
-    successfulPages,
-    cropKeys,
+    successfulPages: input.successfulPages,
+    cropKeys: input.cropKeys,
     sections: realSections.map((section) => ({ section, pdfKey: null })),
     documentPages,
     pageLines,
   });
-  // Once the PDFs are stored: the sections point to them, and the passages are stored before the
-  // document row says ready (indexing and reconcile read them then).
   const finalSections = async () => {
     const stored = await sectionsStored;
     const sections = ownContent.sections.map((row, index) => ({
@@ -121,24 +169,15 @@ export async function assembleFile(
     await deps.artifacts.putJson(objectKeys.fileSources(ctx), passages);
     return sections;
   };
-  // References to sheets of the project's other files are resolved before the rows are written, and
-  // the documents that waited for this file's sheets after.
-  // The project's documents are read at most once for both steps.
+  // The project's documents are read at most once for both reference steps.
   let projectDocuments: Promise<DocumentRecord[]> | undefined;
   const documents = () => {
-    projectDocuments ??= deps.content.documents(job.projectId);
+    projectDocuments ??= deps.content.documents(ctx.projectId);
     return projectDocuments;
   };
-  const content = await linkFileReferences(deps.content, job.projectId, ownContent, documents);
-  await deps.content.writeFileContent(job.projectId, file.id, content, finalSections);
-  await resolveWaitingDocuments(deps.content, job.projectId, content, documents);
-  await deps.jobs.updateFile(file, {
-    status: 'ready',
-    classification: result.classification,
-    successfulPageCount: successfulPages,
-    error: batchError,
-  });
-  return { status: 'ready', successfulPages };
+  const content = await linkFileReferences(deps.content, ctx.projectId, ownContent, documents);
+  await deps.content.writeFileContent(ctx.projectId, file.id, content, finalSections);
+  await resolveWaitingDocuments(deps.content, ctx.projectId, content, documents);
 }
 
 /**
