@@ -1,7 +1,6 @@
 import '../functions/shared/http/schema-ids.ts';
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { z } from 'zod';
-import { StreamEventSchema } from '../functions/core/reviews/stream.ts';
+import type { z } from 'zod';
 import { ErrorEnvelopeSchema } from '../functions/shared/http/params.ts';
 import { type Endpoint, ROUTES, STREAM_ROUTE } from '../functions/shared/routes.ts';
 
@@ -72,46 +71,28 @@ export function buildOpenApiDocument() {
     path: STREAM_ROUTE.path,
     operationId: STREAM_ROUTE.id,
     summary: STREAM_ROUTE.summary,
-    description:
-      'Served by a Lambda function URL (response streaming), not API Gateway. Replays stored events with a sequence greater than `after`, then follows new ones until `response.completed` or `response.error`. Reconnect with the last sequence received. Requires scope `reviews:read`.',
+    description: STREAM_ROUTE.description,
     security: [{ bearerApiKey: [] }],
     'x-required-scope': STREAM_ROUTE.scope,
     request: {
-      params: z.object({ projectId: z.string(), reviewId: z.string(), executionId: z.string() }),
-      query: z.object({ after: z.number().int().min(-1).default(-1).optional() }),
-      headers: z.object({ accept: z.enum(['text/event-stream', 'application/x-ndjson']) }),
+      params: STREAM_ROUTE.request.path,
+      query: STREAM_ROUTE.request.query,
+      headers: STREAM_ROUTE.request.headers,
     },
-    responses: {
-      200: {
-        description:
-          'SSE (`id` = sequence, `event` = type, `data` = event JSON) or NDJSON (one event per line).',
-        content: {
-          'text/event-stream': { schema: z.string() },
-          'application/x-ndjson': { schema: StreamEventSchema },
+    responses: Object.fromEntries(
+      Object.entries(STREAM_ROUTE.responses).map(([status, response]) => [
+        status,
+        {
+          description: response.description,
+          content:
+            'content' in response
+              ? Object.fromEntries(
+                  Object.entries(response.content).map(([type, schema]) => [type, { schema }]),
+                )
+              : { 'application/json': { schema: ErrorEnvelopeSchema } },
         },
-      },
-      400: {
-        description:
-          '`invalid_review_stream_after`, `invalid_review_stream_query`, `review_stream_transport_unsupported`.',
-        content: { 'application/json': { schema: ErrorEnvelopeSchema } },
-      },
-      401: {
-        description: '`unauthorized`.',
-        content: { 'application/json': { schema: ErrorEnvelopeSchema } },
-      },
-      403: {
-        description: '`scope_required`.',
-        content: { 'application/json': { schema: ErrorEnvelopeSchema } },
-      },
-      404: {
-        description: '`review_execution_not_found`.',
-        content: { 'application/json': { schema: ErrorEnvelopeSchema } },
-      },
-      406: {
-        description: '`review_stream_media_type_not_acceptable`.',
-        content: { 'application/json': { schema: ErrorEnvelopeSchema } },
-      },
-    },
+      ]),
+    ),
   });
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({

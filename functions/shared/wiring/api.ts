@@ -51,6 +51,13 @@ export const apiWiring = lazy(() =>
       regions: contentStore(),
       starter: normalizeRegionsStarter(),
     }),
+    /** What the extracted-content listings read: their cursors and artifact paths are signed. */
+    listings: () => async () => ({
+      projects: projectStore(),
+      content: contentReader(),
+      cursors: await cursorCodec(),
+      artifacts: await artifactPaths(),
+    }),
     // Secrets and what they sign (fetched once per cold start).
     signingKey: () => signingKey,
     originVerify: () => originVerifyValue,

@@ -1,19 +1,8 @@
 import type { ListInput } from '../../core/content/queries.ts';
 import type { listDocumentsEndpoint } from '../../handlers/http/list-documents.endpoint.ts';
 import type { listSheetsEndpoint } from '../../handlers/http/list-sheets.endpoint.ts';
-import { apiWiring } from '../wiring/api.ts';
+import { type ApiWiring, apiWiring } from '../wiring/api.ts';
 import { apiHandler } from './api-handler.ts';
-
-/** Dependencies shared by the extracted-content listings. */
-export async function contentDeps() {
-  const api = apiWiring();
-  return {
-    projects: api.projects,
-    content: api.content,
-    cursors: await api.cursors(),
-    artifacts: await api.artifactPaths(),
-  };
-}
 
 /** Drops unset query members so they never reach filters (or cursor scopes) as `undefined`. */
 export function defined<T extends Record<string, unknown>>(
@@ -22,7 +11,7 @@ export function defined<T extends Record<string, unknown>>(
   return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as never;
 }
 
-type ContentDeps = Awaited<ReturnType<typeof contentDeps>>;
+type ContentDeps = Awaited<ReturnType<ApiWiring['listings']>>;
 
 /**
  * The handler of a content listing whose query is paging plus filters (no `compact`: these entities
@@ -34,7 +23,7 @@ export function filteredListing<
 >(endpoint: E, list: (deps: ContentDeps, input: ListInput<F>) => Promise<unknown>) {
   return apiHandler(endpoint, async ({ path, query, principal }) => {
     const { limit, cursor, ...filters } = query;
-    const result = await list(await contentDeps(), {
+    const result = await list(await apiWiring().listings(), {
       orgId: principal.orgId,
       projectId: path.projectId,
       filter: defined(filters) as F,
