@@ -4,7 +4,13 @@ import { newId } from '../ids.ts';
 import { JOB_LIMITS, type JobFileRecord, type JobRecord, newJobRecord } from '../jobs/model.ts';
 import type { JobStore } from '../jobs/ports.ts';
 import { type RepairJobStarter, resumeRepairJob } from '../jobs/repair-jobs.ts';
-import { computeOverview, type Project, type ProjectOverview, toPublicProject } from '../projects/model.ts';
+import {
+  computeOverview,
+  type OwnedProject,
+  type Project,
+  type ProjectOverview,
+  toPublicProject,
+} from '../projects/model.ts';
 import type { LatestJobLookup, ProjectStore } from '../projects/ports.ts';
 import { requireProject } from '../projects/queries.ts';
 import { objectKeys } from '../storage-keys.ts';
@@ -117,56 +123,64 @@ export async function normalizeProjectRegions(
     throw new ConflictError('project_not_ready', 'The project is not ready; wait until it is.', {
       projectStatus: project.status,
     });
-  const documents = await deps.regions.documents(project.id);
-  let candidates = documents;
-  // A named document that is not the project's is no ready document: skipped, as the contract says
-  // ("no ready document matches: 200, jobId null"), not refused.
-  let unknownCount = 0;
-  if (input.documentIds) {
-    const byId = new Map(documents.map((document) => [document.documentId, document]));
-    const wanted = [...new Set(input.documentIds)];
-    candidates = wanted.flatMap((id) => byId.get(id) ?? []);
-    unknownCount = wanted.length - candidates.length;
-  }
-  const answer = async (status: 200 | 202, normalization: Normalization) => {
+  const { candidates, unknownCount } = namedDocuments(
+    await deps.regions.documents(project.id),
+    input.documentIds,
+  );
+  const answer = async (status: 200 | 202, scheduled: number, jobId: string | null) => {
     const latest = await deps.jobs.latestJob(input.orgId, project.id);
     return {
       status,
       project: toPublicProject(project),
-      normalization,
+      normalization: {
+        scheduledDocumentCount: scheduled,
+        skippedDocumentCount: Math.max(0, candidates.length + unknownCount - scheduled),
+        mode: input.mode,
+        jobId,
+      },
       overview: computeOverview(project, latest),
     };
   };
-
   const running = await resumeRepairJob(deps, input.orgId, project.id, 'region_normalization');
-  if (running) {
-    return answer(202, {
-      scheduledDocumentCount: running.fileCount,
-      skippedDocumentCount: Math.max(0, candidates.length + unknownCount - running.fileCount),
-      mode: input.mode,
-      jobId: running.id,
-    });
-  }
-
+  if (running) return answer(202, running.fileCount, running.id);
   const ready = candidates.filter((document) => document.status === 'ready');
   const missing = await mapBounded(ready, COUNT_CONCURRENCY, (document) =>
     deps.regions.countRegionsToNormalize(project.id, document.fileId),
   );
   const scheduled = ready.filter((_, index) => (missing[index] ?? 0) > 0).slice(0, JOB_LIMITS.maxFiles);
-  const skipped = candidates.length + unknownCount - scheduled.length;
-  if (scheduled.length === 0)
-    return answer(200, {
-      scheduledDocumentCount: 0,
-      skippedDocumentCount: skipped,
-      mode: input.mode,
-      jobId: null,
-    });
-
-  const iso = (input.now ?? new Date()).toISOString();
-  const pageCount = scheduled.reduce((sum, document) => sum + document.pageCount, 0);
+  if (scheduled.length === 0) return answer(200, 0, null);
   const regionCount = missing.reduce((sum, count) => sum + count, 0);
+  const jobId = await startRepairJob(deps, project, scheduled, regionCount, input.now ?? new Date());
+  return answer(202, scheduled.length, jobId);
+}
+
+/**
+ * The documents a request names (every one of the project's when it names none). A named document that
+ * is not the project's is no ready document: skipped, as the contract says ("no ready document matches:
+ * 200, jobId null"), not refused.
+ */
+function namedDocuments(
+  documents: DocumentRecord[],
+  documentIds: string[] | undefined,
+): { candidates: DocumentRecord[]; unknownCount: number } {
+  if (!documentIds) return { candidates: documents, unknownCount: 0 };
+  const byId = new Map(documents.map((document) => [document.documentId, document]));
+  const wanted = [...new Set(documentIds)];
+  const candidates = wanted.flatMap((id) => byId.get(id) ?? []);
+  return { candidates, unknownCount: wanted.length - candidates.length };
+}
+
+/** Makes the repair job, one file per document to repair, and starts its state machine. */
+async function startRepairJob(
+  deps: NormalizeRegionsDeps,
+  project: OwnedProject,
+  scheduled: DocumentRecord[],
+  regionCount: number,
+  now: Date,
+): Promise<string> {
+  const iso = now.toISOString();
   const job = newJobRecord({
-    orgId: input.orgId,
+    orgId: project.orgId,
     id: newId('job'),
     project,
     kind: 'region_normalization',
@@ -174,7 +188,7 @@ export async function normalizeProjectRegions(
     externalId: null,
     status: 'processing',
     fileCount: scheduled.length,
-    pageCount,
+    pageCount: scheduled.reduce((sum, document) => sum + document.pageCount, 0),
     message: `Normalizing ${regionCount} regions.`,
     now: iso,
     // No uploads: the window is closed from the start.
@@ -183,14 +197,9 @@ export async function normalizeProjectRegions(
   const files = scheduled.map((document) => repairFile(job, document, iso));
   await deps.jobs.createWithFiles(job, files);
   await deps.starter.start(
-    input.orgId,
+    project.orgId,
     job.id,
     files.map((file) => file.id),
   );
-  return answer(202, {
-    scheduledDocumentCount: scheduled.length,
-    skippedDocumentCount: skipped,
-    mode: input.mode,
-    jobId: job.id,
-  });
+  return job.id;
 }

@@ -7,6 +7,7 @@ import {
   storedFileSheets,
   withTargets,
 } from '../extraction/index.ts';
+import type { JobFileRecord } from '../jobs/model.ts';
 import { requireJobFile, requireJobRecord } from './model.ts';
 import type { PipelineDeps } from './ports.ts';
 import { otherDocumentsTargets } from './project-references.ts';
@@ -49,7 +50,7 @@ function ranges(pages: number[]): { from: number; to: number }[] {
  * writes the same data.
  */
 export async function normalizeFileRegions(
-  deps: PipelineDeps & { regions: RegionNormalizationStore },
+  deps: NormalizeDeps,
   settings: { pagesPerRun: number },
   input: NormalizeFileInput,
 ): Promise<NormalizeFileOutcome> {
@@ -61,30 +62,7 @@ export async function normalizeFileRegions(
   );
   const pages = [...new Set(regions.map((region) => region.pageNumber))].sort((a, b) => a - b);
   const run = pages.slice(0, settings.pagesPerRun);
-
-  const fresh = new Map<number, Region[]>();
-  if (run.length > 0) {
-    const bytes = await deps.uploads.getBytes(file.objectKey).catch((error: Error) => {
-      deps.log.error('Upload not readable; normalizing from text', { fileId: file.id, error: error.message });
-      return null;
-    });
-    for (const range of bytes ? ranges(run) : []) {
-      try {
-        const batch = await deps.extractor.extractPages(bytes as Uint8Array, {
-          pages: range,
-          fileName: file.fileName,
-          classification: file.classification,
-        });
-        for (const page of batch.pages) fresh.set(page.pageNumber, page.sheet?.regions ?? []);
-      } catch (error) {
-        deps.log.error('Pages not extracted again; normalizing from text', {
-          fileId: file.id,
-          ...range,
-          error: (error as Error).message,
-        });
-      }
-    }
-  }
+  const fresh = await extractAgain(deps, file, run);
   const inRun = new Set(run);
   const fromPage: Record<'page' | 'text', number> = { page: 0, text: 0 };
   const repaired = regions
@@ -94,8 +72,68 @@ export async function normalizeFileRegions(
       fromPage[from]++;
       return { region, data };
     });
-  // References resolve against the file's sheets and views, with the view numbers just rebuilt.
-  const layout = await deps.regions.fileLayout(job.projectId, file.id);
+  await saveWithTargets(deps, job.projectId, file.id, repaired);
+  const normalized = repaired.length;
+  deps.log.info('Regions normalized', { fileId: file.id, pages: run.length, ...fromPage });
+
+  const nextPage = pages[settings.pagesPerRun];
+  if (nextPage !== undefined) {
+    await deps.jobs.addProgress(input.orgId, input.jobId, run.length);
+    return { done: false, nextPage, countedPages: input.countedPages + run.length, normalized };
+  }
+  await finishFile(deps, job.projectId, file, input);
+  return { done: true, normalized };
+}
+
+type NormalizeDeps = PipelineDeps & { regions: RegionNormalizationStore };
+type Repaired = { region: RegionRecord; data: ReturnType<typeof renormalizeRegion>['data'] };
+
+/**
+ * The regions of the run's pages, extracted again from the document's own upload (a page the engine
+ * cannot read again, or an upload no longer stored, leaves the region's text as the only witness).
+ */
+async function extractAgain(
+  deps: NormalizeDeps,
+  file: JobFileRecord,
+  run: number[],
+): Promise<Map<number, Region[]>> {
+  const fresh = new Map<number, Region[]>();
+  if (run.length === 0) return fresh;
+  const bytes = await deps.uploads.getBytes(file.objectKey).catch((error: Error) => {
+    deps.log.error('Upload not readable; normalizing from text', { fileId: file.id, error: error.message });
+    return null;
+  });
+  if (!bytes) return fresh;
+  for (const range of ranges(run)) {
+    try {
+      const batch = await deps.extractor.extractPages(bytes, {
+        pages: range,
+        fileName: file.fileName,
+        classification: file.classification,
+      });
+      for (const page of batch.pages) fresh.set(page.pageNumber, page.sheet?.regions ?? []);
+    } catch (error) {
+      deps.log.error('Pages not extracted again; normalizing from text', {
+        fileId: file.id,
+        ...range,
+        error: (error as Error).message,
+      });
+    }
+  }
+  return fresh;
+}
+
+/**
+ * Saves each region's new data with its references resolved: against the file's sheets and views (with
+ * the view numbers just rebuilt), else against the project's other files.
+ */
+async function saveWithTargets(
+  deps: NormalizeDeps,
+  projectId: string,
+  fileId: string,
+  repaired: Repaired[],
+): Promise<void> {
+  const layout = await deps.regions.fileLayout(projectId, fileId);
   const rebuilt = new Map(
     repaired.map(({ region, data }) => [`${region.pageNumber}/${region.regionIndex}`, data]),
   );
@@ -108,39 +146,35 @@ export async function normalizeFileRegions(
       })),
     ),
   );
-  // A sheet the file does not hold may be in another file of the project.
   const elsewhere =
     repaired.length > 0
-      ? await otherDocumentsTargets(
-          deps.content,
-          job.projectId,
-          file.id,
-          await deps.regions.documents(job.projectId),
-        )
+      ? await otherDocumentsTargets(deps.content, projectId, fileId, await deps.regions.documents(projectId))
       : () => null;
   for (const { region, data } of repaired)
     await deps.regions.saveNormalizedData(
-      job.projectId,
+      projectId,
       region,
       withTargets(data, (reference) => targetOf(reference) ?? elsewhere(reference)),
     );
-  const normalized = repaired.length;
-  deps.log.info('Regions normalized', { fileId: file.id, pages: run.length, ...fromPage });
+}
 
-  const nextPage = pages[settings.pagesPerRun];
-  if (nextPage !== undefined) {
-    await deps.jobs.addProgress(input.orgId, input.jobId, run.length);
-    return { done: false, nextPage, countedPages: input.countedPages + run.length, normalized };
-  }
-  // The document's remaining pages (those with nothing to normalize) complete its share of progress.
+/**
+ * No region left: the document's remaining pages (those with nothing to normalize) complete its share
+ * of progress, its counts and the sheets it still waits for (from its references as they now stand)
+ * are brought up to date, and the file is `ready`.
+ */
+async function finishFile(
+  deps: NormalizeDeps,
+  projectId: string,
+  file: JobFileRecord,
+  input: NormalizeFileInput,
+): Promise<void> {
   await deps.jobs.addProgress(input.orgId, input.jobId, Math.max(0, file.pageCount - input.countedPages));
-  await deps.regions.recountFile(job.projectId, file.documentId, file.id);
-  // The sheets the document still waits for, from its references as they now stand.
+  await deps.regions.recountFile(projectId, file.documentId, file.id);
   await deps.content.setUnresolvedSheetRefs(
-    job.projectId,
+    projectId,
     file.documentId,
-    waitingKeys(await deps.content.regionsWithReferences(job.projectId, file.id)),
+    waitingKeys(await deps.content.regionsWithReferences(projectId, file.id)),
   );
   await deps.jobs.updateFile(file, { status: 'ready', successfulPageCount: file.pageCount });
-  return { done: true, normalized };
 }
