@@ -39,66 +39,86 @@ export async function upgradeStoredContent(
       }),
     );
     for (const item of page.Items ?? []) {
-      const projectId = String(item.projectId);
-      if (item.entity === 'region') {
-        const indexKeys = entities.region.indexes.filters(projectId, entities.region.parse(item));
-        await client.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: { pk: item.pk, sk: item.sk },
-            UpdateExpression: 'SET gsi3pk = :a, gsi3sk = :b, gsi4pk = :c, gsi4sk = :d',
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeValues: {
-              ':a': indexKeys.gsi3pk,
-              ':b': indexKeys.gsi3sk,
-              ':c': indexKeys.gsi4pk,
-              ':d': indexKeys.gsi4sk,
-            },
-          }),
-        );
-      } else if (item.entity === 'document') {
-        // Counted into the project's counters, with a content summary of its rows (page numbers included).
-        const summarized =
-          item.revision !== undefined &&
-          (item.contentSummary === undefined ||
-            (item.contentSummary as { pageNumbers?: unknown }).pageNumbers !== undefined);
-        if (!summarized)
-          await recountFileSummary(
-            client,
-            tableName,
-            projectId,
-            String(item.documentId),
-            String(item.fileId),
-          );
-        // The sheets its references wait for, so that a later file bringing one resolves them.
-        if (item.unresolvedSheetRefs === undefined) {
-          const regions = await regionsWithReferences(client, tableName, projectId, String(item.fileId));
-          await client.send(
-            new UpdateCommand({
-              TableName: tableName,
-              Key: entities.document.key(projectId, String(item.documentId)),
-              UpdateExpression: 'SET unresolvedSheetRefs = :keys',
-              ConditionExpression: 'attribute_exists(pk)',
-              ExpressionAttributeValues: { ':keys': waitingKeys(regions) },
-            }),
-          );
-        }
-      } else {
-        // SPEC#<file>#<section>#F#<facet> -> FACET#<file>#<section>#<facet>
-        const [, fileId, section, , facet] = String(item.sk).split('#');
-        const target = entities.specFacet.key(projectId, String(fileId), Number(section), Number(facet));
-        await client.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              { Put: { TableName: tableName, Item: { ...item, ...target } } },
-              { Delete: { TableName: tableName, Key: { pk: item.pk, sk: item.sk } } },
-            ],
-          }),
-        );
-      }
+      const upgrade =
+        item.entity === 'region' ? indexRegion : item.entity === 'document' ? summarizeDocument : moveFacet;
+      await upgrade(client, tableName, item);
       changed++;
     }
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   return changed;
+}
+
+type StoredItem = Record<string, unknown>;
+
+/** A region gets its entries in the filter indexes. */
+async function indexRegion(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  item: StoredItem,
+): Promise<void> {
+  const indexKeys = entities.region.indexes.filters(String(item.projectId), entities.region.parse(item));
+  await client.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: { pk: item.pk, sk: item.sk },
+      UpdateExpression: 'SET gsi3pk = :a, gsi3sk = :b, gsi4pk = :c, gsi4sk = :d',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: {
+        ':a': indexKeys.gsi3pk,
+        ':b': indexKeys.gsi3sk,
+        ':c': indexKeys.gsi4pk,
+        ':d': indexKeys.gsi4sk,
+      },
+    }),
+  );
+}
+
+/**
+ * A document is counted into the project's counters, with a content summary of its rows (page numbers
+ * included), and gets the sheet keys its references wait for, so that a later file bringing one
+ * resolves them.
+ */
+async function summarizeDocument(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  item: StoredItem,
+): Promise<void> {
+  const projectId = String(item.projectId);
+  const summarized =
+    item.revision !== undefined &&
+    (item.contentSummary === undefined ||
+      (item.contentSummary as { pageNumbers?: unknown }).pageNumbers !== undefined);
+  if (!summarized)
+    await recountFileSummary(client, tableName, projectId, String(item.documentId), String(item.fileId));
+  if (item.unresolvedSheetRefs !== undefined) return;
+  const regions = await regionsWithReferences(client, tableName, projectId, String(item.fileId));
+  await client.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: entities.document.key(projectId, String(item.documentId)),
+      UpdateExpression: 'SET unresolvedSheetRefs = :keys',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':keys': waitingKeys(regions) },
+    }),
+  );
+}
+
+/** A facet moves from under its section to its own prefix: SPEC#<file>#<section>#F#<facet> -> FACET#<file>#<section>#<facet>. */
+async function moveFacet(client: DynamoDBDocumentClient, tableName: string, item: StoredItem): Promise<void> {
+  const [, fileId, section, , facet] = String(item.sk).split('#');
+  const target = entities.specFacet.key(
+    String(item.projectId),
+    String(fileId),
+    Number(section),
+    Number(facet),
+  );
+  await client.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Put: { TableName: tableName, Item: { ...item, ...target } } },
+        { Delete: { TableName: tableName, Key: { pk: item.pk, sk: item.sk } } },
+      ],
+    }),
+  );
 }

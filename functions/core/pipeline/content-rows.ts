@@ -38,12 +38,51 @@ export function contentRows(args: {
   /** The text lines of each page as extracted (facet passages are cut at page breaks with them). */
   pageLines?: (pageNumber: number) => string[];
 }): { content: FileContent; passages: Passage[] } {
-  const { ctx, file, result, successfulPages, cropKeys } = args;
-  const fileFields = {
-    fileId: ctx.fileId,
-    fileName: ctx.fileName,
-    fileNameLower: ctx.fileName.toLowerCase(),
+  const { ctx, file, result } = args;
+  const { sheets, regions } = sheetRows(ctx, result, args.cropKeys);
+  const { sections, facets } = sectionRows(ctx, args.sections);
+  const passages = contentPassages(
+    ctx,
+    { sheets, regions, sections, facets },
+    args.documentPages,
+    args.pageLines,
+  );
+  const document: DocumentRecord = {
+    orgId: ctx.orgId,
+    projectId: ctx.projectId,
+    documentId: ctx.documentId,
+    jobId: ctx.jobId,
+    ...fileFieldsOf(ctx),
+    contentType: file.contentType,
+    fileSize: file.fileSize,
+    sha256: file.sha256,
+    classification: result.classification,
+    classificationSource: result.classificationSource,
+    pageCount: result.pageCount,
+    successfulPageCount: args.successfulPages,
+    sheetCount: sheets.length,
+    specificationCount: sections.length,
+    status: 'ready',
+    searchIndex: { status: 'pending', ...passageCounts(passages), indexedAt: null, error: null },
+    createdAt: now(),
   };
+  return { content: { document, sheets, regions, sections, facets }, passages };
+}
+
+/** The file's name on each of its rows (the lower-cased one is what the listings filter by). */
+const fileFieldsOf = (ctx: FileContext) => ({
+  fileId: ctx.fileId,
+  fileName: ctx.fileName,
+  fileNameLower: ctx.fileName.toLowerCase(),
+});
+
+/** A row per drawing sheet, and a row per region of each (its crop's key where the crop is stored). */
+function sheetRows(
+  ctx: FileContext,
+  result: ExtractionResult,
+  cropKeys: ReadonlySet<string>,
+): { sheets: SheetRecord[]; regions: RegionRecord[] } {
+  const fileFields = fileFieldsOf(ctx);
   const pageClass = new Map(result.pages.map((page) => [page.pageNumber, page.classification]));
   const sheets: SheetRecord[] = [];
   const regions: RegionRecord[] = [];
@@ -92,15 +131,23 @@ export function contentRows(args: {
       });
     }
   }
+  return { sheets, regions };
+}
+
+/** A row per specification section (its PDF's key where one is stored), and a row per facet of each. */
+function sectionRows(
+  ctx: FileContext,
+  realSections: { section: ExtractionResult['specifications'][number]; pdfKey: string | null }[],
+): { sections: SpecSectionRecord[]; facets: FacetRecord[] } {
   const sections: SpecSectionRecord[] = [];
   const facets: FacetRecord[] = [];
-  for (const [index, { section, pdfKey }] of args.sections.entries()) {
+  for (const [index, { section, pdfKey }] of realSections.entries()) {
     const specificationId = contentIds.section(ctx.fileId, index);
     sections.push({
       projectId: ctx.projectId,
       specificationId,
       specId: ctx.documentId,
-      ...fileFields,
+      ...fileFieldsOf(ctx),
       classification: ctx.classification,
       sectionIndex: index,
       sectionNumber: section.sectionNumber,
@@ -127,32 +174,7 @@ export function contentRows(args: {
       });
     }
   }
-  const passages = contentPassages(
-    ctx,
-    { sheets, regions, sections, facets },
-    args.documentPages,
-    args.pageLines,
-  );
-  const document: DocumentRecord = {
-    orgId: ctx.orgId,
-    projectId: ctx.projectId,
-    documentId: ctx.documentId,
-    jobId: ctx.jobId,
-    ...fileFields,
-    contentType: file.contentType,
-    fileSize: file.fileSize,
-    sha256: file.sha256,
-    classification: result.classification,
-    classificationSource: result.classificationSource,
-    pageCount: result.pageCount,
-    successfulPageCount: successfulPages,
-    sheetCount: sheets.length,
-    specificationCount: sections.length,
-    status: 'ready',
-    searchIndex: { status: 'pending', ...passageCounts(passages), indexedAt: null, error: null },
-    createdAt: now(),
-  };
-  return { content: { document, sheets, regions, sections, facets }, passages };
+  return { sections, facets };
 }
 
 /** The passages (search sources) of one file's rows and of its pages that are neither sheets nor sections. */
