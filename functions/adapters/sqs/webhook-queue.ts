@@ -1,4 +1,4 @@
-import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { WebhookQueue } from '../../core/pipeline/ports.ts';
 
 /** Job outcomes go through a queue: delivery (signing, retries with backoff, dead letters) is the consumer's. */
@@ -16,6 +16,17 @@ export class SqsWebhookQueue implements WebhookQueue {
       new SendMessageCommand({
         QueueUrl: this.queueUrl,
         MessageBody: JSON.stringify({ ...message, attempt: 0, occurredAt: new Date().toISOString() }),
+      }),
+    );
+  }
+
+  /** A received message seen again after `delaySeconds` (the consumer's backoff: its visibility timeout). */
+  async retryLater(receiptHandle: string, delaySeconds: number): Promise<void> {
+    await this.client.send(
+      new ChangeMessageVisibilityCommand({
+        QueueUrl: this.queueUrl,
+        ReceiptHandle: receiptHandle,
+        VisibilityTimeout: delaySeconds,
       }),
     );
   }

@@ -1,12 +1,10 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { z } from 'zod';
 import { WebhookMessageSchema } from '../../core/webhooks/model.ts';
 import { deliverWebhook } from '../../core/webhooks/webhooks.ts';
-import { sqs } from '../../shared/clients.ts';
-import { config, resource } from '../../shared/config.ts';
+import { config } from '../../shared/config.ts';
 import { logger } from '../../shared/logger.ts';
 import { jsonString, partialBatch } from '../../shared/sqs-batch.ts';
 import { pipelineWiring } from '../../shared/wiring/pipeline.ts';
@@ -51,14 +49,8 @@ export const handler = middy<SQSEvent, SQSBatchResponse>()
         outcome,
       });
       if (outcome.kind !== 'retry') return;
-      await sqs
-        .send(
-          new ChangeMessageVisibilityCommand({
-            QueueUrl: resource('webhookQueue'),
-            ReceiptHandle: record.receiptHandle,
-            VisibilityTimeout: outcome.delaySeconds,
-          }),
-        )
+      await pipeline.webhookQueue
+        .retryLater(record.receiptHandle, outcome.delaySeconds)
         .catch((error: Error) => logger.warn('Could not set the retry delay', { error: error.message }));
       throw new DeliveryRetryError(outcome.reason);
     }),

@@ -55,7 +55,9 @@ export function pipelineBuilders(log: Logger = logger) {
     regions: contentStore,
     projects: projectStore,
     projectIndexes: projectIndexStore,
+    // The webhook consumer's: where each organization's webhook points, the sender, the queue's backoff.
     webhookTargets: webhookStore,
+    webhookQueue,
     webhookSender: () => fetchWebhookSender,
     signingKey: () => signingKey,
   };

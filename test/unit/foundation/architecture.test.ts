@@ -170,16 +170,21 @@ describe('architecture', () => {
     const handlers = sourceFiles(join(ROOT, 'functions/handlers'));
     const reachingAround = handlers.flatMap((file) =>
       specifiers(file)
-        .map((specifier) => resolve(dirname(file), specifier))
+        .map((specifier) => (specifier.startsWith('.') ? resolve(dirname(file), specifier) : specifier))
         .filter(
           (target) =>
             // Metrics are recorded where they happen, like log lines (adapters/cloudwatch/metrics.ts).
             (target.startsWith(join(ROOT, 'functions/adapters/')) &&
               !target.endsWith('/cloudwatch/metrics.ts')) ||
             target === join(WIRING, 'adapters.ts') ||
-            target === join(WIRING, 'secrets.ts'),
+            target === join(WIRING, 'secrets.ts') ||
+            target === join(ROOT, 'functions/shared/clients.ts'),
         )
-        .map((target) => `${relative(ROOT, file)} -> ${relative(ROOT, target)}`),
+        .concat(specifiers(file).filter((specifier) => specifier.startsWith('@aws-sdk/')))
+        .map(
+          (target) =>
+            `${relative(ROOT, file)} -> ${target.startsWith('/') ? relative(ROOT, target) : target}`,
+        ),
     );
     // Members added by hand to a built object (`Object.defineProperty(...) as Deps`) hide what a use case gets.
     const handAdded = [...sourceFiles(join(ROOT, 'functions/shared')), ...handlers]
