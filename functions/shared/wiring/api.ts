@@ -14,18 +14,17 @@ import {
   processingStarter,
   projectStore,
   provisioningStarter,
-  rateLimiter,
   reviewStore,
-  sessionStore,
   uploadStorage,
   uploadTokens,
   webhookStore,
 } from './adapters.ts';
-import { originVerifyValue, signingKey } from './secrets.ts';
+import { signingKey } from './secrets.ts';
 import { wire } from './wire.ts';
 
 /**
- * The API profile: what the HTTP routes without the project index use (the index's routes: `search.ts`).
+ * The API profile: what the HTTP routes without the project index use (the index's routes: `search.ts`;
+ * the authentication every route shares, `http/api-handler.ts`, takes its stores from `adapters.ts`).
  * One object per function (per cold start), each member built when first read.
  */
 export const apiWiring = lazy(() =>
@@ -33,8 +32,6 @@ export const apiWiring = lazy(() =>
     projects: projectStore,
     organizations: organizationStore,
     apiKeys: apiKeyStore,
-    sessions: sessionStore,
-    rateLimiter,
     jobs: jobStore,
     uploads: uploadStorage,
     content: contentReader,
@@ -60,7 +57,6 @@ export const apiWiring = lazy(() =>
     }),
     // Secrets and what they sign (fetched once per cold start).
     signingKey: () => signingKey,
-    originVerify: () => originVerifyValue,
     cursors: () => cursorCodec,
     uploadTokens: () => uploadTokens,
     artifactPaths: () => artifactPaths,

@@ -7,7 +7,7 @@ import type { ExecutionDeps } from '../../core/reviews/execute.ts';
 import { dynamo, traced } from '../clients.ts';
 import { config, resource } from '../config.ts';
 import { lazy } from '../lazy.ts';
-import { apiKeyStore, artifactObjects, artifactPaths, projectStore, reviewStore } from './adapters.ts';
+import { apiKeyStore, artifactObjects, artifactPaths, reviewStore } from './adapters.ts';
 import { type Builders, wire } from './wire.ts';
 
 const answerer = lazy((): Answerer => {
@@ -49,7 +49,6 @@ export function executionBuilders(): Builders<ExecutionDeps> {
 export const reviewWiring = lazy(() =>
   wire({
     ...executionBuilders(),
-    projects: projectStore,
     apiKeys: apiKeyStore,
     eventLog: reviewEventLog,
   }),
