@@ -55,6 +55,7 @@ export function searchDeps(): SearchDeps {
       namedWeight: config.SEARCH_NAMED_WEIGHT,
       expansionWeight: config.SEARCH_EXPANSION_WEIGHT,
       proximityPairs: config.SEARCH_PROXIMITY_PAIRS,
+      feedbackTerms: config.SEARCH_FEEDBACK_TERMS,
     },
   };
 }

@@ -20,7 +20,7 @@ import terms from './construction-terms.json' with { type: 'json' };
  * (canonical identifiers, prefixes, concepts) follow them.
  */
 
-export const ANALYZER_VERSION = `construction-2.terms-${terms.version}`;
+export const ANALYZER_VERSION = `construction-3.terms-${terms.version}`;
 
 const STOP_WORDS = new Set(
   (
@@ -179,6 +179,25 @@ const DOTTED_ABBREVIATION = /\b(?:[A-Za-z]\.){2,}/g;
 const DIMENSION = /(\d+(?:\.\d+)?)\s*(["']{1,2})/g;
 const AMPERSAND_ABBREVIATION = /\b([A-Z]{1,2})&([A-Z]{1,2})\b/g;
 
+/**
+ * OCR's confusions inside a number (0/O, 1/I/l/|, 5/S, 8/B): a sheet or detail number is discipline
+ * letters and digits (the US National CAD Standard avoids the letters O and I as designators because
+ * they read as digits), so in the digit run of an identifier-shaped token that has a digit already,
+ * `O` and `I`/`l`/`|` are read as `0` and `1`, and `S` and `B` as `5` and `8` between two digits
+ * (`A-1O1`, `E-3l0`, `C-2S1` → `A-101`, `E-310`, `C-251`); a trailing letter stays a suffix (`A-1B`).
+ */
+const CONFUSED_NUMBER =
+  /(?<![A-Za-z0-9])([A-Za-z]{1,3}[-.]?)((?=[0-9OIl|SB]*\d)[0-9OIl|]*(?:\d[SB](?=\d)[0-9OIl|]*)*)(?![A-Za-z0-9|])/g;
+const DIGIT_OF: Record<string, string> = { O: '0', I: '1', l: '1', '|': '1', S: '5', B: '8' };
+
+export function readConfusedNumbers(text: string): string {
+  return text.replace(CONFUSED_NUMBER, (match, head: string, run: string) =>
+    /[OIl|SB]/.test(run)
+      ? `${head}${run.replace(/[OIl|SB]/g, (letter) => DIGIT_OF[letter] as string)}`
+      : match,
+  );
+}
+
 interface Pieces {
   words: string[];
   extras: string[];
@@ -189,7 +208,7 @@ interface Pieces {
 function pieces(text: string, options: { query: boolean }): Pieces {
   const extras: string[] = [];
   const titled: string[] = [];
-  let working = fold(text)
+  let working = readConfusedNumbers(fold(text))
     .replace(AMPERSAND_ABBREVIATION, '$1$2')
     .replace(DOTTED_ABBREVIATION, (match) => ` ${match.replace(/\./g, '')} `)
     .replace(DIMENSION, (_match, value: string, mark: string) => {
