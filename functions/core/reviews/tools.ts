@@ -67,6 +67,7 @@ export async function runTools(deps: ToolDeps, state: ExecutionState): Promise<E
           classification: null,
           pageNumber: hit.location.pageNumber,
           score: hit.score,
+          confidence: hit.confidence,
           matchedModes: hit.matchedModes,
           snippet: hit.snippet,
         }));

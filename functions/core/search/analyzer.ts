@@ -175,6 +175,7 @@ const SHEET_ID =
   /(?<![A-Za-z0-9#])([A-Za-z]{1,3})([-.]|\s(?=[A-Z]?\d))?((?:[A-Za-z]\d{1,3}|\d{1,3})(?:\.\d{1,2})?[A-Za-z]?)(?![A-Za-z0-9])/g;
 const DETAIL_REF =
   /(?<![A-Za-z0-9/])(\d{1,3}|[A-Z]\d{0,2})\s*\/\s*([A-Za-z]{1,3})[-. ]?((?:[A-Za-z]\d{1,3}|\d{1,3})(?:\.\d{1,2})?[A-Za-z]?)(?![A-Za-z0-9])/g;
+const GROUPED_NUMBER = /(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,]*\d)/g;
 const DOTTED_ABBREVIATION = /\b(?:[A-Za-z]\.){2,}/g;
 const DIMENSION = /(\d+(?:\.\d+)?)\s*(["']{1,2})/g;
 const AMPERSAND_ABBREVIATION = /\b([A-Z]{1,2})&([A-Z]{1,2})\b/g;
@@ -215,6 +216,8 @@ function pieces(text: string, options: { query: boolean }): Pieces {
       const unit = mark === "'" ? 'ft' : 'in';
       return ` ${value} ${value}${unit} `;
     });
+  // A number with thousands separators (`87,187` a standard plan's file number, `1,200 SF`) is also its digits.
+  for (const match of working.matchAll(GROUPED_NUMBER)) extras.push((match[0] as string).replace(/,/g, ''));
   working = working.replace(CSI, (match, a: string, b: string, c: string, d: string | undefined) => {
     // A bare six-digit run is a section number only when it is written as one (no separators needed).
     extras.push(`${a}${b}${c}`);

@@ -31,6 +31,14 @@ describe('the construction-aware analyzer', () => {
     expect(analyzeQuery('CR-S SOIL').identifiers).toEqual([]);
   });
 
+  it('reads a number with thousands separators as its digits too', () => {
+    expect(tokens('STANDARD PLAN 87,187')).toEqual(expect.arrayContaining(['87', '187', '87187']));
+    expect(analyzeQuery('std plan 87187').terms).toContain('87187');
+    expect(tokens('AREA 1,200 SF')).toContain('1200');
+    // A decimal or a list of numbers is not one number.
+    expect(tokens('0.5,1')).not.toContain('051');
+  });
+
   it('emits prefix tokens of identifiers, so A-5 finds the A-5xx sheets', () => {
     expect(tokens('A-501')).toEqual(expect.arrayContaining(['a5*', 'a50*']));
     expect(analyzeQuery('A-5*').terms).toContain('a5*');
