@@ -6,12 +6,13 @@
  *
  * Runs every labelled query (bench/search-eval/queries.ts: the corpus's and the held-out set) through
  * `searchSources` in process on the ingested corpus project (bench/corpus-project.ts, the same cache
- * as bench:search-eval), in `hybrid` and `exact` mode, and reads each top-10 hit's evidence (coverage,
- * similarity, agreement) the way the search computes it. A hit is positive when it meets a target of
- * its query. A logistic regression (gradient descent, small L2) is fitted per mode: on the shared
- * set alone, judged on the held-out set; on the held-out set, judged on the shared one; and on both,
- * the model to keep. Printed per fit and set: negative queries whose top hit is under the floor, and
- * queries answered right at rank 1 whose hit clears it.
+ * as bench:search-eval), in `hybrid` and `exact` mode, and reads each top-10 hit's evidence the way
+ * the search computes it: its coverage of the query, and (to judge whether they would add anything)
+ * its semantic similarity and whether both modes found it. A hit is positive when it meets a target
+ * of its query. Logistic regressions (gradient descent, small L2) on coverage alone and on all three
+ * are fitted per mode: on the shared set alone, judged on the held-out set; on the held-out set,
+ * judged on the shared one; and on both, the model to keep. Printed per fit and set: negative queries
+ * whose top hit is under the floor, and queries answered right at rank 1 whose hit clears it.
  */
 import { writeFileSync } from 'node:fs';
 import { corpusDir, flagValue } from '../args.ts';
@@ -80,6 +81,10 @@ for (const query of queries) {
       (lexicalCalls[0] ?? []).flatMap((hit) => definedTerms(hit.passage.text)),
     );
     const units = relevance.queryUnits(query.query, defined.forms);
+    if (mode === 'hybrid' && defined.forms.length > 0)
+      console.log(
+        `  ${query.id}: the project defines ${defined.forms.map((form) => `${form.written} = ${form.other}`).join('; ')}`,
+      );
     const floor = semantic.length > 0 ? Math.min(...semantic.map((hit) => hit.score)) : null;
     for (const [rank, hit] of result.hits.entries()) {
       const uri = hit.sourceCatalogUri;
@@ -106,10 +111,11 @@ for (const query of queries) {
   }
 }
 
+let withAll = false;
 const featuresOf = (sample: Sample): number[] =>
-  sample.similarity === null
-    ? [1, sample.coverage]
-    : [1, sample.coverage, sample.similarity, sample.agreement ? 1 : 0];
+  withAll && sample.similarity !== null
+    ? [1, sample.coverage, sample.similarity, sample.agreement ? 1 : 0]
+    : [1, sample.coverage];
 
 /** Logistic regression by gradient descent (L2 on the weights, not the bias). */
 function fitLogistic(data: Sample[]): number[] {
@@ -155,7 +161,13 @@ function judge(weights: number[], data: Sample[]) {
 }
 
 const report: Record<string, unknown> = {};
-for (const mode of ['hybrid', 'exact'] as const) {
+for (const [mode, all] of [
+  ['hybrid', false],
+  ['hybrid', true],
+  ['exact', false],
+] as const) {
+  withAll = all;
+  const name = `${mode}: ${all ? '[bias, coverage, similarity, agreement]' : '[bias, coverage]'}`;
   const shared = samples[mode].filter((sample) => sample.query.set === 'shared');
   const heldOut = samples[mode].filter((sample) => sample.query.set === 'held-out');
   const fits = {
@@ -163,21 +175,22 @@ for (const mode of ['hybrid', 'exact'] as const) {
     'fitted on held-out': heldOut.length > 0 ? fitLogistic(heldOut) : null,
     'fitted on both': fitLogistic(samples[mode]),
   };
-  report[mode] = Object.fromEntries(
+  report[name] = Object.fromEntries(
     Object.entries(fits)
       .filter((entry): entry is [string, number[]] => entry[1] !== null)
-      .map(([name, weights]) => [
-        name,
+      .map(([fit, weights]) => [
+        fit,
         { weights, shared: judge(weights, shared), heldOut: judge(weights, heldOut) },
       ]),
   );
-  console.log(`\n${mode}: weights [bias, coverage${mode === 'hybrid' ? ', similarity, agreement' : ''}]`);
-  for (const [name, figures] of Object.entries(report[mode] as Record<string, object>))
-    console.log(`  ${name}: ${JSON.stringify(figures)}`);
+  console.log(`\n${name}`);
+  for (const [fit, figures] of Object.entries(report[name] as Record<string, object>))
+    console.log(`  ${fit}: ${JSON.stringify(figures)}`);
 }
+withAll = false;
 for (const sample of samples.hybrid.filter((s) => s.rank === 1))
   console.log(
-    `  ${sample.query.id} ${sample.positive ? 'right' : sample.query.targets.length === 0 ? 'NEG  ' : 'wrong'} coverage ${sample.coverage.toFixed(2)} similarity ${sample.similarity?.toFixed(3)} agreement ${sample.agreement} confidence now ${relevance.confidenceOf(sample)}`,
+    `  ${sample.query.id} ${sample.positive ? 'right' : sample.query.targets.length === 0 ? 'NEG  ' : 'wrong'} coverage ${sample.coverage.toFixed(2)} similarity ${sample.similarity?.toFixed(3)} agreement ${sample.agreement} confidence now ${relevance.confidenceOf(sample.coverage)}`,
   );
 const jsonOut = flagValue('--json');
 if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify(report, null, 2)}\n`);

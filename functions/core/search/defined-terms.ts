@@ -30,6 +30,8 @@ const MAX_MEANING_WORDS = 6;
 export function abbreviates(abbreviation: string, meaning: string): boolean {
   const letters = abbreviationKey(abbreviation);
   if (letters.length < 2 || letters.length > 8 || /\d/.test(letters)) return false;
+  // A word of its own meaning is not its abbreviation (`WHITE  WHITE STAGGERED` is a cell and its next).
+  if ((meaning.toLowerCase().match(/[a-z]+/g) ?? ([] as string[])).includes(letters)) return false;
   const alternatives = meaning.split(/\s*\/\s*|\s+or\s+/i);
   return (alternatives.length > 1 ? [meaning, ...alternatives] : [meaning]).some((alternative) => {
     const words = alternative.toLowerCase().match(/[a-z]+/g) ?? [];

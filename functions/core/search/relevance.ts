@@ -1,79 +1,63 @@
 /**
- * How sure a hit is an answer: a confidence from 0 to 1 for each hit, from what the hit shows of the
- * query (not from its fused score, which ranks within one response only).
+ * How sure a hit is an answer: a confidence from 0 to 1 for each hit, from what the hit's passage shows
+ * of the query (not from its fused score, which ranks within one response only).
  *
- * Evidence of a hit:
- * - `coverage`: the share of the query's words (an identifier it writes counts as one word) that the
- *   hit's passage has: the word's stem, its concept (`GWB` and `gypsum board`), the MasterFormat number
- *   of a title, or a form the project's own definitions give it;
- * - `similarity`: the cosine of the query's and the passage's embeddings (for a hit the semantic
- *   ranking did not reach, the lowest similarity that ranking kept: at most that);
- * - `agreement`: whether both the lexical and the semantic ranking found it.
+ * The evidence is the passage's coverage of the query: the share of the query's words (an identifier
+ * it writes counts as one word) that the passage has, as the word's stem, its concept (`GWB` and
+ * `gypsum board`), the MasterFormat number of a title, the trade terms of a plain phrase (`people on
+ * foot`: `pedestrian`), or the other form the project's own definitions give it.
  *
- * confidence = logistic(bias + coverage weight × coverage + similarity weight × similarity + agreement
- * weight × agreement), the weights fitted on the labelled queries' hits (`npm run bench:search-eval`;
- * docs/decisions.md, Search). RELEVANCE_FLOOR is the confidence under which a hit is not an answer:
- * reviews do not quote such hits, and the eval counts a negative query (nothing answers it) as passed
- * when its top hit is under it.
+ * confidence = logistic(bias + weight × coverage), fitted on the labelled queries' top-10 hits (a hit
+ * is positive when it meets a target of its query): `npm run bench:search-calibrate`, which also fits
+ * on each set alone and judges the fit on the other (docs/decisions.md, Search). The semantic
+ * similarity and the agreement of the two modes were measured as evidence too and left out: fitted,
+ * their weights came out near zero or negative (a sheet number's embedding says nothing of the sheet).
+ * RELEVANCE_FLOOR is the confidence under which a hit is a weak match, not an answer.
  */
 import { analyzeQuery, analyzeText, isStopWord } from './analyzer.ts';
 import type { DefinedForm } from './defined-terms.ts';
-
-export interface HitEvidence {
-  coverage: number;
-  /** Null in a search without the semantic ranking (`exact`). */
-  similarity: number | null;
-  agreement: boolean;
-}
+import { expansionsOf } from './query-expansion.ts';
 
 export interface ConfidenceModel {
   bias: number;
   coverage: number;
-  similarity: number;
-  agreement: number;
-  /** Bias and coverage weight of a search without the semantic ranking. */
-  lexicalOnly: { bias: number; coverage: number };
 }
 
 /** Fitted on the labelled queries (see the module's comment). */
-export const CONFIDENCE_MODEL: ConfidenceModel = {
-  bias: -6,
-  coverage: 6,
-  similarity: 4,
-  agreement: 1,
-  lexicalOnly: { bias: -4, coverage: 6 },
-};
+export const CONFIDENCE_MODEL: ConfidenceModel = { bias: -2.3, coverage: 4.6 };
 export const RELEVANCE_FLOOR = 0.5;
 
 /**
  * The query's words, each as its alternatives: a word is matched when the passage has one of them (an
- * alternative of several tokens, space-joined, needs them all).
+ * alternative of several tokens, space-joined, needs them all). An identifier the query writes is one
+ * word; a plain word is also matched by the trade terms its phrase stands for (`people on foot`:
+ * `pedestrian`), and a form the project defines by its other form.
  */
 export function queryUnits(query: string, defined: DefinedForm[] = []): string[][] {
   const analyzed = analyzeQuery(query);
   const units: string[][] = analyzed.identifiers.map((identifier) => [identifier]);
   const written = new Set(analyzed.identifiers);
-  for (const word of query.match(/[A-Za-z][A-Za-z'-]*|\d+(?:[./]\d+)*/g) ?? []) {
-    if (isStopWord(word) || word.length < 2) continue;
-    const tokens = analyzeQuery(word).terms.filter((token) => !token.endsWith('*'));
-    // A word that is part of a written identifier (`A` of `A-101`) is that identifier's.
+  const tokensOf = (text: string) => analyzeQuery(text).terms.filter((token) => !token.endsWith('*'));
+  for (const word of query.match(/[A-Za-z0-9][A-Za-z0-9'.-]*/g) ?? []) {
+    const bare = word.replace(/[.'-]+$/, '');
+    if (isStopWord(bare) || bare.length < 2) continue;
+    const tokens = tokensOf(bare);
+    // A word that is a written identifier, or part of one (`101` of `A 101`), is that identifier's.
     if (tokens.length === 0 || tokens.some((token) => written.has(token))) continue;
     if (
-      /^\d/.test(word) &&
-      analyzed.identifiers.some((identifier) => identifier.includes(word.toLowerCase()))
+      /^\d+$/.test(bare) &&
+      analyzed.identifiers.some((identifier) => identifier.endsWith(bare.replace(/^0+/, '')))
     )
       continue;
     units.push(tokens);
   }
-  // A form the project defines (`FSBW`: full strength butt weld) is matched by its other form too.
-  for (const form of defined) {
-    const writtenTokens = analyzeQuery(form.written).terms;
-    const other = analyzeQuery(form.other)
-      .terms.filter((token) => !token.endsWith('*'))
-      .join(' ');
+  const add = (writtenTokens: string[], other: string) => {
     for (const unit of units) if (unit.some((token) => writtenTokens.includes(token))) unit.push(other);
-  }
-  return units;
+  };
+  for (const expansion of expansionsOf(query))
+    for (const term of expansion.trade) add(expansion.stems, tokensOf(term).join(' '));
+  for (const form of defined) add(tokensOf(form.written), tokensOf(form.other).join(' '));
+  return units.map((unit) => [...new Set(unit)].filter(Boolean));
 }
 
 /** The share of the query's units a passage has. */
@@ -86,13 +70,6 @@ export function coverageOf(units: string[][], passageTokens: ReadonlySet<string>
 export const passageTokens = (head: string, text: string): Set<string> =>
   new Set(analyzeText(`${head}\n${text}`).split(' '));
 
-export function confidenceOf(evidence: HitEvidence, model: ConfidenceModel = CONFIDENCE_MODEL): number {
-  const z =
-    evidence.similarity === null
-      ? model.lexicalOnly.bias + model.lexicalOnly.coverage * evidence.coverage
-      : model.bias +
-        model.coverage * evidence.coverage +
-        model.similarity * evidence.similarity +
-        model.agreement * (evidence.agreement ? 1 : 0);
-  return Math.round((1 / (1 + Math.exp(-z))) * 1000) / 1000;
+export function confidenceOf(coverage: number, model: ConfidenceModel = CONFIDENCE_MODEL): number {
+  return Math.round((1 / (1 + Math.exp(-(model.bias + model.coverage * coverage)))) * 1000) / 1000;
 }

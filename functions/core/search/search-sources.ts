@@ -376,25 +376,14 @@ export async function searchSources(
   ];
   const identifiers = analyzeQuery(search.query).identifiers;
   const units = queryUnits(search.query, defined.forms);
-  // A source's similarity is its best passage's; one the semantic ranking did not reach has at most
-  // the lowest similarity that ranking kept.
-  const similarities = new Map<string, number>();
-  for (const hit of semantic)
-    if (!similarities.has(hit.passage.sourceUri)) similarities.set(hit.passage.sourceUri, hit.score);
-  const floorSimilarity = semantic.length > 0 ? Math.min(...semantic.map((hit) => hit.score)) : null;
   const hits: SourceSearchHit[] = [...candidates.values()]
     .sort((a, b) => b.fused - a.fused || a.hit.passage.sourceUri.localeCompare(b.hit.passage.sourceUri))
     .slice(0, search.maxHits)
     .map(({ hit, fused, modes: matched }) => {
       const passage = hit.passage;
-      const similarity = similarities.get(passage.sourceUri) ?? floorSimilarity;
       return {
         score: Math.round(fused * 1e6) / 1e6,
-        confidence: confidenceOf({
-          coverage: coverageOf(units, passageTokens(passage.head, passage.text)),
-          similarity,
-          agreement: matched.size === 2,
-        }),
+        confidence: confidenceOf(coverageOf(units, passageTokens(passage.head, passage.text))),
         snippet: snippetOf(passage.text || passage.head, queryWords, 240, identifiers),
         sourceCatalogUri: passage.sourceUri,
         source: { type: passage.entityType, id: passage.sourceId, label: passage.label },
