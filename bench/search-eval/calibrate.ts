@@ -100,7 +100,11 @@ for (const query of queries) {
             baseName(target.file) === hit.location.fileName &&
             target.pages.some((page) => page >= hit.location.pageNumber && page <= hit.location.pageEnd),
         ),
-        coverage: relevance.coverageOf(units, relevance.passageTokens(passage.head, passage.text)),
+        coverage: relevance.coverageOf(
+          units,
+          relevance.passageTokens(passage.head, passage.text),
+          relevance.fileNameTokens(passage.fileName),
+        ),
         similarity:
           mode === 'exact'
             ? null

@@ -16,6 +16,7 @@
  */
 import { analyzeQuery, analyzeText, isStopWord } from './analyzer.ts';
 import type { DefinedForm } from './defined-terms.ts';
+import { fileNameWords } from './named-files.ts';
 import { expansionsOf } from './query-expansion.ts';
 
 export interface ConfidenceModel {
@@ -41,15 +42,18 @@ export function queryUnits(query: string, defined: DefinedForm[] = []): string[]
   for (const word of query.match(/[A-Za-z0-9][A-Za-z0-9'.-]*/g) ?? []) {
     const bare = word.replace(/[.'-]+$/, '');
     if (isStopWord(bare) || bare.length < 2) continue;
-    const tokens = tokensOf(bare);
     // A word that is a written identifier, or part of one (`101` of `A 101`), is that identifier's.
-    if (tokens.length === 0 || tokens.some((token) => written.has(token))) continue;
+    if (tokensOf(bare).some((token) => written.has(token))) continue;
     if (
       /^\d+$/.test(bare) &&
       analyzed.identifiers.some((identifier) => identifier.endsWith(bare.replace(/^0+/, '')))
     )
       continue;
-    units.push(tokens);
+    // The parts of a compound are words of their own (`post-tensioned`).
+    for (const part of bare.split('-')) {
+      const tokens = isStopWord(part) || part.length < 2 ? [] : tokensOf(part);
+      if (tokens.length > 0) units.push(tokens);
+    }
   }
   const add = (writtenTokens: string[], other: string) => {
     for (const unit of units) if (unit.some((token) => writtenTokens.includes(token))) unit.push(other);
@@ -60,12 +64,25 @@ export function queryUnits(query: string, defined: DefinedForm[] = []): string[]
   return units.map((unit) => [...new Set(unit)].filter(Boolean));
 }
 
-/** The share of the query's units a passage has. */
-export function coverageOf(units: string[][], passageTokens: ReadonlySet<string>): number {
-  if (units.length === 0) return 0;
+/**
+ * The share of the query's units a passage has. The words that name the passage's own file (`Star of the
+ * Sea`, `gym` in a question about the gymnasium's addenda) are left out: they say which file, and every
+ * title block of it prints them, not what the passage says.
+ */
+export function coverageOf(
+  units: string[][],
+  passageTokens: ReadonlySet<string>,
+  fileNameTokens: ReadonlySet<string> = new Set(),
+): number {
+  const content = units.filter((alternatives) => !alternatives.some((token) => fileNameTokens.has(token)));
+  if (content.length === 0) return units.length > 0 ? 1 : 0;
   const has = (alternative: string) => alternative.split(' ').every((token) => passageTokens.has(token));
-  return units.filter((alternatives) => alternatives.some(has)).length / units.length;
+  return content.filter((alternatives) => alternatives.some(has)).length / content.length;
 }
+
+/** The tokens of a file's name (`collective-star-of-the-sea-college_structural_drawings.pdf`). */
+export const fileNameTokens = (fileName: string): Set<string> =>
+  new Set(analyzeText(fileNameWords(fileName)).split(' '));
 
 export const passageTokens = (head: string, text: string): Set<string> =>
   new Set(analyzeText(`${head}\n${text}`).split(' '));

@@ -17,7 +17,7 @@ import type {
   SourceIndex,
 } from './ports.ts';
 import { expansionsOf, queryEmbeddingText, specificPhrases, tradeTerms } from './query-expansion.ts';
-import { confidenceOf, coverageOf, passageTokens, queryUnits } from './relevance.ts';
+import { confidenceOf, coverageOf, fileNameTokens, passageTokens, queryUnits } from './relevance.ts';
 
 export class SourceIndexNotReadyError extends ConflictError {
   constructor() {
@@ -383,7 +383,9 @@ export async function searchSources(
       const passage = hit.passage;
       return {
         score: Math.round(fused * 1e6) / 1e6,
-        confidence: confidenceOf(coverageOf(units, passageTokens(passage.head, passage.text))),
+        confidence: confidenceOf(
+          coverageOf(units, passageTokens(passage.head, passage.text), fileNameTokens(passage.fileName)),
+        ),
         snippet: snippetOf(passage.text || passage.head, queryWords, 240, identifiers),
         sourceCatalogUri: passage.sourceUri,
         source: { type: passage.entityType, id: passage.sourceId, label: passage.label },

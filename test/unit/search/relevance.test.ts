@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   confidenceOf,
   coverageOf,
+  fileNameTokens,
   passageTokens,
   queryUnits,
   RELEVANCE_FLOOR,
@@ -42,6 +43,18 @@ describe('the confidence of a hit', () => {
     expect(confidenceOf(1)).toBeGreaterThan(confidenceOf(0.6));
     expect(confidenceOf(0)).toBeGreaterThanOrEqual(0);
     expect(confidenceOf(1)).toBeLessThanOrEqual(1);
+  });
+
+  it("leaves out the words that name the passage's own file", () => {
+    const units = queryUnits('post-tensioned slab tendons at Star of the Sea');
+    const passage = passageTokens('TITLE BLOCK', 'STAR OF THE SEA COLLEGE  SLAB ON GROUND');
+
+    // Star and sea name the file: of post, tensioned, slab and tendons the passage has slab.
+    expect(
+      coverageOf(units, passage, fileNameTokens('collective-star-of-the-sea-college_structural.pdf')),
+    ).toBe(0.25);
+    // In another file they are words of the query like the others.
+    expect(coverageOf(units, passage)).toBe(0.5);
   });
 
   it("lets the trade terms of the query's plain phrases stand for them", () => {
