@@ -20,6 +20,8 @@ import { corpusProject } from '../corpus-project.ts';
 import { type LabelledQuery, labelledQueries } from './queries.ts';
 
 const queries = labelledQueries(corpusDir);
+/** `--weighted`: the coverage weighs the query's words by their specificity (relevance.unitWeights). */
+const weighted = process.argv.includes('--weighted');
 if (queries.length === 0) {
   console.log('bench/search-eval/calibrate: no labelled queries; nothing to fit.');
   process.exit(0);
@@ -85,6 +87,10 @@ for (const query of queries) {
       console.log(
         `  ${query.id}: the project defines ${defined.forms.map((form) => `${form.written} = ${form.other}`).join('; ')}`,
       );
+    const weights = relevance.unitWeights(
+      units,
+      (lexicalCalls[0] ?? []).map((hit) => `${hit.passage.head}\n${hit.passage.text}`),
+    );
     const floor = semantic.length > 0 ? Math.min(...semantic.map((hit) => hit.score)) : null;
     for (const [rank, hit] of result.hits.entries()) {
       const uri = hit.sourceCatalogUri;
@@ -104,6 +110,7 @@ for (const query of queries) {
           units,
           relevance.passageTokens(passage.head, passage.text),
           relevance.fileNameTokens(passage.fileName),
+          ...(weighted ? [weights] : []),
         ),
         similarity:
           mode === 'exact'

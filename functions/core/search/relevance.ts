@@ -3,13 +3,14 @@
  * of the query (not from its fused score, which ranks within one response only).
  *
  * The evidence is the passage's coverage of the query: the share of the query's words (an identifier
- * it writes counts as one word) that the passage has, as the word's stem, its concept (`GWB` and
+ * it writes counts as one word), each weighed by how specific it is among the passages the search
+ * found (`unitWeights`), that the passage has, as the word's stem, its concept (`GWB` and
  * `gypsum board`), the MasterFormat number of a title, the trade terms of a plain phrase (`people on
  * foot`: `pedestrian`), or the other form the project's own definitions give it.
  *
- * confidence = logistic(bias + weight × coverage), fitted on the labelled queries' top-10 hits (a hit
- * is positive when it meets a target of its query): `npm run bench:search-calibrate`, which also fits
- * on each set alone and judges the fit on the other (docs/decisions.md, Search). The semantic
+ * confidence = logistic(bias + weight × coverage), fitted on the shared labelled queries' top-10 hits
+ * (a hit is positive when it meets a target of its query) and judged on the held-out ones:
+ * `npm run bench:search-calibrate -- --weighted` (docs/decisions.md, Search). The semantic
  * similarity and the agreement of the two modes were measured as evidence too and left out: fitted,
  * their weights came out near zero or negative (a sheet number's embedding says nothing of the sheet).
  * RELEVANCE_FLOOR is the confidence under which a hit is a weak match, not an answer.
@@ -25,7 +26,7 @@ export interface ConfidenceModel {
 }
 
 /** Fitted on the labelled queries (see the module's comment). */
-export const CONFIDENCE_MODEL: ConfidenceModel = { bias: -2.3, coverage: 4.6 };
+export const CONFIDENCE_MODEL: ConfidenceModel = { bias: -2.18, coverage: 3.71 };
 export const RELEVANCE_FLOOR = 0.5;
 
 /**
@@ -73,11 +74,34 @@ export function coverageOf(
   units: string[][],
   passageTokens: ReadonlySet<string>,
   fileNameTokens: ReadonlySet<string> = new Set(),
+  weights: number[] = units.map(() => 1),
 ): number {
-  const content = units.filter((alternatives) => !alternatives.some((token) => fileNameTokens.has(token)));
-  if (content.length === 0) return units.length > 0 ? 1 : 0;
+  const content = units
+    .map((alternatives, index) => ({ alternatives, weight: weights[index] ?? 1 }))
+    .filter(({ alternatives }) => !alternatives.some((token) => fileNameTokens.has(token)));
+  const total = content.reduce((sum, unit) => sum + unit.weight, 0);
+  if (total === 0) return units.length > 0 ? 1 : 0;
   const has = (alternative: string) => alternative.split(' ').every((token) => passageTokens.has(token));
-  return content.filter((alternatives) => alternatives.some(has)).length / content.length;
+  return (
+    content.filter(({ alternatives }) => alternatives.some(has)).reduce((sum, unit) => sum + unit.weight, 0) /
+    total
+  );
+}
+
+/**
+ * How specific each of the query's words is among the passages the search found for it: ln((N + 1) /
+ * (n + 0.5)), N the passages, n those whose text holds one of the word's plain stems (an identifier is
+ * specific: n = 0). A word most of them hold (`slab` on a structural set) weighs little, one none of
+ * them holds (`tendon`) the most.
+ */
+export function unitWeights(units: string[][], texts: string[]): number[] {
+  const lowered = texts.map((text) => text.toLowerCase());
+  return units.map((alternatives) => {
+    const stems = alternatives.filter((token) => /^[a-z]{3,}$/.test(token));
+    const holding =
+      stems.length === 0 ? 0 : lowered.filter((text) => stems.some((stem) => text.includes(stem))).length;
+    return Math.log((texts.length + 1) / (holding + 0.5));
+  });
 }
 
 /** The tokens of a file's name (`collective-star-of-the-sea-college_structural_drawings.pdf`). */

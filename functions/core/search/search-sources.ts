@@ -17,7 +17,14 @@ import type {
   SourceIndex,
 } from './ports.ts';
 import { expansionsOf, queryEmbeddingText, specificPhrases, tradeTerms } from './query-expansion.ts';
-import { confidenceOf, coverageOf, fileNameTokens, passageTokens, queryUnits } from './relevance.ts';
+import {
+  confidenceOf,
+  coverageOf,
+  fileNameTokens,
+  passageTokens,
+  queryUnits,
+  unitWeights,
+} from './relevance.ts';
 
 export class SourceIndexNotReadyError extends ConflictError {
   constructor() {
@@ -376,6 +383,10 @@ export async function searchSources(
   ];
   const identifiers = analyzeQuery(search.query).identifiers;
   const units = queryUnits(search.query, defined.forms);
+  const weights = unitWeights(
+    units,
+    firstLexical.map((hit) => `${hit.passage.head}\n${hit.passage.text}`),
+  );
   const hits: SourceSearchHit[] = [...candidates.values()]
     .sort((a, b) => b.fused - a.fused || a.hit.passage.sourceUri.localeCompare(b.hit.passage.sourceUri))
     .slice(0, search.maxHits)
@@ -384,7 +395,12 @@ export async function searchSources(
       return {
         score: Math.round(fused * 1e6) / 1e6,
         confidence: confidenceOf(
-          coverageOf(units, passageTokens(passage.head, passage.text), fileNameTokens(passage.fileName)),
+          coverageOf(
+            units,
+            passageTokens(passage.head, passage.text),
+            fileNameTokens(passage.fileName),
+            weights,
+          ),
         ),
         snippet: snippetOf(passage.text || passage.head, queryWords, 240, identifiers),
         sourceCatalogUri: passage.sourceUri,

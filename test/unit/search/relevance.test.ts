@@ -6,6 +6,7 @@ import {
   passageTokens,
   queryUnits,
   RELEVANCE_FLOOR,
+  unitWeights,
 } from '../../../functions/core/search/relevance.ts';
 
 describe('the confidence of a hit', () => {
@@ -55,6 +56,20 @@ describe('the confidence of a hit', () => {
     ).toBe(0.25);
     // In another file they are words of the query like the others.
     expect(coverageOf(units, passage)).toBe(0.5);
+  });
+
+  it('weighs a word most found passages hold less than one none of them holds', () => {
+    const units = queryUnits('slab tendon layout');
+    const found = ['SLAB ON GROUND', 'SLAB EDGE', 'SLAB STEP LAYOUT', 'PT SLAB'];
+
+    const [slab, tendon, layout] = unitWeights(units, found);
+
+    expect(tendon).toBeGreaterThan(layout as number);
+    expect(layout).toBeGreaterThan(slab as number);
+    // A passage with the common words and not the rare one covers less than half of the query.
+    expect(
+      coverageOf(units, passageTokens('', 'SLAB STEP LAYOUT'), new Set(), unitWeights(units, found)),
+    ).toBeLessThan(0.5);
   });
 
   it("lets the trade terms of the query's plain phrases stand for them", () => {
