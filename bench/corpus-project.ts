@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { benchApi, createReadyProject, ingestFile } from './local-api.ts';
+import { labelledQueries } from './search-eval/queries.ts';
 
 /**
  * The labeled corpus ingested into one project of a persisted local stack, shared by the benches
@@ -38,17 +39,13 @@ function fingerprint(corpus: string, fileNames: string[]): string {
 }
 
 /**
- * Every corpus file the labels of the asking benches name (queries.json targets, questions.json
- * citations), checked to exist: one ingested project serves both benches.
+ * Every corpus file the labels of the asking benches name (the targets of the labelled queries, shared
+ * and held out; questions.json citations), checked to exist: one ingested project serves both benches.
  */
 export function labeledFiles(corpus: string): string[] {
-  const names: string[] = [];
-  const queries = join(corpus, 'labels/queries.json');
-  if (existsSync(queries))
-    for (const query of JSON.parse(readFileSync(queries, 'utf8')).queries as {
-      targets: { file: string }[];
-    }[])
-      names.push(...query.targets.map((target) => target.file));
+  const names: string[] = labelledQueries(corpus).flatMap((query) =>
+    query.targets.map((target) => target.file),
+  );
   const questions = join(corpus, 'labels/questions.json');
   if (existsSync(questions))
     for (const question of JSON.parse(readFileSync(questions, 'utf8')).questions as {

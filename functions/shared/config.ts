@@ -71,6 +71,11 @@ const ConfigSchema = z.object({
    * stand together (not required); 0 turns them off.
    */
   SEARCH_PROXIMITY_PAIRS: z.coerce.number().int().min(0).max(20).default(12),
+  /**
+   * Pseudo-relevance feedback: most words shared by the best passages of a question (three plain words or
+   * more) searched again beside it, at the expansion's weight; 0 turns it off.
+   */
+  SEARCH_FEEDBACK_TERMS: z.coerce.number().int().min(0).max(20).default(0),
   /** Locally only: the folder that holds project indexes (`s3://bucket/key` -> `{root}/bucket/key`). */
   LOCAL_INDEX_ROOT: z.string().min(1).optional(),
   /** Who answers review questions: `bedrock` on AWS; `extractive` quotes the sources (no model service: the local stack's default). */

@@ -38,6 +38,8 @@ export interface SearchHitSummary {
   classification: string | null;
   pageNumber: number;
   score: number;
+  /** The hit's confidence (0 to 1; under RELEVANCE_FLOOR a weak match, not an answer). */
+  confidence: number;
   matchedModes: string[];
   snippet: string;
 }

@@ -110,6 +110,7 @@ async function search(
     classification: null,
     pageNumber: hit.location.pageNumber,
     score: hit.score,
+    confidence: hit.confidence,
     matchedModes: hit.matchedModes,
     snippet: hit.snippet,
   }));

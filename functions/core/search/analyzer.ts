@@ -20,7 +20,7 @@ import terms from './construction-terms.json' with { type: 'json' };
  * (canonical identifiers, prefixes, concepts) follow them.
  */
 
-export const ANALYZER_VERSION = `construction-2.terms-${terms.version}`;
+export const ANALYZER_VERSION = `construction-3.terms-${terms.version}`;
 
 const STOP_WORDS = new Set(
   (
@@ -175,9 +175,29 @@ const SHEET_ID =
   /(?<![A-Za-z0-9#])([A-Za-z]{1,3})([-.]|\s(?=[A-Z]?\d))?((?:[A-Za-z]\d{1,3}|\d{1,3})(?:\.\d{1,2})?[A-Za-z]?)(?![A-Za-z0-9])/g;
 const DETAIL_REF =
   /(?<![A-Za-z0-9/])(\d{1,3}|[A-Z]\d{0,2})\s*\/\s*([A-Za-z]{1,3})[-. ]?((?:[A-Za-z]\d{1,3}|\d{1,3})(?:\.\d{1,2})?[A-Za-z]?)(?![A-Za-z0-9])/g;
+const GROUPED_NUMBER = /(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,]*\d)/g;
 const DOTTED_ABBREVIATION = /\b(?:[A-Za-z]\.){2,}/g;
 const DIMENSION = /(\d+(?:\.\d+)?)\s*(["']{1,2})/g;
 const AMPERSAND_ABBREVIATION = /\b([A-Z]{1,2})&([A-Z]{1,2})\b/g;
+
+/**
+ * OCR's confusions inside a number (0/O, 1/I/l/|, 5/S, 8/B): a sheet or detail number is discipline
+ * letters and digits (the US National CAD Standard avoids the letters O and I as designators because
+ * they read as digits), so in the digit run of an identifier-shaped token that has a digit already,
+ * `O` and `I`/`l`/`|` are read as `0` and `1`, and `S` and `B` as `5` and `8` between two digits
+ * (`A-1O1`, `E-3l0`, `C-2S1` → `A-101`, `E-310`, `C-251`); a trailing letter stays a suffix (`A-1B`).
+ */
+const CONFUSED_NUMBER =
+  /(?<![A-Za-z0-9])([A-Za-z]{1,3}[-.]?)((?=[0-9OIl|SB]*\d)[0-9OIl|]*(?:\d[SB](?=\d)[0-9OIl|]*)*)(?![A-Za-z0-9|])/g;
+const DIGIT_OF: Record<string, string> = { O: '0', I: '1', l: '1', '|': '1', S: '5', B: '8' };
+
+export function readConfusedNumbers(text: string): string {
+  return text.replace(CONFUSED_NUMBER, (match, head: string, run: string) =>
+    /[OIl|SB]/.test(run)
+      ? `${head}${run.replace(/[OIl|SB]/g, (letter) => DIGIT_OF[letter] as string)}`
+      : match,
+  );
+}
 
 interface Pieces {
   words: string[];
@@ -189,13 +209,15 @@ interface Pieces {
 function pieces(text: string, options: { query: boolean }): Pieces {
   const extras: string[] = [];
   const titled: string[] = [];
-  let working = fold(text)
+  let working = readConfusedNumbers(fold(text))
     .replace(AMPERSAND_ABBREVIATION, '$1$2')
     .replace(DOTTED_ABBREVIATION, (match) => ` ${match.replace(/\./g, '')} `)
     .replace(DIMENSION, (_match, value: string, mark: string) => {
       const unit = mark === "'" ? 'ft' : 'in';
       return ` ${value} ${value}${unit} `;
     });
+  // A number with thousands separators (`87,187` a standard plan's file number, `1,200 SF`) is also its digits.
+  for (const match of working.matchAll(GROUPED_NUMBER)) extras.push((match[0] as string).replace(/,/g, ''));
   working = working.replace(CSI, (match, a: string, b: string, c: string, d: string | undefined) => {
     // A bare six-digit run is a section number only when it is written as one (no separators needed).
     extras.push(`${a}${b}${c}`);

@@ -43,6 +43,13 @@ export interface ProjectSearchQuery extends Omit<SourceFilters, 'entityTypes'> {
 
 export const SourceSearchHitSchema = z.object({
   score: z.number().describe('Higher is more relevant; comparable within one response only.'),
+  confidence: z
+    .number()
+    .min(0)
+    .max(1)
+    .describe(
+      'How sure the hit answers the query, from 0 to 1, comparable across queries: from the share of the query the passage has, its semantic similarity and whether both modes found it. Under 0.5 (the relevance floor) the hit is a weak match, not an answer.',
+    ),
   snippet: z.string().describe('The best passage of the source, matched query words wrapped in ** **.'),
   sourceCatalogUri: z.string(),
   source: z.object({

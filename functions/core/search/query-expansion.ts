@@ -40,6 +40,8 @@ function loadTable(): ExpansionTable {
 /** A plain phrase of a query: its word count and the trade terms it stands for. */
 export interface Expansion {
   plainWords: number;
+  /** The plain phrase's stems, as the query writes them. */
+  stems: string[];
   trade: string[];
 }
 
@@ -53,7 +55,7 @@ export function expansionsOf(query: string): Expansion[] {
     for (let length = Math.min(longest, stems.length - start); length >= 1; length--) {
       const trade = phrases.get(stems.slice(start, start + length).join(' '));
       if (trade) {
-        found.push({ plainWords: length, trade });
+        found.push({ plainWords: length, stems: stems.slice(start, start + length), trade });
         matched = length;
         break;
       }

@@ -2,7 +2,9 @@ import { ConflictError, NotFoundError } from '../errors.ts';
 import type { ProjectRecord } from '../projects/model.ts';
 import type { LatestJobLookup, ProjectStore } from '../projects/ports.ts';
 import { requireProject } from '../projects/queries.ts';
-import { analyzeQuery, isStopWord, sheetKey } from './analyzer.ts';
+import { analyzeQuery, embeddingWords, isStopWord, sheetKey } from './analyzer.ts';
+import { definedExpansions, definedTerms } from './defined-terms.ts';
+import { feedbackTerms } from './feedback.ts';
 import type { SourceSearchHit, SourceSearchQuery, SourceSearchResponse } from './model.ts';
 import { namedFiles } from './named-files.ts';
 import type {
@@ -15,6 +17,14 @@ import type {
   SourceIndex,
 } from './ports.ts';
 import { expansionsOf, queryEmbeddingText, specificPhrases, tradeTerms } from './query-expansion.ts';
+import {
+  confidenceOf,
+  coverageOf,
+  fileNameTokens,
+  passageTokens,
+  queryUnits,
+  unitWeights,
+} from './relevance.ts';
 
 export class SourceIndexNotReadyError extends ConflictError {
   constructor() {
@@ -59,6 +69,8 @@ export interface SearchDeps {
     expansionWeight: number;
     /** Most pairs of the query's consecutive words searched as optional phrases (0: none). */
     proximityPairs: number;
+    /** Most words of a question's best passages searched again beside it (`feedbackTerms`; 0: none). */
+    feedbackTerms?: number;
   };
 }
 
@@ -74,21 +86,39 @@ export async function embedQuery(embedder: Embedder, query: string): Promise<num
   return vector as number[];
 }
 
-/** Matched words of the best window of a passage, wrapped in ** **. */
-export function snippetOf(text: string, queryWords: string[], width = 240): string {
+/** `A-101` → `a101`, `CR-05` → `cr5`: a printed sheet number's letters and number, as identifiers compare. */
+const identifierKey = (token: string) =>
+  token
+    .toLowerCase()
+    .replace(/[^a-z0-9.]/g, '')
+    .replace(/\.$/, '')
+    .replace(/^([a-z]*)0+(?=\d)/, '$1');
+
+/**
+ * Matched words of the best window of a passage, wrapped in ** **: the query's words (and the forms its
+ * expansions and the project's definitions give them) and the identifiers it writes, however printed.
+ */
+export function snippetOf(
+  text: string,
+  queryWords: string[],
+  width = 240,
+  identifiers: string[] = [],
+): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   const words = queryWords
     .filter((word) => word.length > 1 && !isStopWord(word))
     .map((word) => word.toLowerCase());
+  const identified = new Set(identifiers);
   if (flat.length === 0) return '';
   // A passage word matches a query word it starts with (`uploaded` for `upload`) or that starts with it (`GWB`
   // for `gwbs`); a stop word of the passage never does (`to` is the start of `tow`).
   const isMatch = (token: string) => {
     const lower = token.toLowerCase().replace(/[^a-z0-9]/g, '');
     return (
-      lower.length > 1 &&
-      !isStopWord(lower) &&
-      words.some((word) => lower.startsWith(word) || word.startsWith(lower))
+      (lower.length > 1 &&
+        !isStopWord(lower) &&
+        words.some((word) => lower.startsWith(word) || word.startsWith(lower))) ||
+      (identified.size > 0 && identified.has(identifierKey(token)))
     );
   };
   const tokens = flat.split(' ');
@@ -161,6 +191,22 @@ export function lexicalQueries(
       analyzed.terms.filter((term) => /^[a-z]{3,}$/.test(term)).length >= 2
         ? analyzed.identifiers.filter((token) => /^[a-z]{1,3}\d|^\d{5,8}$/.test(token))
         : [],
+  };
+}
+
+/** A lexical query with the words of the project's definitions searched as the query's own. */
+export function withDefinitions(
+  query: LexicalQuery,
+  defined: { words: string[]; phrases: string[] },
+): LexicalQuery {
+  const own = new Set(query.terms);
+  return {
+    ...query,
+    terms: [...query.terms, ...analyzeQuery(defined.words.join(' ')).terms.filter((term) => !own.has(term))],
+    optionalPhrases: [
+      ...(query.optionalPhrases ?? []),
+      ...defined.phrases.flatMap((phrase) => analyzeQuery(`"${phrase}"`).phrases),
+    ],
   };
 }
 
@@ -269,7 +315,7 @@ export async function searchSources(
   const searchedChunkCount = searchedFiles.reduce((sum, document) => sum + document.state.passageCount, 0);
   // The files the query names (its job, its document): their best passages are a ranking of their own.
   const named = modes.includes('exact') && !input.fileIds ? namedFiles(search.query, searchedFiles) : [];
-  const [[lexical, semantic, identifiedHits], namedHits] = await Promise.all([
+  const [[firstLexical, semantic, identifiedHits], namedHits] = await Promise.all([
     status === 'partial'
       ? run({ ...baseFilter, fileIds: searchedFiles.map((document) => document.fileId) })
       : speculative,
@@ -277,6 +323,33 @@ export async function searchSources(
       ? deps.index.lexical(location, lexicalQuery, { ...baseFilter, fileIds: named }, depth)
       : none,
   ]);
+
+  // The project's own abbreviations: definitions printed in the passages the query found (its
+  // abbreviation list, a specification's `Cured-In-Place Liner (CIPL)`) add the other form to the query.
+  const defined = modes.includes('exact')
+    ? definedExpansions(
+        search.query,
+        firstLexical.flatMap((hit) => definedTerms(hit.passage.text)),
+      )
+    : { words: [], phrases: [], forms: [] };
+  // A question (three plain words or more): the words its best passages share, searched beside it.
+  const feedback =
+    modes.includes('exact') && lexicalQuery.terms.filter((term) => /^[a-z]{3,}$/.test(term)).length >= 3
+      ? feedbackTerms(firstLexical, lexicalQuery.terms, deps.fusion.feedbackTerms ?? 0)
+      : [];
+  const searchedQuery = withDefinitions(lexicalQuery, defined);
+  if (feedback.length > 0) searchedQuery.expansion = [...(searchedQuery.expansion ?? []), ...feedback];
+  const lexical =
+    defined.words.length === 0 && feedback.length === 0
+      ? firstLexical
+      : await deps.index.lexical(
+          location,
+          searchedQuery,
+          status === 'partial'
+            ? { ...baseFilter, fileIds: searchedFiles.map((document) => document.fileId) }
+            : baseFilter,
+          depth,
+        );
 
   const candidates = new Map<string, Candidate>();
   const { lexicalK, semanticK, semanticWeight, namedWeight } = deps.fusion;
@@ -303,7 +376,17 @@ export async function searchSources(
   fuse(namedHits, 'exact', namedWeight);
   fuse(identifiedHits, 'exact', namedWeight);
 
-  const queryWords = search.query.match(/[A-Za-z0-9]+/g) ?? [];
+  // Highlighted: the query's words, the meanings of its abbreviations, its trade terms, its defined forms.
+  const queryWords = [
+    ...embeddingWords(search.query),
+    ...`${expansionTerms.join(' ')} ${defined.words.join(' ')}`.split(/[^A-Za-z0-9]+/),
+  ];
+  const identifiers = analyzeQuery(search.query).identifiers;
+  const units = queryUnits(search.query, defined.forms);
+  const weights = unitWeights(
+    units,
+    firstLexical.map((hit) => `${hit.passage.head}\n${hit.passage.text}`),
+  );
   const hits: SourceSearchHit[] = [...candidates.values()]
     .sort((a, b) => b.fused - a.fused || a.hit.passage.sourceUri.localeCompare(b.hit.passage.sourceUri))
     .slice(0, search.maxHits)
@@ -311,7 +394,15 @@ export async function searchSources(
       const passage = hit.passage;
       return {
         score: Math.round(fused * 1e6) / 1e6,
-        snippet: snippetOf(passage.text || passage.head, queryWords),
+        confidence: confidenceOf(
+          coverageOf(
+            units,
+            passageTokens(passage.head, passage.text),
+            fileNameTokens(passage.fileName),
+            weights,
+          ),
+        ),
+        snippet: snippetOf(passage.text || passage.head, queryWords, 240, identifiers),
         sourceCatalogUri: passage.sourceUri,
         source: { type: passage.entityType, id: passage.sourceId, label: passage.label },
         location: {

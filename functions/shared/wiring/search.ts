@@ -56,6 +56,7 @@ const fusion = () => ({
   namedWeight: config.SEARCH_NAMED_WEIGHT,
   expansionWeight: config.SEARCH_EXPANSION_WEIGHT,
   proximityPairs: config.SEARCH_PROXIMITY_PAIRS,
+  feedbackTerms: config.SEARCH_FEEDBACK_TERMS,
 });
 
 /**

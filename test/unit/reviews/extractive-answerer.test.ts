@@ -48,6 +48,7 @@ const hitOf = (
   classification: null,
   pageNumber,
   score: 1,
+  confidence: 0.9,
   matchedModes: ['exact'],
   snippet: '',
 });

@@ -16,6 +16,29 @@ describe('the construction-aware analyzer', () => {
     expect(tokens('P1.02A')).toContain('p1.02a');
   });
 
+  it("reads OCR's confusions inside a sheet number as the digits they stand for", () => {
+    // Prepare: numbers as OCR misreads them (O for 0, l or I for 1, S for 5 between digits).
+    const misread = ['A-1O1', 'E-3l0', 'C-2S1', 'M-2O1.1'];
+
+    // Act
+    const read = misread.map((form) => analyzeQuery(form).identifiers[0]);
+
+    // Assess: the same tokens as the numbers printed right, on both sides of the index.
+    expect(read).toEqual(['a101', 'e310', 'c251', 'm201.1']);
+    expect(tokens('SHEET A-1O1 FLOOR PLAN')).toContain('a101');
+    // A trailing letter is a suffix, a number without a digit is a word, a word is a word.
+    expect(analyzeQuery('A-1B').identifiers).toEqual(['a1b']);
+    expect(analyzeQuery('CR-S SOIL').identifiers).toEqual([]);
+  });
+
+  it('reads a number with thousands separators as its digits too', () => {
+    expect(tokens('STANDARD PLAN 87,187')).toEqual(expect.arrayContaining(['87', '187', '87187']));
+    expect(analyzeQuery('std plan 87187').terms).toContain('87187');
+    expect(tokens('AREA 1,200 SF')).toContain('1200');
+    // A decimal or a list of numbers is not one number.
+    expect(tokens('0.5,1')).not.toContain('051');
+  });
+
   it('emits prefix tokens of identifiers, so A-5 finds the A-5xx sheets', () => {
     expect(tokens('A-501')).toEqual(expect.arrayContaining(['a5*', 'a50*']));
     expect(analyzeQuery('A-5*').terms).toContain('a5*');
@@ -85,6 +108,15 @@ describe('the construction-aware analyzer', () => {
 });
 
 describe('snippets', () => {
+  it('highlight the identifiers the query writes however they are printed, and the meanings of its words', async () => {
+    const { snippetOf } = await import('../../../functions/core/search/search-sources.ts');
+    const text = 'SEE SHEET CR-05 AND A-101. PROVIDE GYPSUM BOARD AT ALL WALLS.';
+
+    const snippet = snippetOf(text, ['gwb', 'gypsum', 'board'], 240, ['cr5', 'a101']);
+
+    expect(snippet).toBe('SEE SHEET **CR-05** AND **A-101.** PROVIDE **GYPSUM** **BOARD** AT ALL WALLS.');
+  });
+
   it('show the best window of the passage with the query words, not its stop words, highlighted', async () => {
     const { snippetOf } = await import('../../../functions/core/search/search-sources.ts');
     const text = `${'filler words here '.repeat(40)}the permit fees are paid by the contractor ${'more filler '.repeat(40)}`;
