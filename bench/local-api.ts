@@ -31,6 +31,13 @@ export async function benchApi(options: {
     dataDir: options.dataDir,
     persistDynamo: options.persistDynamo,
     apiPort: 0,
+    // Search settings given to the bench (`SEARCH_FEEDBACK_TERMS=5 npm run bench:search-eval`) reach the
+    // functions, which otherwise run with their template's environment.
+    extraEnv: Object.fromEntries(
+      Object.entries(process.env).filter(
+        (entry): entry is [string, string] => entry[0].startsWith('SEARCH_') && entry[1] !== undefined,
+      ),
+    ),
   });
   const orgId =
     options.orgId ??
