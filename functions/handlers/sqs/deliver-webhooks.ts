@@ -1,21 +1,12 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { z } from 'zod';
 import { WebhookMessageSchema } from '../../core/webhooks/model.ts';
 import { deliverWebhook } from '../../core/webhooks/webhooks.ts';
 import { config } from '../../shared/config.ts';
 import { logger } from '../../shared/logger.ts';
-import { jsonString, partialBatch } from '../../shared/sqs-batch.ts';
+import { sqsConsumer } from '../../shared/sqs-batch.ts';
 import { pipelineWiring } from '../../shared/wiring/pipeline.ts';
-
-/** A record of the webhook queue: its body is one webhook message, its receive count the attempt. */
-const WebhookRecordSchema = z.object({
-  messageId: z.string(),
-  receiptHandle: z.string(),
-  attributes: z.looseObject({ ApproximateReceiveCount: z.coerce.number().int().min(1).default(1) }),
-  body: jsonString(WebhookMessageSchema),
-});
 
 /** A delivery to try again later: the record stays on the queue, hidden for the backoff's delay. */
 class DeliveryRetryError extends Error {}
@@ -28,10 +19,11 @@ class DeliveryRetryError extends Error {}
 export const handler = middy<SQSEvent, SQSBatchResponse>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .handler(
-    partialBatch(WebhookRecordSchema, async (record) => {
+    // A record of the webhook queue: its body is one webhook message, its receive count the attempt.
+    sqsConsumer(WebhookMessageSchema, async (record) => {
       const pipeline = pipelineWiring();
       const message = record.body;
-      const attempt = record.attributes.ApproximateReceiveCount;
+      const attempt = Math.max(1, Number(record.attributes.ApproximateReceiveCount) || 1);
       const outcome = await deliverWebhook(
         {
           webhooks: pipeline.webhookTargets,
