@@ -1003,6 +1003,8 @@ export interface components {
         SourceSearchHit: {
             /** @description Higher is more relevant; comparable within one response only. */
             score: number;
+            /** @description How sure the hit answers the query, from 0 to 1, comparable across queries: from the share of the query the passage has, its semantic similarity and whether both modes found it. Under 0.5 (the relevance floor) the hit is a weak match, not an answer. */
+            confidence: number;
             /** @description The best passage of the source, matched query words wrapped in ** **. */
             snippet: string;
             sourceCatalogUri: string;
