@@ -20,7 +20,7 @@ import terms from './construction-terms.json' with { type: 'json' };
  * (canonical identifiers, prefixes, concepts) follow them.
  */
 
-export const ANALYZER_VERSION = `construction-3.terms-${terms.version}`;
+export const ANALYZER_VERSION = `construction-4.terms-${terms.version}`;
 
 const STOP_WORDS = new Set(
   (
@@ -175,6 +175,7 @@ const SHEET_ID =
   /(?<![A-Za-z0-9#])([A-Za-z]{1,3})([-.]|\s(?=[A-Z]?\d))?((?:[A-Za-z]\d{1,3}|\d{1,3})(?:\.\d{1,2})?[A-Za-z]?)(?![A-Za-z0-9])/g;
 const DETAIL_REF =
   /(?<![A-Za-z0-9/])(\d{1,3}|[A-Z]\d{0,2})\s*\/\s*([A-Za-z]{1,3})[-. ]?((?:[A-Za-z]\d{1,3}|\d{1,3})(?:\.\d{1,2})?[A-Za-z]?)(?![A-Za-z0-9])/g;
+const SHEET_OF = /(?<![\d.,])(\d{1,3})\s+OF\s+(\d{1,3})(?![\d.,])/gi;
 const GROUPED_NUMBER = /(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,]*\d)/g;
 const DOTTED_ABBREVIATION = /\b(?:[A-Za-z]\.){2,}/g;
 const DIMENSION = /(\d+(?:\.\d+)?)\s*(["']{1,2})/g;
@@ -218,6 +219,9 @@ function pieces(text: string, options: { query: boolean }): Pieces {
     });
   // A number with thousands separators (`87,187` a standard plan's file number, `1,200 SF`) is also its digits.
   for (const match of working.matchAll(GROUPED_NUMBER)) extras.push((match[0] as string).replace(/,/g, ''));
+  // A title block's place of the sheet in its set (`SHEET 16 OF 23`) is one token.
+  for (const match of working.matchAll(SHEET_OF))
+    extras.push(`${stripZeros(match[1] as string)}of${stripZeros(match[2] as string)}`);
   working = working.replace(CSI, (match, a: string, b: string, c: string, d: string | undefined) => {
     // A bare six-digit run is a section number only when it is written as one (no separators needed).
     extras.push(`${a}${b}${c}`);
@@ -295,9 +299,12 @@ export function analyzeQuery(query: string): AnalyzedQuery {
     return ` ${phrase} `;
   });
   const { words: stems, extras, titled } = pieces(rest, { query: true });
-  const identifiers = unique(
-    extras.filter((token) => /^[a-z]{0,3}\d[\da-z.]*$/.test(token) && !titled.includes(token)),
-  );
+  // The numbers it writes: sheet and section numbers, a sheet's place in its set, and a bare number of
+  // five to eight digits (a standard plan's or a 1995 section's number: `87187`, `13210`).
+  const identifiers = unique([
+    ...extras.filter((token) => /^[a-z]{0,3}\d[\da-z.]*$|^\d+of\d+$/.test(token) && !titled.includes(token)),
+    ...stems.filter((token) => /^\d{5,8}$/.test(token)),
+  ]);
   return { terms: unique([...stems, ...extras]), phrases, identifiers };
 }
 

@@ -47,7 +47,7 @@ export function queryUnits(query: string, defined: DefinedForm[] = []): string[]
     if (tokensOf(bare).some((token) => written.has(token))) continue;
     if (
       /^\d+$/.test(bare) &&
-      analyzed.identifiers.some((identifier) => identifier.endsWith(bare.replace(/^0+/, '')))
+      analyzed.identifiers.some((identifier) => identifier.includes(bare.replace(/^0+/, '')))
     )
       continue;
     // The parts of a compound are words of their own (`post-tensioned`).

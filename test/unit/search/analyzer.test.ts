@@ -31,6 +31,13 @@ describe('the construction-aware analyzer', () => {
     expect(analyzeQuery('CR-S SOIL').identifiers).toEqual([]);
   });
 
+  it("reads a sheet's place in its set as one token, and a bare number of five digits or more as a number the query writes", () => {
+    expect(tokens('SHEET: 16  OF  23')).toContain('16of23');
+    expect(analyzeQuery('sheet 16 of 23').identifiers).toEqual(['16of23']);
+    expect(analyzeQuery('std plan 87187 catch basin').identifiers).toEqual(['87187']);
+    expect(analyzeQuery('detail 12 on the plan').identifiers).toEqual([]);
+  });
+
   it('reads a number with thousands separators as its digits too', () => {
     expect(tokens('STANDARD PLAN 87,187')).toEqual(expect.arrayContaining(['87', '187', '87187']));
     expect(analyzeQuery('std plan 87187').terms).toContain('87187');
