@@ -8,6 +8,7 @@ import {
   type ToolResult,
   type TurnResult,
 } from '../../core/reviews/answerer.ts';
+import { RELEVANCE_FLOOR } from '../../core/search/relevance.ts';
 import { namedFileNames, questionParts } from './question.ts';
 import { addendumName, bestQuotes, originalOf, type Quote, referencesOf, unansweredAsks } from './quotes.ts';
 
@@ -148,15 +149,15 @@ function reviewOfFound(reading: Reading): TurnResult | null {
   const ordered = Array.from({ length: Math.max(0, ...lists.map((hits) => hits.length)) }, (_, index) =>
     lists.flatMap((hits) => (hits[index] ? [hits[index]] : [])),
   ).flat();
-  const uris = [
-    ...new Set(
-      ordered
-        .filter(
-          (hit) => hit.matchedModes.includes('exact') && (named.length === 0 || named.includes(hit.fileName)),
-        )
-        .map((hit) => hit.sourceCatalogUri),
-    ),
-  ].slice(0, 2 * CONVERSATION_LIMITS.sourcesPerReview);
+  const found = ordered.filter(
+    (hit) => hit.matchedModes.includes('exact') && (named.length === 0 || named.includes(hit.fileName)),
+  );
+  // The hits over the relevance floor are the ones worth reading; under it only when none is over.
+  const strong = found.filter((hit) => hit.confidence >= RELEVANCE_FLOOR);
+  const uris = [...new Set((strong.length > 0 ? strong : found).map((hit) => hit.sourceCatalogUri))].slice(
+    0,
+    2 * CONVERSATION_LIMITS.sourcesPerReview,
+  );
   if (uris.length === 0) return null;
   const batches = [
     uris.slice(0, CONVERSATION_LIMITS.sourcesPerReview),

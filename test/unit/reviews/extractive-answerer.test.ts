@@ -386,3 +386,38 @@ describe('the extractive answerer', () => {
     expect(citations[1]?.quote).toBe('Answer: Please use 750 gallons as shown on sheet P1.02A.');
   });
 });
+
+describe('the sources the extractive answerer reads', () => {
+  it('are the hits over the relevance floor, and the others only when none is over it', async () => {
+    // Prepare: a first search with a weak hit ranked before a strong one.
+    const question = 'what is the compressive strength of the curb ramp concrete';
+    const weak = {
+      ...hitOf('service://projects/prj_1/documents/doc_1/pages/4', 'doc.pdf', 4, 'p. 4'),
+      confidence: 0.2,
+    };
+    const strong = hitOf('service://projects/prj_1/documents/doc_1/pages/9', 'doc.pdf', 9, 'p. 9');
+    const searched = (hits: (typeof strong)[]): Conversation => ({
+      question,
+      filters: {},
+      turn: 1,
+      results: [
+        { turn: 0, call: { name: 'search_sources', query: question, modes: ['exact', 'semantic'] }, hits },
+      ],
+    });
+    const none = async () => undefined;
+
+    // Act
+    const withStrong = await new ExtractiveAnswerer().turn(searched([weak, strong]), none, false);
+    const weakOnly = await new ExtractiveAnswerer().turn(searched([weak]), none, false);
+
+    // Assess
+    expect(withStrong).toEqual({
+      kind: 'tools',
+      calls: [{ name: 'review_sources', sourceCatalogUris: [strong.sourceCatalogUri] }],
+    });
+    expect(weakOnly).toEqual({
+      kind: 'tools',
+      calls: [{ name: 'review_sources', sourceCatalogUris: [weak.sourceCatalogUri] }],
+    });
+  });
+});
