@@ -3,8 +3,9 @@ import type { ProjectRecord } from '../projects/model.ts';
 import type { LatestJobLookup, ProjectStore } from '../projects/ports.ts';
 import { requireProject } from '../projects/queries.ts';
 import { analyzeQuery, embeddingWords, isStopWord, sheetKey } from './analyzer.ts';
-import { definedExpansions, definedTerms } from './defined-terms.ts';
+import { type DefinedExpansions, definedExpansions, definedTerms } from './defined-terms.ts';
 import { feedbackTerms } from './feedback.ts';
+import { type FusedSource, fuseRankings } from './fusion.ts';
 import type { SourceSearchHit, SourceSearchQuery, SourceSearchResponse } from './model.ts';
 import { namedFiles } from './named-files.ts';
 import type {
@@ -72,12 +73,6 @@ export interface SearchDeps {
     /** Most words of a question's best passages searched again beside it (`feedbackTerms`; 0: none). */
     feedbackTerms?: number;
   };
-}
-
-interface Candidate {
-  hit: IndexHit;
-  fused: number;
-  modes: Set<'exact' | 'semantic'>;
 }
 
 /** The embedding of a query. */
@@ -194,6 +189,8 @@ export function lexicalQueries(
   };
 }
 
+const NO_DEFINITIONS: DefinedExpansions = { words: [], phrases: [], forms: [] };
+
 /** A lexical query with the words of the project's definitions searched as the query's own. */
 export function withDefinitions(
   query: LexicalQuery,
@@ -210,17 +207,121 @@ export function withDefinitions(
   };
 }
 
+/** The search's filters: the request's, a review question's files, a review's sources. */
+function filterOf(
+  search: SourceSearchQuery,
+  fileIds: string[] | undefined,
+  reviewSources: string[] | undefined,
+) {
+  const filter: SearchFilter = {
+    ...(search.entityTypes ? { entityTypes: search.entityTypes } : {}),
+    ...(search.regionType ? { regionType: search.regionType } : {}),
+    ...(search.layoutType ? { layoutType: search.layoutType } : {}),
+    ...(search.drawingType ? { drawingType: search.drawingType } : {}),
+    ...(search.sheetNumber ? { sheetKey: sheetKey(search.sheetNumber) } : {}),
+    ...(search.fileName ? { fileName: search.fileName } : {}),
+    ...(search.pageNumber !== undefined ? { pageNumber: search.pageNumber } : {}),
+    ...(search.classification ? { classification: search.classification } : {}),
+    ...(fileIds ? { fileIds } : {}),
+    ...(reviewSources ? { sourceUris: reviewSources } : {}),
+  };
+  return filter;
+}
+
+/**
+ * What the documents' index states say: 409 while a project with documents has none indexed, `partial`
+ * while some are not (or a job still extracts files), the searched files and how many passages they hold.
+ */
+async function indexReadiness(
+  deps: Pick<SearchDeps, 'states' | 'jobs'>,
+  scope: { orgId: string; projectId: string; fileIds?: string[] },
+) {
+  const [documents, latest] = await Promise.all([
+    deps.states.documentIndexStates(scope.projectId),
+    deps.jobs.latestJob(scope.orgId, scope.projectId),
+  ]);
+  const searchable = documents.filter((document) => document.state.sourceCount > 0);
+  const indexed = searchable.filter((document) => document.state.status === 'indexed');
+  // A file is listed here once it is assembled: while a job still extracts its files, what it adds is
+  // not searchable yet (409 until a first document is indexed, then `partial`).
+  const processing = latest !== null && PROCESSING_STATUSES.has(latest.job.status);
+  if ((searchable.length > 0 || processing) && indexed.length === 0) throw new SourceIndexNotReadyError();
+  const status: 'success' | 'partial' =
+    indexed.length === searchable.length && !processing ? 'success' : 'partial';
+  const searchedFiles = indexed.filter(
+    (document) => !scope.fileIds || scope.fileIds.includes(document.fileId),
+  );
+  // The passages searched: those of the searched documents, as their states count them (no index read).
+  const searchedChunkCount = searchedFiles.reduce((sum, document) => sum + document.state.passageCount, 0);
+  return { status, indexedCount: indexed.length, searchedFiles, searchedChunkCount };
+}
+
+/**
+ * What the project adds to the lexical query once its first hits are in: the other forms of the
+ * abbreviations its found passages define, and (when on) the words a question's best passages share.
+ */
+function projectExpansion(
+  query: string,
+  lexicalQuery: LexicalQuery,
+  firstLexical: IndexHit[],
+  feedbackCount: number,
+): { defined: DefinedExpansions; searched: LexicalQuery | null } {
+  const defined = definedExpansions(
+    query,
+    firstLexical.flatMap((hit) => definedTerms(hit.passage.text)),
+  );
+  const isQuestion = lexicalQuery.terms.filter((term) => /^[a-z]{3,}$/.test(term)).length >= 3;
+  const feedback = isQuestion ? feedbackTerms(firstLexical, lexicalQuery.terms, feedbackCount) : [];
+  if (defined.words.length === 0 && feedback.length === 0) return { defined, searched: null };
+  const searched = withDefinitions(lexicalQuery, defined);
+  if (feedback.length > 0) searched.expansion = [...(searched.expansion ?? []), ...feedback];
+  return { defined, searched };
+}
+
+/** A fused source as the response shows it: score, confidence, snippet, source and location. */
+function presentHit(
+  source: FusedSource,
+  evidence: { units: string[][]; weights: number[]; queryWords: string[]; identifiers: string[] },
+): SourceSearchHit {
+  const passage = source.hit.passage;
+  return {
+    score: Math.round(source.score * 1e6) / 1e6,
+    confidence: confidenceOf(
+      coverageOf(
+        evidence.units,
+        passageTokens(passage.head, passage.text),
+        fileNameTokens(passage.fileName),
+        evidence.weights,
+      ),
+    ),
+    snippet: snippetOf(passage.text || passage.head, evidence.queryWords, 240, evidence.identifiers),
+    sourceCatalogUri: passage.sourceUri,
+    source: { type: passage.entityType, id: passage.sourceId, label: passage.label },
+    location: {
+      documentId: passage.documentId,
+      fileId: passage.fileId,
+      fileName: passage.fileName,
+      pageNumber: passage.pageNumber,
+      pageEnd: passage.pageEnd,
+      sheetNumber: passage.sheetNumber || null,
+      box: passage.box,
+    },
+    matchedModes: [...source.modes].sort(),
+  };
+}
+
 /**
  * Search the sources of one project.
  * Input: the caller's organization, the project id, the search query.
- * Output: hits (one per source, best passage as snippet) in descending score.
+ * Output: hits (one per source, best passage as snippet) in descending score, each with its confidence.
  * Steps: ownership first (404); a review scope must exist (404); the lexical query (with the trade
  * terms of its plain words) and the query's embedding; index readiness from the documents' states
  * (409 with Retry-After while nothing is indexed yet), read beside a first search of the whole
  * index (lexical, nearest neighbours, and the sources headed by a number the query writes); a
  * partial index is searched again over its indexed documents only; the files the query names are
- * searched on their own; keep each source's best passage; fuse the rankings by reciprocal rank
- * (k and weight per ranking, `deps.fusion`).
+ * searched on their own; the abbreviations the found passages define search the lexical side again;
+ * the rankings fused by reciprocal rank (`fuseRankings`, k and weight per ranking, `deps.fusion`);
+ * each hit's confidence from its coverage of the query (`relevance.ts`).
  */
 export async function searchSources(
   deps: SearchDeps,
@@ -250,18 +351,7 @@ export async function searchSources(
 
   const modes: ('exact' | 'semantic')[] =
     search.mode === 'exact' ? ['exact'] : search.mode === 'semantic' ? ['semantic'] : ['exact', 'semantic'];
-  const baseFilter: SearchFilter = {
-    ...(search.entityTypes ? { entityTypes: search.entityTypes } : {}),
-    ...(search.regionType ? { regionType: search.regionType } : {}),
-    ...(search.layoutType ? { layoutType: search.layoutType } : {}),
-    ...(search.drawingType ? { drawingType: search.drawingType } : {}),
-    ...(search.sheetNumber ? { sheetKey: sheetKey(search.sheetNumber) } : {}),
-    ...(search.fileName ? { fileName: search.fileName } : {}),
-    ...(search.pageNumber !== undefined ? { pageNumber: search.pageNumber } : {}),
-    ...(search.classification ? { classification: search.classification } : {}),
-    ...(input.fileIds ? { fileIds: input.fileIds } : {}),
-    ...(reviewSources ? { sourceUris: reviewSources } : {}),
-  };
+  const baseFilter = filterOf(search, input.fileIds, reviewSources);
   const { lexicalQuery, headIdentifiers, expansionTerms } = lexicalQueries(
     search.query,
     deps.fusion.expansionWeight,
@@ -293,129 +383,53 @@ export async function searchSources(
   // complete), and only a partial index is searched again, narrowed to its indexed files.
   const speculative = run(baseFilter);
   speculative.catch(() => undefined);
-  const [documents, latest] = await Promise.all([
-    deps.states.documentIndexStates(project.id),
-    deps.jobs.latestJob(input.orgId, project.id),
-  ]);
-  const searchable = documents.filter((document) => document.state.sourceCount > 0);
-  const indexed = searchable.filter((document) => document.state.status === 'indexed');
-  // A file is listed here once it is assembled: while a job still extracts its files, what it adds is
-  // not searchable yet (409 until a first document is indexed, then `partial`).
-  const processing = latest !== null && PROCESSING_STATUSES.has(latest.job.status);
-  if ((searchable.length > 0 || processing) && indexed.length === 0) throw new SourceIndexNotReadyError();
-  const status = indexed.length === searchable.length && !processing ? 'success' : 'partial';
-  if (indexed.length === 0 || !location)
+  const { status, indexedCount, searchedFiles, searchedChunkCount } = await indexReadiness(deps, {
+    orgId: input.orgId,
+    projectId: project.id,
+    ...(input.fileIds ? { fileIds: input.fileIds } : {}),
+  });
+  if (indexedCount === 0 || !location)
     return { status, query: search.query, modes, hitCount: 0, searchedChunkCount: 0, hits: [] };
   // A partial index may hold rows of a document being re-indexed: narrow to the indexed files (a
   // filter that scans the file column, so a complete index goes without it).
-  const searchedFiles = indexed.filter(
-    (document) => !input.fileIds || input.fileIds.includes(document.fileId),
-  );
-  // The passages searched: those of the searched documents, as their states count them (no index read).
-  const searchedChunkCount = searchedFiles.reduce((sum, document) => sum + document.state.passageCount, 0);
+  const filter =
+    status === 'partial'
+      ? { ...baseFilter, fileIds: searchedFiles.map((document) => document.fileId) }
+      : baseFilter;
   // The files the query names (its job, its document): their best passages are a ranking of their own.
   const named = modes.includes('exact') && !input.fileIds ? namedFiles(search.query, searchedFiles) : [];
   const [[firstLexical, semantic, identifiedHits], namedHits] = await Promise.all([
-    status === 'partial'
-      ? run({ ...baseFilter, fileIds: searchedFiles.map((document) => document.fileId) })
-      : speculative,
+    status === 'partial' ? run(filter) : speculative,
     named.length > 0
       ? deps.index.lexical(location, lexicalQuery, { ...baseFilter, fileIds: named }, depth)
       : none,
   ]);
+  const { defined, searched } = modes.includes('exact')
+    ? projectExpansion(search.query, lexicalQuery, firstLexical, deps.fusion.feedbackTerms ?? 0)
+    : { defined: NO_DEFINITIONS, searched: null };
+  const lexical = searched ? await deps.index.lexical(location, searched, filter, depth) : firstLexical;
 
-  // The project's own abbreviations: definitions printed in the passages the query found (its
-  // abbreviation list, a specification's `Cured-In-Place Liner (CIPL)`) add the other form to the query.
-  const defined = modes.includes('exact')
-    ? definedExpansions(
-        search.query,
-        firstLexical.flatMap((hit) => definedTerms(hit.passage.text)),
-      )
-    : { words: [], phrases: [], forms: [] };
-  // A question (three plain words or more): the words its best passages share, searched beside it.
-  const feedback =
-    modes.includes('exact') && lexicalQuery.terms.filter((term) => /^[a-z]{3,}$/.test(term)).length >= 3
-      ? feedbackTerms(firstLexical, lexicalQuery.terms, deps.fusion.feedbackTerms ?? 0)
-      : [];
-  const searchedQuery = withDefinitions(lexicalQuery, defined);
-  if (feedback.length > 0) searchedQuery.expansion = [...(searchedQuery.expansion ?? []), ...feedback];
-  const lexical =
-    defined.words.length === 0 && feedback.length === 0
-      ? firstLexical
-      : await deps.index.lexical(
-          location,
-          searchedQuery,
-          status === 'partial'
-            ? { ...baseFilter, fileIds: searchedFiles.map((document) => document.fileId) }
-            : baseFilter,
-          depth,
-        );
-
-  const candidates = new Map<string, Candidate>();
   const { lexicalK, semanticK, semanticWeight, namedWeight } = deps.fusion;
-  const fuse = (hits: IndexHit[], mode: 'exact' | 'semantic', weight: number) => {
-    const seen = new Set<string>();
-    let rank = 0;
-    for (const hit of hits) {
-      const uri = hit.passage.sourceUri;
-      if (seen.has(uri)) continue; // a source's rank is its best passage's
-      seen.add(uri);
-      rank++;
-      const candidate = candidates.get(uri);
-      const contribution = weight / ((mode === 'semantic' ? semanticK : lexicalK) + rank);
-      if (!candidate) candidates.set(uri, { hit, fused: contribution, modes: new Set([mode]) });
-      else {
-        candidate.fused += contribution;
-        candidate.modes.add(mode);
-        if (mode === 'exact') candidate.hit = hit; // the lexical best passage shows the matched words
-      }
-    }
-  };
-  fuse(lexical, 'exact', 1);
-  fuse(semantic, 'semantic', semanticWeight);
-  fuse(namedHits, 'exact', namedWeight);
-  fuse(identifiedHits, 'exact', namedWeight);
-
-  // Highlighted: the query's words, the meanings of its abbreviations, its trade terms, its defined forms.
-  const queryWords = [
-    ...embeddingWords(search.query),
-    ...`${expansionTerms.join(' ')} ${defined.words.join(' ')}`.split(/[^A-Za-z0-9]+/),
-  ];
-  const identifiers = analyzeQuery(search.query).identifiers;
+  const fused = fuseRankings([
+    { hits: lexical, mode: 'exact', k: lexicalK, weight: 1 },
+    { hits: semantic, mode: 'semantic', k: semanticK, weight: semanticWeight },
+    { hits: namedHits, mode: 'exact', k: lexicalK, weight: namedWeight },
+    { hits: identifiedHits, mode: 'exact', k: lexicalK, weight: namedWeight },
+  ]);
   const units = queryUnits(search.query, defined.forms);
-  const weights = unitWeights(
+  const evidence = {
     units,
-    firstLexical.map((hit) => `${hit.passage.head}\n${hit.passage.text}`),
-  );
-  const hits: SourceSearchHit[] = [...candidates.values()]
-    .sort((a, b) => b.fused - a.fused || a.hit.passage.sourceUri.localeCompare(b.hit.passage.sourceUri))
-    .slice(0, search.maxHits)
-    .map(({ hit, fused, modes: matched }) => {
-      const passage = hit.passage;
-      return {
-        score: Math.round(fused * 1e6) / 1e6,
-        confidence: confidenceOf(
-          coverageOf(
-            units,
-            passageTokens(passage.head, passage.text),
-            fileNameTokens(passage.fileName),
-            weights,
-          ),
-        ),
-        snippet: snippetOf(passage.text || passage.head, queryWords, 240, identifiers),
-        sourceCatalogUri: passage.sourceUri,
-        source: { type: passage.entityType, id: passage.sourceId, label: passage.label },
-        location: {
-          documentId: passage.documentId,
-          fileId: passage.fileId,
-          fileName: passage.fileName,
-          pageNumber: passage.pageNumber,
-          pageEnd: passage.pageEnd,
-          sheetNumber: passage.sheetNumber || null,
-          box: passage.box,
-        },
-        matchedModes: [...matched].sort(),
-      };
-    });
+    weights: unitWeights(
+      units,
+      firstLexical.map((hit) => `${hit.passage.head}\n${hit.passage.text}`),
+    ),
+    // Highlighted: the query's words, the meanings of its abbreviations, its trade terms, its defined forms.
+    queryWords: [
+      ...embeddingWords(search.query),
+      ...`${expansionTerms.join(' ')} ${defined.words.join(' ')}`.split(/[^A-Za-z0-9]+/),
+    ],
+    identifiers: analyzeQuery(search.query).identifiers,
+  };
+  const hits = fused.slice(0, search.maxHits).map((source) => presentHit(source, evidence));
   return { status, query: search.query, modes, hitCount: hits.length, searchedChunkCount, hits };
 }
