@@ -35,9 +35,13 @@ if (
   throw new Error(
     '-c webAclArn must be the WebAclArn output of the EdgeFirewall stack (a us-east-1 global web ACL)',
   );
+const searchRerank = (app.node.tryGetContext('searchRerank') as string | undefined) ?? 'off';
+if (searchRerank !== 'off' && searchRerank !== 'bedrock')
+  throw new Error('-c searchRerank must be off or bedrock');
 const stateless = new StatelessStack(app, `ProjectSource-${stage}-Stateless`, {
   env,
   stage,
+  searchRerank,
   ...(webAclArn ? { webAclArn } : {}),
   reservedConcurrency: {
     extraction: wholeNumber('extractionConcurrency', RESERVED_CONCURRENCY.extraction),

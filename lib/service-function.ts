@@ -235,6 +235,8 @@ export class ServiceFunction extends Construct {
             mode === 'stream'
               ? ['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream']
               : ['bedrock:InvokeModel'];
+          // The Rerank API's own action names no resource; the model it calls is granted below.
+          if (mode === 'rerank') allow(['bedrock:Rerank'], ['*']);
           if (!(definition as ModelDefinition).crossRegion) {
             fn.addEnvironment(definition.env, modelId);
             allow(actions, [

@@ -77,6 +77,8 @@ export interface StatelessStackProps extends StackProps {
   reservedConcurrency?: { extraction: number; stream: number };
   /** The web ACL of the edge firewall stack (us-east-1), attached to the API's distribution. */
   webAclArn?: string;
+  /** The source search's rerank stage (`-c searchRerank=bedrock`; docs/decisions.md, Search): off by default. */
+  searchRerank?: 'off' | 'bedrock';
 }
 
 /** Functions, the HTTP API, the streaming function URL and the state machines, all from the route and machine tables. */
@@ -247,6 +249,9 @@ export class StatelessStack extends Stack {
         resources,
         layers: layersOf(route as RouteDefinition),
         ...((route as RouteDefinition).memoryMb ? { memorySize: (route as RouteDefinition).memoryMb } : {}),
+        ...('rerankModel' in route.access
+          ? { environment: { SEARCH_RERANK: props.searchRerank ?? 'off' } }
+          : {}),
       });
       this.functions.set(route.id, fn);
       this.api.addRoutes({

@@ -76,6 +76,12 @@ const ConfigSchema = z.object({
    * more) searched again beside it, at the expansion's weight; 0 turns it off.
    */
   SEARCH_FEEDBACK_TERMS: z.coerce.number().int().min(0).max(20).default(0),
+  /**
+   * A rerank stage after fusion: `bedrock` reorders the top SEARCH_RERANK_DEPTH sources of a source search
+   * with the Bedrock reranker (RERANK_MODEL_ID); `off` (the default, and always locally: no Bedrock here).
+   */
+  SEARCH_RERANK: z.enum(['off', 'bedrock']).default('off'),
+  SEARCH_RERANK_DEPTH: z.coerce.number().int().min(2).max(100).default(20),
   /** Locally only: the folder that holds project indexes (`s3://bucket/key` -> `{root}/bucket/key`). */
   LOCAL_INDEX_ROOT: z.string().min(1).optional(),
   /** Who answers review questions: `bedrock` on AWS; `extractive` quotes the sources (no model service: the local stack's default). */

@@ -19,8 +19,11 @@ export interface AccessModes {
   queue: 'send' | 'consume';
   stateMachine: 'start';
   secret: 'read';
-  /** `invoke`: InvokeModel; `stream`: InvokeModelWithResponseStream (ConverseStream) as well. */
-  model: 'invoke' | 'stream';
+  /**
+   * `invoke`: InvokeModel; `stream`: InvokeModelWithResponseStream (ConverseStream) as well; `rerank`:
+   * the Rerank API (`bedrock:Rerank`, which names no resource) and InvokeModel on the reranker.
+   */
+  model: 'invoke' | 'stream' | 'rerank';
 }
 export type ResourceKind = keyof AccessModes;
 
@@ -123,6 +126,13 @@ export const RESOURCES = {
     name: 'embedding-model',
     description: 'Bedrock model that embeds passages and queries (Titan Text Embeddings V2)',
     modelId: 'amazon.titan-embed-text-v2:0',
+  },
+  rerankModel: {
+    kind: 'model',
+    env: 'RERANK_MODEL_ID',
+    name: 'rerank-model',
+    description: 'Bedrock reranker of the source search, when SEARCH_RERANK is `bedrock` (Amazon Rerank 1.0)',
+    modelId: 'amazon.rerank-v1:0',
   },
   answerModel: {
     kind: 'model',

@@ -813,6 +813,25 @@ describe('CDK stacks', () => {
       }
     });
 
+    it('lets only the source search call the Rerank API, and invoke only the reranker by its exact ARN', () => {
+      const rerankArn = /:bedrock:.*::foundation-model\/amazon\.rerank-v1:0"/;
+      for (const id of statelessStack.functions.keys()) {
+        const policy = policyOf(id);
+        expect(rerankArn.test(policy), id).toBe(id === 'searchSources');
+        expect(policy.includes('bedrock:Rerank'), id).toBe(id === 'searchSources');
+      }
+      // Off unless the deployment turns it on (`-c searchRerank=bedrock`).
+      const search = statelessStack.functions.get('searchSources');
+      if (!search) throw new Error('no searchSources function');
+      const logicalId = statelessStack.resolve(
+        (search.fn.node.defaultChild as unknown as { logicalId: string }).logicalId,
+      );
+      expect(
+        stateless.findResources('AWS::Lambda::Function')[logicalId]?.Properties.Environment.Variables
+          .SEARCH_RERANK,
+      ).toBe('off');
+    });
+
     it("calls the answer model through its geography's cross-Region inference profile, granted on the profile and the model", () => {
       // Prepare
       const turn = statelessStack.functions.get('ReviewTurnFunctionArn');

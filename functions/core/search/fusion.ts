@@ -5,7 +5,7 @@
  * lexical rank 1). A source keeps the passage of the last lexical ranking that found it (the one that
  * shows the matched words), else its semantic passage, and the modes that found it.
  */
-import type { IndexHit } from './ports.ts';
+import type { IndexHit, Reranker } from './ports.ts';
 
 export type Mode = 'exact' | 'semantic';
 
@@ -44,4 +44,33 @@ export function fuseRankings(rankings: Ranking[]): FusedSource[] {
   return [...fused.values()].sort(
     (a, b) => b.score - a.score || a.hit.passage.sourceUri.localeCompare(b.hit.passage.sourceUri),
   );
+}
+
+/**
+ * The fused sources with their first `depth` reordered by a reranker (each by its best passage, heading
+ * and text); the rest keep their place after them. When the reranker fails (throttled, not served in
+ * the Region), the fused order stands and `failed` says so: a search never fails for its rerank stage.
+ */
+export async function rerankFused(
+  fused: FusedSource[],
+  reranker: Reranker,
+  query: string,
+  depth: number,
+): Promise<{ sources: FusedSource[]; failed: Error | null }> {
+  const head = fused.slice(0, depth);
+  if (head.length < 2) return { sources: fused, failed: null };
+  try {
+    const scores = await reranker.rerank(
+      query,
+      head.map(({ hit }) => `${hit.passage.head}\n${hit.passage.text}`),
+    );
+    const scoreOf = new Map(scores.map(({ index, score }) => [index, score]));
+    const reordered = head
+      .map((source, index) => ({ source, index, score: scoreOf.get(index) ?? Number.NEGATIVE_INFINITY }))
+      .sort((a, b) => b.score - a.score || a.index - b.index)
+      .map(({ source }) => source);
+    return { sources: [...reordered, ...fused.slice(depth)], failed: null };
+  } catch (error) {
+    return { sources: fused, failed: error as Error };
+  }
 }

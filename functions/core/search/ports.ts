@@ -111,6 +111,11 @@ export interface Embedder {
   embed(texts: string[], purpose: 'passage' | 'query'): Promise<number[][]>;
 }
 
+/** A reranker: the relevance of each document to the query, by the documents' indexes. */
+export interface Reranker {
+  rerank(query: string, documents: string[]): Promise<{ index: number; score: number }[]>;
+}
+
 /** One writer per project index at a time, across every process (a lease that expires). */
 export interface IndexLock {
   acquire(projectId: string, holder: string, leaseMs: number): Promise<boolean>;

@@ -5,16 +5,18 @@ import { requireProject } from '../projects/queries.ts';
 import { analyzeQuery, embeddingWords, isStopWord, sheetKey } from './analyzer.ts';
 import { type DefinedExpansions, definedExpansions, definedTerms } from './defined-terms.ts';
 import { feedbackTerms } from './feedback.ts';
-import { type FusedSource, fuseRankings } from './fusion.ts';
+import { type FusedSource, fuseRankings, rerankFused } from './fusion.ts';
 import type { SourceSearchHit, SourceSearchQuery, SourceSearchResponse } from './model.ts';
 import { namedFiles } from './named-files.ts';
 import type {
   Embedder,
   IndexHit,
   LexicalQuery,
+  Reranker,
   ReviewSourceLookup,
   SearchFilter,
   SearchIndexStateStore,
+  SearchLog,
   SourceIndex,
 } from './ports.ts';
 import { expansionsOf, queryEmbeddingText, specificPhrases, tradeTerms } from './query-expansion.ts';
@@ -55,6 +57,10 @@ export interface SearchDeps {
   reviews: ReviewSourceLookup;
   /** The project's latest job: one still processing adds documents the index does not list yet. */
   jobs: LatestJobLookup;
+  /** A rerank stage after fusion (`SEARCH_RERANK`), of the first `fusion.rerankDepth` sources; none: off. */
+  reranker?: Reranker | null;
+  /** Where a failed rerank stage is told (the search answers in the fused order). */
+  log?: Pick<SearchLog, 'error'>;
   /**
    * Reciprocal rank fusion: a source at rank r of a ranking adds weight / (k + r). The rankings: the
    * lexical one (weight 1), the semantic one, and, with the lexical k and `namedWeight`, the lexical
@@ -72,6 +78,8 @@ export interface SearchDeps {
     proximityPairs: number;
     /** Most words of a question's best passages searched again beside it (`feedbackTerms`; 0: none). */
     feedbackTerms?: number;
+    /** Sources the reranker reorders (`SEARCH_RERANK_DEPTH`). */
+    rerankDepth?: number;
   };
 }
 
@@ -278,6 +286,18 @@ function projectExpansion(
   return { defined, searched };
 }
 
+/** The rerank stage: the fused order when the reranker fails (told to the log, not to the caller). */
+async function rerankStage(
+  deps: Pick<SearchDeps, 'fusion' | 'log'>,
+  reranker: Reranker,
+  query: string,
+  fused: FusedSource[],
+): Promise<FusedSource[]> {
+  const { sources, failed } = await rerankFused(fused, reranker, query, deps.fusion.rerankDepth ?? 20);
+  if (failed) deps.log?.error('Rerank stage failed; the fused order stands', { error: failed.message });
+  return sources;
+}
+
 /** A fused source as the response shows it: score, confidence, snippet, source and location. */
 function presentHit(
   source: FusedSource,
@@ -410,12 +430,13 @@ export async function searchSources(
   const lexical = searched ? await deps.index.lexical(location, searched, filter, depth) : firstLexical;
 
   const { lexicalK, semanticK, semanticWeight, namedWeight } = deps.fusion;
-  const fused = fuseRankings([
+  const ranked = fuseRankings([
     { hits: lexical, mode: 'exact', k: lexicalK, weight: 1 },
     { hits: semantic, mode: 'semantic', k: semanticK, weight: semanticWeight },
     { hits: namedHits, mode: 'exact', k: lexicalK, weight: namedWeight },
     { hits: identifiedHits, mode: 'exact', k: lexicalK, weight: namedWeight },
   ]);
+  const fused = deps.reranker ? await rerankStage(deps, deps.reranker, search.query, ranked) : ranked;
   const units = queryUnits(search.query, defined.forms);
   const evidence = {
     units,

@@ -10,7 +10,7 @@ export const searchSourcesEndpoint = endpoint({
   handler: http('search-sources'),
   auth: 'apiKey',
   scope: 'jobs:read',
-  access: { table: 'read', indexBucket: 'read', embeddingModel: 'invoke' },
+  access: { table: 'read', indexBucket: 'read', embeddingModel: 'invoke', rerankModel: 'rerank' },
   usesIndex: true,
   memoryMb: SEARCH_MEMORY_MB,
   summary: 'Search the sources of a project (exact, semantic or hybrid), with filters',

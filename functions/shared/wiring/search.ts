@@ -1,12 +1,14 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
+import { BedrockAgentRuntimeClient } from '@aws-sdk/client-bedrock-agent-runtime';
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { DynamoIndexLock, DynamoSearchIndexStates } from '../../adapters/dynamodb/search-index-store.ts';
 import { BedrockEmbedder } from '../../adapters/embeddings/bedrock-embedder.ts';
 import { WordVectorEmbedder } from '../../adapters/embeddings/word-vector-embedder.ts';
 import { LanceSourceIndex } from '../../adapters/index/lancedb-source-index.ts';
+import { BedrockReranker } from '../../adapters/rerank/bedrock-reranker.ts';
 import { requireProject } from '../../core/projects/queries.ts';
 import type { ToolDeps } from '../../core/reviews/execution-steps.ts';
-import type { Embedder } from '../../core/search/ports.ts';
+import type { Embedder, Reranker } from '../../core/search/ports.ts';
 import { searchSources } from '../../core/search/search-sources.ts';
 import { dynamo, traced } from '../clients.ts';
 import { config, resource } from '../config.ts';
@@ -45,6 +47,20 @@ export const embedder = lazy<Embedder>(() => {
       );
 });
 
+/**
+ * The rerank stage (`SEARCH_RERANK=bedrock`): the Bedrock reranker of this Region, in the functions
+ * bound to it (the source search); null when off or unbound (project search, a review's tools).
+ */
+export const reranker = lazy<Reranker | null>(() => {
+  const modelId = config.RERANK_MODEL_ID;
+  return config.SEARCH_RERANK === 'bedrock' && modelId
+    ? new BedrockReranker(
+        traced(new BedrockAgentRuntimeClient({ retryMode: 'adaptive', maxAttempts: 3 })),
+        BedrockReranker.modelArn(process.env.AWS_REGION ?? 'us-east-1', modelId),
+      )
+    : null;
+});
+
 export const searchIndexStates = lazy(() => new DynamoSearchIndexStates(dynamo, resource('table')));
 const indexLock = lazy(() => new DynamoIndexLock(dynamo, resource('table')));
 
@@ -57,6 +73,7 @@ const fusion = () => ({
   expansionWeight: config.SEARCH_EXPANSION_WEIGHT,
   proximityPairs: config.SEARCH_PROXIMITY_PAIRS,
   feedbackTerms: config.SEARCH_FEEDBACK_TERMS,
+  rerankDepth: config.SEARCH_RERANK_DEPTH,
 });
 
 /**
@@ -77,6 +94,7 @@ export function searchWiring(log: Logger = logger) {
     documents: contentStore,
     starter: reconcileStarter,
     fusion,
+    reranker,
     log: () => logPort(log),
     cursors: () => cursorCodec,
     artifactPaths: () => artifactPaths,
