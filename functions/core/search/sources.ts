@@ -357,6 +357,9 @@ export function fileSources(input: FileSourceInput): Passage[] {
     const label = page.sheet
       ? joinLabel(page.sheet.sheetNumber, page.sheet.sheetTitle, 'sheet text')
       : joinLabel(input.fileName, `p. ${page.pageNumber}`);
+    // Searched heading: what the sheet prints (its number and title), not this service's words: `sheet
+    // text` in every such heading matched the word `sheet` of any query at the heading's weight.
+    const head = page.sheet ? joinLabel(page.sheet.sheetNumber, page.sheet.sheetTitle) : label;
     let index = 0;
     let group: DocumentPageText['lines'] = [];
     const flush = () => {
@@ -381,7 +384,7 @@ export function fileSources(input: FileSourceInput): Passage[] {
         regionType: '',
         drawingType: '',
         layoutType: page.sheet ? 'drawing_sheet' : 'document_page',
-        head: label,
+        head,
         text: group.map((line) => line.text).join('\n'),
         artifact: null,
       });

@@ -57,6 +57,8 @@ describe('the text of a drawing sheet outside its regions', () => {
       sourceUri: 'service://projects/prj_1/documents/doc_1/pages/3',
       entityType: 'doc',
       label: 'C-101 · SITE PLAN · sheet text',
+      // Searched by what the sheet prints, not by the label's own words.
+      head: 'C-101 · SITE PLAN',
       sheetNumber: 'C-101',
       layoutType: 'drawing_sheet',
       box: { left: 600, top: 400, right: 700, bottom: 410 },
