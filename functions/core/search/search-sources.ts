@@ -3,7 +3,7 @@ import type { ProjectRecord } from '../projects/model.ts';
 import type { LatestJobLookup, ProjectStore } from '../projects/ports.ts';
 import { requireProject } from '../projects/queries.ts';
 import { analyzeQuery, embeddingWords, isStopWord, sheetKey } from './analyzer.ts';
-import { type DefinedExpansions, definedExpansions, definedTerms } from './defined-terms.ts';
+import { type DefinedExpansions, definedExpansions, definedTermsFor } from './defined-terms.ts';
 import { feedbackTerms } from './feedback.ts';
 import { type FusedSource, fuseRankings, rerankFused } from './fusion.ts';
 import type { SourceSearchHit, SourceSearchQuery, SourceSearchResponse } from './model.ts';
@@ -276,7 +276,10 @@ function projectExpansion(
 ): { defined: DefinedExpansions; searched: LexicalQuery | null } {
   const defined = definedExpansions(
     query,
-    firstLexical.flatMap((hit) => definedTerms(hit.passage.text)),
+    definedTermsFor(
+      query,
+      firstLexical.map((hit) => hit.passage.text),
+    ),
   );
   const isQuestion = lexicalQuery.terms.filter((term) => /^[a-z]{3,}$/.test(term)).length >= 3;
   const feedback = isQuestion ? feedbackTerms(firstLexical, lexicalQuery.terms, feedbackCount) : [];

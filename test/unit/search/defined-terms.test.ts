@@ -3,6 +3,7 @@ import {
   abbreviates,
   definedExpansions,
   definedTerms,
+  definedTermsFor,
 } from '../../../functions/core/search/defined-terms.ts';
 
 // Rows as a drawing set's abbreviation list prints them beside its general notes (two columns of pairs).
@@ -60,5 +61,16 @@ describe("a project's own abbreviations", () => {
     expect(definedExpansions('base metal thickness of studs', terms).words).toEqual(['BMT']);
     expect(definedExpansions('welds as per drawings', terms).words).toEqual([]);
     expect(definedExpansions('concrete to AS 3600', terms).words).toEqual(['AUSTRALIAN STANDARD']);
+  });
+
+  it('are read for a query from the lines that hold one of its words, its abbreviations without their marks', () => {
+    const list = `${LIST}\nHT  HIGH-TENSILE STEEL  M/A  MASONRY ANCHOR`;
+
+    expect(definedTermsFor('AFFL at the stair', [list]).map((term) => term.abbreviation)).toEqual(['AFFL']);
+    expect(definedTermsFor('M/A anchors', [list]).map((term) => term.abbreviation)).toEqual(['HT', 'M/A']);
+    expect(definedTermsFor('base metal thickness', [list]).map((term) => term.meaning)).toContain(
+      'BASE METAL THICKNESS',
+    );
+    expect(definedTermsFor('the of', [list])).toEqual([]);
   });
 });
