@@ -97,7 +97,8 @@ const nativeRead = (png: string, dpi: number): { seconds: number; words: number 
 };
 
 const bytes = new Uint8Array(readFileSync(file));
-const { doc, pdfium } = await openPdf(bytes, DEFAULT_LIMITS);
+const opened = await openPdf(bytes, DEFAULT_LIMITS);
+const { pdfium } = opened;
 const totals = { render: 0, engine: 0, native: 0, engineWords: 0, nativeWords: 0 };
 const dpiFlag = Number(flag('--dpi', '0'));
 console.log(`drawing-ocr: ${path.basename(file)} pages ${from}-${to}`);
@@ -137,7 +138,7 @@ for (let pageNumber = from ?? 1; pageNumber <= (to ?? from ?? 1); pageNumber++) 
   );
 }
 await terminateOcr();
-await doc.destroy();
+await opened.close();
 rmSync(work, { recursive: true, force: true });
 const sheets = (to ?? 0) - (from ?? 0) + 1;
 console.log(

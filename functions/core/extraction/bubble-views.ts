@@ -11,7 +11,6 @@ import { type Bubble, findBubbles } from './bubbles.ts';
 import { type Box, boxOf, centerInside, centerY, clampBox, type Line, type Word } from './geometry.ts';
 import { buildLines } from './layout.ts';
 import { keepRender, maskRulings, type OcrRequest, recognize, renderForOcr, toWords } from './ocr.ts';
-import { loadPdfJs } from './pdf.ts';
 import { drawingTypeOf, type RegionDraft } from './region-draft.ts';
 import { type Ruling, readRulings } from './rulings.ts';
 import { SCALE_TEXT_RE, titleTextOf } from './sheet-title.ts';
@@ -271,14 +270,14 @@ export const readBubbleViews = async (
 ): Promise<{ views: RegionDraft[]; seconds: number }> => {
   const started = Date.now();
   const { width, height } = request.geometry;
-  const pdfjs = await loadPdfJs();
-  const found = await findBubbles(request.page, pdfjs, request.geometry);
+  const { page, pdfjs } = await request.pdfjsPage();
+  const found = await findBubbles(page, pdfjs, request.geometry);
   // Only bubbles with lettering beside them are read (a survey or manhole symbol on a street line is not).
   const bubbles = found.bubbles.filter((b) => found.inkIn(titleZoneOf(b)) >= MIN_TITLE_INK);
   if (bubbles.length === 0) return { views: [], seconds: (Date.now() - started) / 1000 };
   // Lines of 10 pt and more, collinear pieces joined row by row (a border drawn in pieces at slightly different
   // heights is one line beside the bubble).
-  const rulings = await readRulings(request.page, pdfjs, request.geometry, 10, MAX_OPERATORS, true).catch(
+  const rulings = await readRulings(page, pdfjs, request.geometry, 10, MAX_OPERATORS, true).catch(
     () => [] as Ruling[],
   );
   const candidates = titleBubbles(bubbles, rulings, titleBlock);

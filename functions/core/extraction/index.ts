@@ -111,7 +111,7 @@ export const openPageExtractor = async (
   const started = Date.now();
   const warm = options.keepWarm ? await openWarmDocument(bytes, limits) : null;
   const opened = warm?.opened ?? (await openPdf(bytes, limits));
-  const { doc, pageCount } = opened;
+  const { pageCount } = opened;
   const ocrBudget = { pagesLeft: limits.maxOcrPages };
   return {
     pageCount,
@@ -134,7 +134,7 @@ export const openPageExtractor = async (
         await warm.release();
         parkOcrWorker();
       } else {
-        await doc.destroy();
+        await opened.close();
         await terminateOcr();
       }
     },

@@ -12,13 +12,14 @@ import { ExtractionError } from './errors.ts';
 import { type Box, contains, type TextDirection, type Word } from './geometry.ts';
 import type { PdfiumPage } from './io/pdfium.ts';
 import type { ExtractionLimits } from './limits.ts';
-import type { PageGeometry, PdfPage } from './pdf.ts';
+import type { PageGeometry, PdfJsPage } from './pdf.ts';
 import type { Turn } from './reading-frame.ts';
 import { cropCanvas, type RenderedRegion, renderPdfiumRegion, renderRegion } from './render.ts';
 import type { Ruling } from './rulings.ts';
 
 export interface OcrRequest {
-  page: PdfPage;
+  /** pdf.js's page (parsed on first call) for the renders still drawn by pdf.js (title-block reads). */
+  pdfjsPage: () => Promise<PdfJsPage>;
   /**
    * The frame every box of the request is in: the displayed page's geometry, or that of the page turned by
    * `turn` (a sheet placed sideways on the page, read upright: reading-frame.ts). Renders are drawn in it.
@@ -66,7 +67,7 @@ export const keepRender = async (
   parts: readonly Box[] = [area],
 ): Promise<void> => {
   const rendered = await renderRegion(
-    request.page,
+    (await request.pdfjsPage()).page,
     area,
     dpi,
     request.limits.maxCanvasPixels,
@@ -112,7 +113,7 @@ export const renderForOcr = async (request: OcrRequest, area: Box, dpi: number):
   return kept
     ? cutKeptRender(kept.rendered, area)
     : renderRegion(
-        request.page,
+        (await request.pdfjsPage()).page,
         area,
         dpi,
         request.limits.maxCanvasPixels,

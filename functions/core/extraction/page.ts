@@ -11,7 +11,7 @@ import type { ExtractionLimits } from './limits.ts';
 import type { PageIssue } from './model.ts';
 import { GOOD_NUMBER_SCORE } from './number-candidates.ts';
 import { type OcrRequest, ocrPage } from './ocr.ts';
-import { type OpenedPdf, type PageGeometry, type PdfPage, withTimeout } from './pdf.ts';
+import { type OpenedPdf, type PageGeometry, type PdfJsPage, withTimeout } from './pdf.ts';
 import {
   boxToDisplay,
   rulingToTurned,
@@ -90,21 +90,22 @@ const toTextLine = (line: Line): TextLine => ({
 });
 
 export const processPage = async (
-  opened: Pick<OpenedPdf, 'doc' | 'pdfjs' | 'pdfium'>,
+  opened: Pick<OpenedPdf, 'pdfium' | 'pdfjsDocument'>,
   pageNumber: number,
   options: PageOptions,
 ): Promise<PageResult> => {
   const { limits } = options;
-  const { doc, pdfjs } = opened;
   let geometry: PageGeometry = { width: 612, height: 792, rotation: 0, transform: [1, 0, 0, -1, 0, 792] };
   const started = Date.now();
   // The page's reads that can stop early (the drawing area's OCR) stop by then: see processPage's timeout.
   const deadline = started + limits.pageTimeoutMs;
-  // pdf.js's page is loaded only for what still reads it (a sheet's paths, OCR's renders): a text page is
-  // read by PDFium alone.
-  let pdfjsPage: PdfPage | null = null;
-  const loadPdfjsPage = async (): Promise<PdfPage> => {
-    pdfjsPage ??= await doc.getPage(pageNumber);
+  // pdf.js's parse of the file and its page are loaded only for what still reads them (the paths of a sheet
+  // OCR reads, OCR's title-block renders): a text page, and a sheet read from its text layer, by PDFium alone.
+  let pdfjsPage: Promise<PdfJsPage> | null = null;
+  const loadPdfjsPage = (): Promise<PdfJsPage> => {
+    pdfjsPage ??= opened
+      .pdfjsDocument()
+      .then(async ({ doc, pdfjs }) => ({ page: await doc.getPage(pageNumber), pdfjs }));
     return pdfjsPage;
   };
   const run = async (): Promise<PageResult> => {
@@ -130,7 +131,6 @@ export const processPage = async (
       /** The quarter turn the sheet was read in (its words in `pageWords` are in that frame). */
       let readingTurn: Turn = 0;
       if (isLargePage || reducedSheet) {
-        const page = await loadPdfjsPage();
         let ocrRequest: OcrRequest | null = null;
         // A sheet OCR will read is parsed by pdf.js for its renders anyway: its rulings come from pdf.js's
         // operator list, as the OCR passes were tuned on (PDFium keeps no page object for a path neither
@@ -147,7 +147,9 @@ export const processPage = async (
         const pdfiumSegments = (): Ruling[] => pdfiumObjects().segments;
         const sheetRulings = (minLength: number): Promise<Ruling[]> =>
           ocrWillRead
-            ? readRulings(page, pdfjs, geometry, minLength, MAX_PATHS)
+            ? loadPdfjsPage().then(({ page, pdfjs }) =>
+                readRulings(page, pdfjs, geometry, minLength, MAX_PATHS),
+              )
             : Promise.resolve(joinSegments(pdfiumSegments(), minLength));
         // Short rulings (cell borders) are read once, on first use: the number cells and the title block use them.
         let cellRulingsRead: Promise<Ruling[]> | null = null;
@@ -166,7 +168,7 @@ export const processPage = async (
         };
         if (ocrWillRead) {
           ocrRequest = {
-            page,
+            pdfjsPage: loadPdfjsPage,
             geometry,
             limits,
             deadline,
@@ -179,7 +181,7 @@ export const processPage = async (
         const fallbackOcr: OcrRequest | null =
           !ocrRequest && options.ocr === 'auto' && options.ocrBudget.pagesLeft > 0
             ? {
-                page,
+                pdfjsPage: loadPdfjsPage,
                 geometry,
                 limits,
                 cellRulings,
@@ -272,7 +274,7 @@ export const processPage = async (
         // brochure, a form): its whole text is read, as a scanned page's is, so that it can be searched.
         if (reducedSheet && !hasTextLayer && analyzed.ocr?.used && sheet?.numberCandidates.length === 0) {
           try {
-            const whole = await ocrPage({ page, geometry, limits }, 'page');
+            const whole = await ocrPage({ pdfjsPage: loadPdfjsPage, geometry, limits }, 'page');
             pageWords = [
               ...pageWords,
               ...whole.words.filter((word) => !pageWords.some((read) => intersection(read, word) > 0)),
@@ -285,7 +287,7 @@ export const processPage = async (
       } else if (wantsOcr && options.ocrBudget.pagesLeft > 0 && charCount < 20) {
         options.ocrBudget.pagesLeft--;
         try {
-          const result = await ocrPage({ page: await loadPdfjsPage(), geometry, limits }, 'page');
+          const result = await ocrPage({ pdfjsPage: loadPdfjsPage, geometry, limits }, 'page');
           pageWords = [...words, ...result.words];
           ocr = { used: true, scope: 'page', meanConfidence: result.meanConfidence, seconds: result.seconds };
         } catch (error) {
@@ -313,7 +315,7 @@ export const processPage = async (
       };
     } finally {
       pdfiumPage.close();
-      pdfjsPage?.cleanup();
+      if (pdfjsPage) await pdfjsPage.then(({ page }) => page.cleanup()).catch(() => undefined);
     }
   };
   try {

@@ -30,6 +30,11 @@ tuneV8ForPdfJs();
 export type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 export type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
 export type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;
+/** A page of pdf.js's parse, with the library that parsed it (its operator codes). */
+export interface PdfJsPage {
+  page: PdfPage;
+  pdfjs: PdfJs;
+}
 
 let pdfjsPromise: Promise<PdfJs> | undefined;
 export const loadPdfJs = (): Promise<PdfJs> => {
@@ -188,18 +193,29 @@ const inflatedSize = (data: Buffer, cap: number): number => {
 /** pdf.js logs errors only (its warnings name fonts and images it recovers from itself). */
 const PDFJS_VERBOSITY = 0;
 
-export interface OpenedPdf {
+/** pdf.js's parse of a document: what still reads pages through pdf.js (paths of OCR'd sheets, OCR renders). */
+export interface PdfJsDocument {
   doc: PdfDocument;
   pdfjs: PdfJs;
-  /** The same file in PDFium: text and renders (see io/). Closed with `doc.destroy()`. */
+}
+
+export interface OpenedPdf {
+  /** The file in PDFium: its checks, page count, text, page objects and renders (see io/). */
   pdfium: PdfiumDocument;
   pageCount: number;
+  /**
+   * The same file parsed by pdf.js, on first call only: a text page never needs it (PDFium reads it whole),
+   * so a specification book is not parsed twice. A failure is an ExtractionError with a code.
+   */
+  pdfjsDocument(): Promise<PdfJsDocument>;
+  /** Frees PDFium's document and pdf.js's when it was parsed; once. */
+  close(): Promise<void>;
 }
 
 /**
- * Opens the bytes with pdf.js; every failure becomes an ExtractionError with a code. `preflight: false`
- * skips the byte checks when the caller has already run them on the same bytes; `digest`, the bytes'
- * `contentDigest` when the caller has it already.
+ * Opens the bytes in PDFium (the byte checks first: `preflight: false` skips them when the caller has already
+ * run them on the same bytes; `digest`, the bytes' `contentDigest` when the caller has it already). Every
+ * failure becomes an ExtractionError with a code; pdf.js parses the file only when a page asks for it.
  */
 export const openPdf = async (
   bytes: Uint8Array,
@@ -207,6 +223,31 @@ export const openPdf = async (
   options: { preflight?: boolean; digest?: string } = {},
 ): Promise<OpenedPdf> => {
   if (options.preflight !== false) preflight(bytes, limits, options.digest);
+  const pdfium = await openCheckedPdfium(bytes, limits);
+  let parsed: Promise<{ document: PdfJsDocument; destroy: () => Promise<void> }> | null = null;
+  let closed = false;
+  return {
+    pdfium,
+    pageCount: pdfium.pageCount,
+    pdfjsDocument: async () => {
+      if (closed) throw new ExtractionError('pdf_malformed', 'The document is closed.');
+      parsed ??= parseWithPdfJs(bytes, limits);
+      return (await parsed).document;
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      pdfium.close();
+      if (parsed) await parsed.then((opened) => opened.destroy()).catch(() => undefined);
+    },
+  };
+};
+
+/** The bytes parsed by pdf.js in this thread (its worker is a port, not a thread: see pdf-port.ts). */
+const parseWithPdfJs = async (
+  bytes: Uint8Array,
+  limits: ExtractionLimits,
+): Promise<{ document: PdfJsDocument; destroy: () => Promise<void> }> => {
   const pdfjs = await loadPdfJs();
   // pdf.js transfers (detaches) the buffer it gets: give it a copy so the caller's bytes stay usable.
   const data = new Uint8Array(bytes);
@@ -228,58 +269,27 @@ export const openPdf = async (
     verbosity: PDFJS_VERBOSITY,
     stopAtErrors: false,
   });
-  let doc: PdfDocument;
   try {
-    doc = await withTimeout(
+    const doc = await withTimeout(
       task.promise,
       limits.pageTimeoutMs,
       () => new ExtractionError('file_timeout', `Opening the PDF took more than ${limits.pageTimeoutMs} ms.`),
     );
+    // pdf.js ends only the workers it made: this document's own ends with it.
+    return {
+      document: { doc, pdfjs },
+      destroy: () => doc.destroy().finally(() => worker.destroy()),
+    };
   } catch (error) {
     // A failed or timed-out opening ends the loading task and then this document's worker, once each.
     await task.destroy().catch(() => undefined);
     worker.destroy();
     throw mapPdfJsError(error);
   }
-  let pdfium: PdfiumDocument;
-  try {
-    pdfium = await PdfiumDocument.open(bytes);
-  } catch (error) {
-    await doc.destroy().catch(() => undefined);
-    worker.destroy();
-    throw mapPdfJsError(error);
-  }
-  // pdf.js ends only the workers it made: this document's own ends with it, and its PDFium twin.
-  const destroyDocument = doc.destroy.bind(doc);
-  doc.destroy = () =>
-    destroyDocument().finally(() => {
-      worker.destroy();
-      pdfium.close();
-    });
-  const pageCount = doc.numPages;
-  if (pageCount < 1) {
-    await doc.destroy();
-    throw new ExtractionError('pdf_empty', 'The PDF has no pages.');
-  }
-  if (pageCount > limits.maxPages) {
-    await doc.destroy();
-    throw new ExtractionError(
-      'pdf_too_many_pages',
-      `The PDF has ${pageCount} pages; the limit is ${limits.maxPages}.`,
-    );
-  }
-  return { doc, pdfjs, pdfium, pageCount };
 };
 
-/**
- * Opens the bytes in PDFium alone (crops and overlays need no pdf.js): the same byte checks and page-count
- * limits as `openPdf`. The caller closes the document.
- */
-export const openPdfiumFile = async (
-  bytes: Uint8Array,
-  limits: ExtractionLimits,
-): Promise<PdfiumDocument> => {
-  preflight(bytes, limits);
+/** PDFium's document of checked bytes, within the page-count limits (closed when it is not). */
+const openCheckedPdfium = async (bytes: Uint8Array, limits: ExtractionLimits): Promise<PdfiumDocument> => {
   const pdfium = await PdfiumDocument.open(bytes);
   const { pageCount } = pdfium;
   if (pageCount < 1 || pageCount > limits.maxPages) {
@@ -292,6 +302,18 @@ export const openPdfiumFile = async (
         );
   }
   return pdfium;
+};
+
+/**
+ * Opens the bytes in PDFium alone (crops and overlays need no pdf.js): the same byte checks and page-count
+ * limits as `openPdf`. The caller closes the document.
+ */
+export const openPdfiumFile = async (
+  bytes: Uint8Array,
+  limits: ExtractionLimits,
+): Promise<PdfiumDocument> => {
+  preflight(bytes, limits);
+  return openCheckedPdfium(bytes, limits);
 };
 
 export const mapPdfJsError = (error: unknown): ExtractionError => {

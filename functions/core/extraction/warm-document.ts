@@ -26,7 +26,7 @@ let kept: KeptDocument | null = null;
 const free = async (document: KeptDocument): Promise<void> => {
   clearTimeout(document.idleTimer);
   if (kept === document) kept = null;
-  await document.opened.doc.destroy();
+  await document.opened.close();
 };
 
 /** The kept document when it is this file's, otherwise the file opened (and kept when the place is free). */
@@ -45,7 +45,7 @@ export const openWarmDocument = async (
   }
   if (kept && kept.users === 0) await free(kept);
   const opened = await openPdf(bytes, limits, { digest });
-  if (kept) return { opened, release: () => opened.doc.destroy() };
+  if (kept) return { opened, release: () => opened.close() };
   const document: KeptDocument = { key, opened, users: 1 };
   kept = document;
   return { opened, release: () => releaseKept(document) };

@@ -78,12 +78,12 @@ const main = async (): Promise<void> => {
     });
     return;
   }
-  const { doc, pageCount } = opened;
+  const { pageCount } = opened;
   const ocrBudget = { pagesLeft: input.ocrPages };
   port.postMessage({ type: 'ready', pageCount });
   port.on('message', async (message: { type: 'range'; from: number; to: number } | { type: 'close' }) => {
     if (message.type === 'close') {
-      await doc.destroy().catch(() => undefined);
+      await opened.close().catch(() => undefined);
       await terminateOcr();
       port.close();
       return;

@@ -97,7 +97,8 @@ describe('bilevel scans over the image budget', () => {
 
   it('renders a large bilevel scan sampled at the render resolution instead of leaving it out', async () => {
     // Prepare
-    const { doc } = await openPdf(await scannedSheet(1), limits);
+    const opened = await openPdf(await scannedSheet(1), limits);
+    const { doc } = await opened.pdfjsDocument();
     const page = await doc.getPage(1);
 
     // Act: the bottom-right quarter at 72 dpi, on a canvas budget under the image's own pixels.
@@ -108,6 +109,6 @@ describe('bilevel scans over the image budget', () => {
     expect(brightness(rendered.canvas, 310, 235, 80, 80)).toBeLessThan(10);
     expect(brightness(rendered.canvas, 20, 20, 200, 150)).toBeGreaterThan(245);
     expect(brightness(rendered.canvas, 410, 335, 80, 30)).toBeGreaterThan(245);
-    await doc.destroy();
+    await opened.close();
   });
 });

@@ -67,7 +67,8 @@ describe('bubbles', () => {
       page.pushOperators(moveTo(x, 400), lineTo(x + 8, 400), stroke());
       page.pushOperators(moveTo(x, 392), lineTo(x + 10, 392), stroke());
     }
-    const { doc, pdfjs } = await openPdf(await pdf.save(), DEFAULT_LIMITS);
+    const opened = await openPdf(await pdf.save(), DEFAULT_LIMITS);
+    const { doc, pdfjs } = await opened.pdfjsDocument();
     const pdfPage = await doc.getPage(1);
 
     // Act

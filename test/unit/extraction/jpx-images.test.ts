@@ -47,7 +47,8 @@ const pageWithJpxImage = async (): Promise<Uint8Array> => {
 describe('JPEG 2000 images', () => {
   it('are decoded and drawn (pdf.js needs its WebAssembly decoder for them)', async () => {
     // Prepare
-    const { doc } = await openPdf(await pageWithJpxImage(), DEFAULT_LIMITS);
+    const opened = await openPdf(await pageWithJpxImage(), DEFAULT_LIMITS);
+    const { doc } = await opened.pdfjsDocument();
     const page = await doc.getPage(1);
 
     // Act: the image's rectangle at 72 dpi (display y runs down: 792 - 700 = 92 to 792 - 600 = 192).
@@ -57,7 +58,7 @@ describe('JPEG 2000 images', () => {
       72,
       DEFAULT_LIMITS.maxCanvasPixels,
     );
-    await doc.destroy();
+    await opened.close();
 
     // Assess: the black box is 3/4 of the image's width and 1/2 of its height: about 150 x 50 points.
     const pixels = rendered.canvas
@@ -81,7 +82,7 @@ describe('JPEG 2000 images', () => {
       DEFAULT_LIMITS.maxCanvasPixels,
     );
     page.close();
-    await opened.doc.destroy();
+    await opened.close();
 
     // Assess: the black box, about 150 x 50 points.
     const pixels = rendered.canvas

@@ -59,7 +59,8 @@ const cadSheet = async (): Promise<Uint8Array> => {
 describe('save/restore groups of an operator list', () => {
   it('gives each group its restore and the display box of what it draws', async () => {
     // Prepare
-    const { doc } = await openPdf(await cadSheet(), DEFAULT_LIMITS);
+    const opened = await openPdf(await cadSheet(), DEFAULT_LIMITS);
+    const { doc } = await opened.pdfjsDocument();
     const page = await doc.getPage(1);
     const list = await drawingOperatorList(page);
 
@@ -74,12 +75,13 @@ describe('save/restore groups of an operator list', () => {
     expect(boxes[0]?.y0).toBeCloseTo(540);
     expect(boxes[0]?.y1).toBeCloseTo(560);
     expect(boxes[100]).toEqual({ x0: 10, y0: 10, x1: 990, y1: 580 });
-    await doc.destroy();
+    await opened.close();
   });
 
   it('renders part of the page as the full filter-free render does, groups outside it left out', async () => {
     // Prepare
-    const { doc } = await openPdf(await cadSheet(), DEFAULT_LIMITS);
+    const opened = await openPdf(await cadSheet(), DEFAULT_LIMITS);
+    const { doc } = await opened.pdfjsDocument();
     const page = await doc.getPage(1);
     const corner = { x0: 700, y0: 400, x1: WIDTH, y1: HEIGHT };
 
@@ -103,7 +105,7 @@ describe('save/restore groups of an operator list', () => {
     }
     expect(ink).toBeGreaterThan(100);
     expect(differing).toBe(0);
-    await doc.destroy();
+    await opened.close();
   });
 
   it('reads the same lines from the drawing list after a render drew its paths', async () => {
@@ -119,7 +121,7 @@ describe('save/restore groups of an operator list', () => {
       stroke(),
     );
     const opened = await openPdf(await doc.save(), DEFAULT_LIMITS);
-    const pdfPage = await opened.doc.getPage(1);
+    const pdfPage = await (await opened.pdfjsDocument()).doc.getPage(1);
     const geometry = pageGeometry(pdfPage);
     const pdfjs = await loadPdfJs();
 
@@ -131,6 +133,6 @@ describe('save/restore groups of an operator list', () => {
     // Assess
     expect(before).toHaveLength(4);
     expect(after).toEqual(before);
-    await opened.doc.destroy();
+    await opened.close();
   });
 });

@@ -43,14 +43,14 @@ describe('PDFium I/O layer', () => {
       // Prepare
       const bytes = await markedPage(rotate);
       const opened = await openPdf(bytes, DEFAULT_LIMITS);
-      const pdfjsPage = await opened.doc.getPage(1);
+      const pdfjsPage = await (await opened.pdfjsDocument()).doc.getPage(1);
       const page = opened.pdfium.page(1);
 
       // Act
       const expected = pageGeometry(pdfjsPage);
       const { geometry } = page;
       page.close();
-      await opened.doc.destroy();
+      await opened.close();
 
       // Assess
       expect(geometry.rotation).toBe(rotate);
@@ -209,7 +209,7 @@ describe('PDFium I/O layer', () => {
       // Prepare: the black block's box in the turned frame, from its PDF corners through the turned geometry.
       const opened = await openPdf(await markedPage(rotate), DEFAULT_LIMITS);
       const page = opened.pdfium.page(1);
-      const pdfjsPage = await opened.doc.getPage(1);
+      const pdfjsPage = await (await opened.pdfjsDocument()).doc.getPage(1);
       const turned = turnGeometry(page.geometry, turn);
       const corners = [toDisplay(turned.transform, 100, 100), toDisplay(turned.transform, 150, 120)];
       const block = {
@@ -232,7 +232,7 @@ describe('PDFium I/O layer', () => {
         turnGeometry(pageGeometry(pdfjsPage), turn),
       );
       page.close();
-      await opened.doc.destroy();
+      await opened.close();
 
       // Assess: the block is 20 pt wide and 50 pt high once turned; dark inside it, white around it, both ways.
       expect(block.x1 - block.x0).toBeCloseTo(rotate === 0 ? 20 : 50, 1);

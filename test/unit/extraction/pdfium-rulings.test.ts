@@ -66,14 +66,20 @@ describe('rulings from PDFium page objects', () => {
     async (rotate) => {
       // Prepare
       const opened = await openPdf(await ruledSheet(rotate), DEFAULT_LIMITS);
-      const pdfjsPage = await opened.doc.getPage(1);
+      const pdfjsPage = await (await opened.pdfjsDocument()).doc.getPage(1);
       const page = opened.pdfium.page(1);
 
       // Act
-      const fromPdfjs = await readRulings(pdfjsPage, opened.pdfjs, pageGeometry(pdfjsPage), 100, 1_000_000);
+      const fromPdfjs = await readRulings(
+        pdfjsPage,
+        (await opened.pdfjsDocument()).pdfjs,
+        pageGeometry(pdfjsPage),
+        100,
+        1_000_000,
+      );
       const fromPdfium = readPdfiumRulings(page, 100, 1_000_000);
       page.close();
-      await opened.doc.destroy();
+      await opened.close();
 
       // Assess: the `re n` rectangle (600-1000 x 600-900 in PDF space, two 400-pt and two 300-pt sides) is
       // pdf.js's alone; everything else is read the same.

@@ -40,7 +40,8 @@ const errorCodeOf = async (promise: Promise<unknown>): Promise<string | null> =>
 describe('render budget', () => {
   it('counts only the operators a render of part of the page draws', async () => {
     // Prepare: 2000 strokes, more operators than the budget, all far from the bottom-right corner.
-    const { doc } = await openPdf(await busySheet(2000), DEFAULT_LIMITS);
+    const opened = await openPdf(await busySheet(2000), DEFAULT_LIMITS);
+    const { doc } = await opened.pdfjsDocument();
     const page = await doc.getPage(1);
     const [width, height] = ARCH_D;
     const corner = { x0: width - 300, y0: height - 200, x1: width, y1: height };

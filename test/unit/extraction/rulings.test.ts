@@ -11,7 +11,8 @@ describe('rulings', () => {
     const page = pdf.addPage([612, 792]);
     page.pushOperators(moveTo(300, 500.4), lineTo(400, 500.4), stroke());
     page.pushOperators(moveTo(100, 500), lineTo(310, 500), stroke());
-    const { doc, pdfjs } = await openPdf(await pdf.save(), DEFAULT_LIMITS);
+    const opened = await openPdf(await pdf.save(), DEFAULT_LIMITS);
+    const { doc, pdfjs } = await opened.pdfjsDocument();
     const pdfPage = await doc.getPage(1);
     const geometry = pageGeometry(pdfPage);
 

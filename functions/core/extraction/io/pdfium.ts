@@ -167,6 +167,11 @@ export class PdfiumDocument {
     return new PdfiumPage(this.pdfium, handle, pageNumber);
   }
 
+  /** Whether `close()` has run. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
