@@ -19,7 +19,7 @@ function fingerprint(corpus: string, fileNames: string[]): string {
   hash.update(`embedder:${process.env.EMBEDDER ?? 'local'}\n`);
   for (const name of fileNames) hash.update(`${name}:${readFileSync(join(corpus, name)).length}\n`);
   // Every file of the engine and the pipeline, in their subfolders too (the engine's io/).
-  for (const folder of ['functions/core/extraction', 'functions/core/pipeline']) {
+  for (const folder of ['functions/engine', 'functions/core/pipeline']) {
     for (const entry of (readdirSync(join(ROOT, folder), { recursive: true }) as string[]).sort()) {
       const path = join(ROOT, folder, entry);
       if (statSync(path).isFile()) hash.update(readFileSync(path));

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { SHARE_ENV, Worker } from 'node:worker_threads';
-import { tuneV8ForPdfJs } from '../functions/core/extraction/v8-tuning.ts';
+import { tuneV8ForPdfJs } from '../functions/engine/io/v8-tuning.ts';
 import { functionEnvironments } from './lambda.ts';
 
 /**

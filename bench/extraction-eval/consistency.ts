@@ -9,7 +9,7 @@
  * - titled: sheets with a title; numbered: sheets with a number;
  * - by consensus: numbers not read where the sheet prints them, but decided by the set (index, numbering run).
  */
-import type { ExtractionResult } from '../../functions/core/extraction/model.ts';
+import type { ExtractionResult } from '../../functions/engine/model.ts';
 
 export interface Consistency {
   file: string;

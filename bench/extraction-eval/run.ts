@@ -17,8 +17,8 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { extractDocument } from '../../functions/core/extraction/index.ts';
-import type { ExtractionResult } from '../../functions/core/extraction/model.ts';
+import { extractDocument } from '../../functions/engine/index.ts';
+import type { ExtractionResult } from '../../functions/engine/model.ts';
 import { benchArgs, corpusDir, flagValue } from '../args.ts';
 import { type BenchFigure, recordResult } from '../results.ts';
 import { type Consistency, consistencyOf, formatConsistency, sumConsistency } from './consistency.ts';

@@ -6,8 +6,8 @@
  * - region boxes: every labeled region and view with a box is found when a predicted region of a compatible
  *   type overlaps it with IoU >= 0.5 (one to one, best overlap first).
  */
-import { type Box, iou } from '../../functions/core/extraction/geometry.ts';
-import type { ExtractionResult, Region, RegionType } from '../../functions/core/extraction/model.ts';
+import { type Box, iou } from '../../functions/engine/geometry.ts';
+import type { ExtractionResult, Region, RegionType } from '../../functions/engine/model.ts';
 
 export const REGION_IOU_THRESHOLD = 0.5;
 /** A labeled view box this tall or less is the union of its title words; a taller one is the drawing extent. */

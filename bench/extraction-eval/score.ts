@@ -1,8 +1,8 @@
 /**
  * Scoring of extraction results against the corpus labels (pure functions, unit-testable).
  */
-import { boxGap } from '../../functions/core/extraction/geometry.ts';
-import type { ExtractionResult, SpecSection } from '../../functions/core/extraction/model.ts';
+import { boxGap } from '../../functions/engine/geometry.ts';
+import type { ExtractionResult, SpecSection } from '../../functions/engine/model.ts';
 
 export interface SectionLabel {
   sectionNumber: string;

@@ -1,6 +1,6 @@
 /** One engine run for the speed bench; prints a JSON line with time, pages, peak RSS and OCR time. */
 import { readFileSync } from 'node:fs';
-import { extractDocument } from '../../functions/core/extraction/index.ts';
+import { extractDocument } from '../../functions/engine/index.ts';
 
 const [file, from, to, ocr, workers] = process.argv.slice(2);
 if (!file) throw new Error('usage: child.ts <file.pdf> <from> <to> <ocr|no-ocr> <workers>');

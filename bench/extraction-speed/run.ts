@@ -16,7 +16,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { median } from '../../functions/core/extraction/geometry.ts';
+import { median } from '../../functions/engine/geometry.ts';
 import { corpusDir, flagValue } from '../args.ts';
 import { ensurePoppler } from '../poppler.ts';
 import { type BenchFigure, recordResult } from '../results.ts';

@@ -12,7 +12,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { openPageExtractor } from '../../functions/core/extraction/index.ts';
+import { openPageExtractor } from '../../functions/engine/index.ts';
 import { benchArgs, corpusDir, flagValue } from '../args.ts';
 import { recordResult } from '../results.ts';
 import {

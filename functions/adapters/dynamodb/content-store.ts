@@ -2,9 +2,9 @@ import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamod
 import type { DocumentRecord, RegionRecord, SpecSectionRecord } from '../../core/content/model.ts';
 import type { RegionNormalizationStore } from '../../core/content/ports.ts';
 import { summarizeContent } from '../../core/content/summary.ts';
-import { NORMALIZED_DATA_SCHEMA_VERSION, type NormalizedData } from '../../core/extraction/model.ts';
 import type { ContentStore, FileContent } from '../../core/pipeline/ports.ts';
 import { waitingKeys } from '../../core/pipeline/waiting-sheets.ts';
+import { NORMALIZED_DATA_SCHEMA_VERSION, type NormalizedData } from '../../engine/model.ts';
 import { batchWriteAll } from './batch-write.ts';
 import { recountFileSummary, regionsWithReferences } from './content-summaries.ts';
 import { pageRowItems, specSectionItem } from './file-content-items.ts';

@@ -7,9 +7,9 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { SearchIndexState } from '../../core/content/model.ts';
 import type { ContentSummary } from '../../core/content/summary.ts';
-import { NORMALIZED_DATA_SCHEMA_VERSION } from '../../core/extraction/model.ts';
 import type { ProjectTotalsWriter } from '../../core/pipeline/ports.ts';
 import type { OverviewCounts } from '../../core/projects/model.ts';
+import { NORMALIZED_DATA_SCHEMA_VERSION } from '../../engine/model.ts';
 import { cancellationReasons } from './errors.ts';
 import { entities } from './table.ts';
 

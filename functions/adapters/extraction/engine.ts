@@ -1,3 +1,4 @@
+import type { Extractor } from '../../core/pipeline/ports.ts';
 import {
   assembleDocument,
   buildSectionPdfs,
@@ -5,11 +6,10 @@ import {
   inspectPdf,
   openPageExtractor,
   renderRegionCrops,
-} from '../../core/extraction/index.ts';
-import type { Extractor } from '../../core/pipeline/ports.ts';
+} from '../../engine/index.ts';
 
 /**
- * The extraction engine (functions/core/extraction) behind the pipeline's Extractor port: every PDF operation
+ * The extraction engine (functions/engine) behind the pipeline's Extractor port: every PDF operation
  * of the pipeline (inspection, extraction, crops, section PDFs) goes through the engine, which alone loads PDFs.
  */
 export const engineExtractor: Extractor = {

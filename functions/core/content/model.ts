@@ -7,7 +7,7 @@ import {
   type Sheet,
   SheetIdentificationSchema,
   TableSchema,
-} from '../extraction/model.ts';
+} from '../../engine/model.ts';
 import { ClassificationSchema } from '../jobs/model.ts';
 import type { ContentSummary } from './summary.ts';
 

@@ -1,4 +1,4 @@
-import type { NormalizedData } from '../extraction/model.ts';
+import type { NormalizedData } from '../../engine/model.ts';
 import type { Page } from '../pagination/page.ts';
 import type { OwnedProjectRef } from '../projects/model.ts';
 import type { DocumentRecord, FacetRecord, RegionRecord, SheetRecord, SpecSectionRecord } from './model.ts';

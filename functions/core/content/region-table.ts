@@ -1,5 +1,5 @@
+import type { Table } from '../../engine/model.ts';
 import { NotFoundError } from '../errors.ts';
-import type { Table } from '../extraction/model.ts';
 import type { ProjectStore } from '../projects/ports.ts';
 import { requireProject } from '../projects/queries.ts';
 import { contentIds } from './model.ts';

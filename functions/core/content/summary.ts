@@ -1,4 +1,4 @@
-import { NORMALIZED_DATA_SCHEMA_VERSION } from '../extraction/model.ts';
+import { NORMALIZED_DATA_SCHEMA_VERSION } from '../../engine/model.ts';
 import type { RegionRecord, SheetRecord } from './model.ts';
 
 /**

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { ErrorInfoSchema } from '../errors.ts';
 // The one list of classifications is the extraction engine's (a domain every other may depend on).
-import { type Classification, ClassificationSchema } from '../extraction/model.ts';
+import { type Classification, ClassificationSchema } from '../../engine/model.ts';
+import { ErrorInfoSchema } from '../errors.ts';
 import { JOB_LIMITS } from './limits.ts';
 import { JOB_STATUSES, type JobStatus } from './statuses.ts';
 
-export { CLASSIFICATIONS, type Classification, ClassificationSchema } from '../extraction/model.ts';
+export { CLASSIFICATIONS, type Classification, ClassificationSchema } from '../../engine/model.ts';
 
 export { JOB_LIMITS } from './limits.ts';
 export { ACTIVE_JOB_STATUSES, JOB_STATUSES, type JobStatus } from './statuses.ts';

@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
+import type { PageResult } from '../../engine/index.ts';
 import { contentIds, type DocumentRecord, type FileContext } from '../content/model.ts';
 import type { ErrorInfo } from '../errors.ts';
-import type { PageResult } from '../extraction/index.ts';
 import type { JobFileRecord, OwnedJob } from '../jobs/model.ts';
 import { objectKeys } from '../storage-keys.ts';
 import { contentPassages, contentRows } from './content-rows.ts';

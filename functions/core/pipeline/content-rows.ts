@@ -1,3 +1,4 @@
+import type { ExtractionResult, Table } from '../../engine/index.ts';
 import {
   contentIds,
   type DocumentRecord,
@@ -7,7 +8,6 @@ import {
   type SheetRecord,
   type SpecSectionRecord,
 } from '../content/model.ts';
-import type { ExtractionResult, Table } from '../extraction/index.ts';
 import type { JobFileRecord } from '../jobs/model.ts';
 import { type DocumentPageText, fileSources, type Passage, passageCounts } from '../search/sources.ts';
 import { objectKeys } from '../storage-keys.ts';

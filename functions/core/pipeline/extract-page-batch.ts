@@ -1,5 +1,5 @@
+import type { PageResult } from '../../engine/index.ts';
 import { contentIds } from '../content/model.ts';
-import type { PageResult } from '../extraction/index.ts';
 import { objectKeys } from '../storage-keys.ts';
 import { PIPELINE_ERRORS } from './errors.ts';
 import { requireJobFile, requireJobRecord, type StoredBatch } from './model.ts';

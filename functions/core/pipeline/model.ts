@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import type { PageResult } from '../../engine/index.ts';
 import type { ErrorInfoSchema } from '../errors.ts';
-import type { PageResult } from '../extraction/index.ts';
 import type { JobFileRecord, OwnedJob, OwnedJobRef } from '../jobs/model.ts';
 import type { JobStore } from '../jobs/ports.ts';
 

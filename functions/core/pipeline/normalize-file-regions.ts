@@ -1,12 +1,12 @@
-import type { RegionRecord } from '../content/model.ts';
-import type { RegionNormalizationStore } from '../content/ports.ts';
 import {
   type Region,
   referenceTargets,
   renormalizeRegion,
   storedFileSheets,
   withTargets,
-} from '../extraction/index.ts';
+} from '../../engine/index.ts';
+import type { RegionRecord } from '../content/model.ts';
+import type { RegionNormalizationStore } from '../content/ports.ts';
 import type { JobFileRecord } from '../jobs/model.ts';
 import { requireJobFile, requireJobRecord } from './model.ts';
 import type { PipelineDeps } from './ports.ts';

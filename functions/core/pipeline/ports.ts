@@ -1,3 +1,4 @@
+import type { ExtractionResult, PageResult, PdfInspection } from '../../engine/index.ts';
 import type {
   DocumentRecord,
   FacetRecord,
@@ -7,7 +8,6 @@ import type {
   SpecSectionRecord,
 } from '../content/model.ts';
 import type { RegionNormalizationStore } from '../content/ports.ts';
-import type { ExtractionResult, PageResult, PdfInspection } from '../extraction/index.ts';
 import type { JobStore } from '../jobs/ports.ts';
 import type { OverviewCounts } from '../projects/model.ts';
 

@@ -1,4 +1,3 @@
-import type { DocumentRecord, RegionRecord } from '../content/model.ts';
 import {
   type FileSheets,
   type NormalizedData,
@@ -6,7 +5,8 @@ import {
   type SheetReference,
   storedFileSheets,
   withTargets,
-} from '../extraction/index.ts';
+} from '../../engine/index.ts';
+import type { DocumentRecord, RegionRecord } from '../content/model.ts';
 import type { FileContent, ReferenceStore } from './ports.ts';
 import { referenceKey, waitingKeys } from './waiting-sheets.ts';
 

@@ -1,4 +1,4 @@
-import type { Sheet } from '../extraction/index.ts';
+import type { Sheet } from '../../engine/index.ts';
 import type { DocumentPageText } from '../search/sources.ts';
 
 type Line = DocumentPageText['lines'][number];

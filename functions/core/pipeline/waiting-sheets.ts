@@ -1,4 +1,4 @@
-import type { NormalizedData } from '../extraction/model.ts';
+import type { NormalizedData } from '../../engine/model.ts';
 
 /**
  * The sheet keys a document's references wait for (a sheet no file of the project held when they

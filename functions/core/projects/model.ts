@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { NORMALIZED_DATA_SCHEMA_VERSION } from '../../engine/model.ts';
 import { type ErrorInfo, ErrorInfoSchema } from '../errors.ts';
-import { NORMALIZED_DATA_SCHEMA_VERSION } from '../extraction/model.ts';
 import type { LatestJobSummary } from './ports.ts';
 
 export const PROJECT_NAME_MAX = 180;

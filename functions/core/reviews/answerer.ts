@@ -1,4 +1,4 @@
-import type { DisplayBox } from '../extraction/model.ts';
+import type { DisplayBox } from '../../engine/model.ts';
 import type { AnswererKind, ExecutionFilters } from './model.ts';
 
 /**

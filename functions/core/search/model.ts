@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { type Classification, DisplayBoxSchema } from '../../engine/model.ts';
 import { ArtifactReferenceSchema } from '../content/model.ts';
-import { type Classification, DisplayBoxSchema } from '../extraction/model.ts';
 import type { PageEnvelope } from '../pagination/page.ts';
 import { ProjectSchema } from '../projects/model.ts';
 import { ENTITY_TYPES, type EntityType } from './sources.ts';

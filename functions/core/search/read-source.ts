@@ -1,6 +1,6 @@
+import type { DisplayBox } from '../../engine/model.ts';
 import type { ArtifactPaths } from '../content/artifacts.ts';
 import { NotFoundError } from '../errors.ts';
-import type { DisplayBox } from '../extraction/model.ts';
 import type { ProjectStore } from '../projects/ports.ts';
 import { requireProject } from '../projects/queries.ts';
 import type { SourceText } from './model.ts';

@@ -1,6 +1,6 @@
+import { tableColumnNames } from '../../engine/drawings/tables.ts';
+import type { DisplayBox } from '../../engine/index.ts';
 import type { FacetRecord, RegionRecord, SpecSectionRecord } from '../content/model.ts';
-import type { DisplayBox } from '../extraction/index.ts';
-import { tableColumnNames } from '../extraction/tables.ts';
 
 /**
  * Sources are the searchable units of a project; passages are the pieces of a source that the index

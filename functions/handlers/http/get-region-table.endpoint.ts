@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TableSchema } from '../../core/extraction/model.ts';
+import { TableSchema } from '../../engine/model.ts';
 import { endpoint, http } from '../../shared/route-definition.ts';
 
 export const getRegionTableEndpoint = endpoint({

@@ -8,7 +8,6 @@ import { z } from 'zod';
 import { ScopeSchema } from '../../core/auth/model.ts';
 import { SCOPES } from '../../core/auth/scopes.ts';
 import { NORMALIZATION_MODES } from '../../core/content/normalize-regions.ts';
-import { ClassificationSchema } from '../../core/extraction/model.ts';
 import type { CompleteUploadsCommand } from '../../core/jobs/complete-uploads.ts';
 import { JOB_LIMITS } from '../../core/jobs/limits.ts';
 import type { RegisterUploadsCommand } from '../../core/jobs/model.ts';
@@ -21,6 +20,7 @@ import {
   type SourceSearchQuery,
 } from '../../core/search/model.ts';
 import { ENTITY_TYPES } from '../../core/search/sources.ts';
+import { ClassificationSchema } from '../../engine/model.ts';
 
 const FILE_NAME = z
   .string()

@@ -1,7 +1,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { fetchWebhookSender } from '../../adapters/http/webhook-sender.ts';
-import { DEFAULT_LIMITS } from '../../core/extraction/limits.ts';
 import type { JobDeps, PipelineSettings } from '../../core/pipeline/ports.ts';
+import { DEFAULT_LIMITS } from '../../engine/limits.ts';
 import { config } from '../config.ts';
 import { logger, logPort } from '../logger.ts';
 import {

@@ -1,44 +1,27 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The extraction engine's split (docs/extraction.md, I/O layer): only the I/O modules touch a PDF library, the
- * rasterizer, tesseract, worker threads or V8; the reading modules are functions over plain values (words,
- * lines, rulings, boxes) and import neither those libraries nor, other than for types, an I/O module.
+ * The extraction engine's split (docs/extraction.md, Layout): `io/` opens, parses, renders, OCRs and runs
+ * threads, `pages/` orchestrates a page's reads (I/O) and its reading; the reading modules (`drawings/`,
+ * `specifications/`, `assembly/` and the shared value modules at the engine's root) are functions over plain
+ * values (words, lines, rulings, boxes) and import neither those libraries nor, other than for types, a
+ * module of `io/` or `pages/`.
  */
-const ENGINE = resolve(import.meta.dirname, '../../../functions/core/extraction');
+const ENGINE = resolve(import.meta.dirname, '../../../functions/engine');
 
-/** The I/O layer: the modules that open, parse, render, OCR, or run threads. */
-const IO_MODULES = new Set([
-  'artifacts.ts',
-  'bilevel-images.ts',
-  'bubble-views.ts',
-  'bubbles.ts',
-  'cli.ts',
-  'decompression.ts',
-  'drawing-ocr.ts',
-  'index.ts',
-  'ocr-cells.ts',
-  'ocr.ts',
-  'operator-groups.ts',
-  'page.ts',
-  'pdf-port.ts',
-  'pdf-structure.ts',
-  'pdf-worker.d.ts',
-  'pdf.ts',
-  'render.ts',
-  'rulings.ts',
-  'sheets.ts',
-  'table-ocr.ts',
-  'title-block-ocr.ts',
-  'v8-tuning.ts',
-  'warm-document.ts',
-  'worker-entry.ts',
-  'workers.ts',
-]);
+/** Folders whose modules may do I/O, and the engine's entry points (they wire I/O and reading together). */
+const IO_FOLDERS = ['io', 'pages'];
+const ENTRY_POINTS = new Set(['index.ts', 'cli.ts']);
 const IO_PACKAGES =
-  /^(?:pdfjs-dist|@napi-rs\/canvas|tesseract\.js|@embedpdf\/|pdf-lib|node:worker_threads|node:v8)/;
+  /^(?:pdfjs-dist|@napi-rs\/canvas|tesseract\.js|@embedpdf\/|pdf-lib|node:worker_threads|node:v8|node:fs|node:child_process)/;
+
+const engineFiles = (readdirSync(ENGINE, { recursive: true }) as string[]).filter((name) =>
+  name.endsWith('.ts'),
+);
+const isIo = (name: string): boolean =>
+  IO_FOLDERS.some((folder) => name.startsWith(`${folder}/`)) || ENTRY_POINTS.has(name);
 
 /** Value imports (not `import type`) of a file, with their specifiers. */
 const valueImports = (file: string): string[] => {
@@ -48,23 +31,25 @@ const valueImports = (file: string): string[] => {
   );
 };
 
-const readingModules = readdirSync(ENGINE).filter((name) => name.endsWith('.ts') && !IO_MODULES.has(name));
+const readingModules = engineFiles.filter((name) => !isIo(name));
 
 describe('the extraction engine split', () => {
-  it('has reading modules to check', () => {
-    expect(readingModules.length).toBeGreaterThan(20);
-    expect(readingModules).toContain('sheet-set.ts');
+  it('has reading modules in each reading folder', () => {
+    expect(readingModules).toContain('drawings/sheet-set.ts');
+    expect(readingModules).toContain('specifications/spec-sections.ts');
+    expect(readingModules).toContain('assembly/assemble.ts');
+    expect(readingModules.length).toBeGreaterThan(25);
   });
 
-  it('keeps PDF, raster, OCR and thread libraries and I/O modules out of the reading modules', () => {
+  it('keeps PDF, raster, OCR, thread and file libraries and I/O modules out of the reading modules', () => {
     const offending = readingModules.flatMap((name) =>
       valueImports(join(ENGINE, name))
-        .filter(
-          (specifier) =>
-            IO_PACKAGES.test(specifier) ||
-            (specifier.startsWith('./') && IO_MODULES.has(specifier.slice(2))) ||
-            specifier.startsWith('./io/'),
-        )
+        .filter((specifier) => {
+          if (IO_PACKAGES.test(specifier)) return true;
+          if (!specifier.startsWith('.')) return false;
+          const target = relative(ENGINE, resolve(dirname(join(ENGINE, name)), specifier));
+          return target.startsWith('..') || isIo(target);
+        })
         .map((specifier) => `${name} -> ${specifier}`),
     );
     expect(offending).toEqual([]);

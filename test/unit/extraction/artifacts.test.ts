@@ -8,7 +8,7 @@ import {
   renderOverlay,
   renderRegionCrop,
   renderRegionCrops,
-} from '../../../functions/core/extraction/index.ts';
+} from '../../../functions/engine/index.ts';
 import { defined } from '../../defined.ts';
 import { addSheet, buildSpecBook, paragraphs } from './fixtures.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Ruling } from '../../../functions/core/extraction/rulings.ts';
-import { aroundNumber } from '../../../functions/core/extraction/title-block-ocr.ts';
+import type { Ruling } from '../../../functions/engine/io/rulings.ts';
+import { aroundNumber } from '../../../functions/engine/pages/title-block-ocr.ts';
 
 /** A bottom band across a 2448 pt sheet, 140 pt tall, with the number near its right end. */
 const band = { x0: 107, y0: 1388, x1: 2376, y1: 1528 };

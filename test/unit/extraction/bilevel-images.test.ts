@@ -1,10 +1,10 @@
 import { deflateSync } from 'node:zlib';
 import { PDFDocument, PDFName } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { imagePixelLimit, readImageDictionary } from '../../../functions/core/extraction/bilevel-images.ts';
-import { resolveLimits } from '../../../functions/core/extraction/limits.ts';
-import { openPdf } from '../../../functions/core/extraction/pdf.ts';
-import { renderRegion } from '../../../functions/core/extraction/render.ts';
+import { imagePixelLimit, readImageDictionary } from '../../../functions/engine/io/bilevel-images.ts';
+import { openPdf } from '../../../functions/engine/io/pdf.ts';
+import { renderRegion } from '../../../functions/engine/io/render.ts';
+import { resolveLimits } from '../../../functions/engine/limits.ts';
 
 /** Image size of the scan below: 3 Mpx, over the lowered limits of these tests (1 Mpx). */
 const SCAN_WIDTH = 2000;

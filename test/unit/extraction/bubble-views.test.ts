@@ -1,10 +1,10 @@
 import { lineTo, moveTo, PDFDocument, stroke } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { titleBubbles, viewFromStrip } from '../../../functions/core/extraction/bubble-views.ts';
-import { type Bubble, circlesOf, findBubbles } from '../../../functions/core/extraction/bubbles.ts';
-import type { Word } from '../../../functions/core/extraction/geometry.ts';
-import { DEFAULT_LIMITS } from '../../../functions/core/extraction/limits.ts';
-import { openPdf, pageGeometry } from '../../../functions/core/extraction/pdf.ts';
+import type { Word } from '../../../functions/engine/geometry.ts';
+import { type Bubble, circlesOf, findBubbles } from '../../../functions/engine/io/bubbles.ts';
+import { openPdf, pageGeometry } from '../../../functions/engine/io/pdf.ts';
+import { DEFAULT_LIMITS } from '../../../functions/engine/limits.ts';
+import { titleBubbles, viewFromStrip } from '../../../functions/engine/pages/bubble-views.ts';
 
 /** A circle drawn as `count` separate chords, as plot drivers draw them. */
 const chords = (cx: number, cy: number, radius: number, count: number) =>

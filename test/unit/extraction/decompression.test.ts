@@ -1,6 +1,6 @@
 import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { createSyncDecompressionStream } from '../../../functions/core/extraction/decompression.ts';
+import { createSyncDecompressionStream } from '../../../functions/engine/io/decompression.ts';
 
 /** Reads a stream the way pdf.js does: write the bytes, close, then iterate the readable side. */
 const decompress = async (

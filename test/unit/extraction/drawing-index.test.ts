@@ -6,8 +6,8 @@ import {
   readDrawingIndex,
   reconcileTitle,
   setDrawingIndex,
-} from '../../../functions/core/extraction/drawing-index.ts';
-import type { Word } from '../../../functions/core/extraction/geometry.ts';
+} from '../../../functions/engine/drawings/drawing-index.ts';
+import type { Word } from '../../../functions/engine/geometry.ts';
 
 /** Words of one printed row: [text, x] pairs at height y, 10 pt lettering, read by OCR. */
 const row = (y: number, ...pieces: Array<[string, number]>): Word[] =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { consistencyOf, titlesAgree } from '../../../bench/extraction-eval/consistency.ts';
-import type { ExtractionResult, Sheet } from '../../../functions/core/extraction/model.ts';
+import type { ExtractionResult, Sheet } from '../../../functions/engine/model.ts';
 import { sheetFixture } from './fixtures.ts';
 
 const numbered = (pageNumber: number, number: string, title: string | null, indexTitle?: string): Sheet =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { foldViewTitle, matchRegions } from '../../../bench/extraction-eval/score-regions.ts';
-import type { Region, Sheet } from '../../../functions/core/extraction/model.ts';
-import { emptyNormalizedData } from '../../../functions/core/extraction/normalize.ts';
+import { emptyNormalizedData } from '../../../functions/engine/assembly/normalize.ts';
+import type { Region, Sheet } from '../../../functions/engine/model.ts';
 import { sheetFixture } from './fixtures.ts';
 
 const region = (

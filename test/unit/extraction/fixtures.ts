@@ -5,8 +5,8 @@
 import { deflateSync } from 'node:zlib';
 import { createCanvas } from '@napi-rs/canvas';
 import { degrees, PDFDocument, type PDFFont, type PDFPage, StandardFonts } from 'pdf-lib';
-import type { Word } from '../../../functions/core/extraction/geometry.ts';
-import type { Region, Sheet } from '../../../functions/core/extraction/model.ts';
+import type { Word } from '../../../functions/engine/geometry.ts';
+import type { Region, Sheet } from '../../../functions/engine/model.ts';
 
 export interface TextSpec {
   text: string;

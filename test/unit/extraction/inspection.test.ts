@@ -1,6 +1,6 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { inspectPdf } from '../../../functions/core/extraction/index.ts';
+import { inspectPdf } from '../../../functions/engine/index.ts';
 import { LETTER, renderTextImage } from './fixtures.ts';
 
 describe('inspection of a PDF before extraction', () => {

@@ -6,10 +6,10 @@ import {
   pushGraphicsState,
 } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS } from '../../../functions/core/extraction/limits.ts';
-import { inkPixels } from '../../../functions/core/extraction/ocr-cells.ts';
-import { openPdf } from '../../../functions/core/extraction/pdf.ts';
-import { renderPdfiumRegion, renderRegion } from '../../../functions/core/extraction/render.ts';
+import { openPdf } from '../../../functions/engine/io/pdf.ts';
+import { renderPdfiumRegion, renderRegion } from '../../../functions/engine/io/render.ts';
+import { DEFAULT_LIMITS } from '../../../functions/engine/limits.ts';
+import { inkPixels } from '../../../functions/engine/pages/ocr-cells.ts';
 import { LETTER } from './fixtures.ts';
 
 /**

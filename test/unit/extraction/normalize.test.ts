@@ -3,16 +3,16 @@ import {
   findTextReferences,
   parseNumberedEntries,
   parseScale,
-} from '../../../functions/core/extraction/normalize.ts';
+} from '../../../functions/engine/assembly/normalize.ts';
 import {
   disciplineOf,
   normalizeSheetNumber,
   parseSheetNumber,
-} from '../../../functions/core/extraction/sheet-number.ts';
+} from '../../../functions/engine/drawings/sheet-number.ts';
 import {
   findSpecReferences,
   normalizeSectionNumber,
-} from '../../../functions/core/extraction/spec-numbers.ts';
+} from '../../../functions/engine/specifications/spec-numbers.ts';
 
 describe('normalizedData helpers', () => {
   it('normalizes section numbers to digit pairs and keeps 1995 numbers as printed', () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { buildLines } from '../../../functions/core/extraction/layout.ts';
-import { findNumberCandidates } from '../../../functions/core/extraction/number-candidates.ts';
-import { cellAt } from '../../../functions/core/extraction/ocr-cells.ts';
-import type { Ruling } from '../../../functions/core/extraction/rulings.ts';
-import { parseSheetNumber } from '../../../functions/core/extraction/sheet-number.ts';
-import { numberCellsOf } from '../../../functions/core/extraction/title-block-ocr.ts';
+import { findNumberCandidates } from '../../../functions/engine/drawings/number-candidates.ts';
+import { parseSheetNumber } from '../../../functions/engine/drawings/sheet-number.ts';
+import type { Ruling } from '../../../functions/engine/io/rulings.ts';
+import { buildLines } from '../../../functions/engine/layout.ts';
+import { cellAt } from '../../../functions/engine/pages/ocr-cells.ts';
+import { numberCellsOf } from '../../../functions/engine/pages/title-block-ocr.ts';
 import { defined } from '../../defined.ts';
 import { wordAt as word } from './fixtures.ts';
 

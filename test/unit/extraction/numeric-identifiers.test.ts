@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import type { Word } from '../../../functions/core/extraction/geometry.ts';
-import { buildLines } from '../../../functions/core/extraction/layout.ts';
 import {
   findNumberCandidates,
   GOOD_NUMBER_SCORE,
-} from '../../../functions/core/extraction/number-candidates.ts';
-import { toWords } from '../../../functions/core/extraction/ocr.ts';
-import { withSetSeparator } from '../../../functions/core/extraction/sheet-numbering.ts';
-import { rankTitleCandidates, titleTextOf } from '../../../functions/core/extraction/sheet-title.ts';
+} from '../../../functions/engine/drawings/number-candidates.ts';
+import { withSetSeparator } from '../../../functions/engine/drawings/sheet-numbering.ts';
+import { rankTitleCandidates, titleTextOf } from '../../../functions/engine/drawings/sheet-title.ts';
+import { onEverySheet } from '../../../functions/engine/drawings/title-boilerplate.ts';
+import type { Word } from '../../../functions/engine/geometry.ts';
+import { toWords } from '../../../functions/engine/io/ocr.ts';
+import { buildLines } from '../../../functions/engine/layout.ts';
 import {
   mergeOcrWords,
   replaceOcrWords,
   unreadNumberFields,
-} from '../../../functions/core/extraction/title-block-ocr.ts';
-import { onEverySheet } from '../../../functions/core/extraction/title-boilerplate.ts';
+} from '../../../functions/engine/pages/title-block-ocr.ts';
 import { ocrWordAt as ocrWord, wordAt } from './fixtures.ts';
 
 const W = 2448;

@@ -1,6 +1,6 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
-import { recognize, terminateOcr } from '../../../functions/core/extraction/ocr.ts';
+import { recognize, terminateOcr } from '../../../functions/engine/io/ocr.ts';
 
 describe('an OCR read that outlives its worker', () => {
   it('stops with an error instead of calling the ended worker (which would end the process)', async () => {

@@ -1,11 +1,7 @@
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import {
-  assembleDocument,
-  extractDocument,
-  openPageExtractor,
-} from '../../../functions/core/extraction/index.ts';
-import { ocrWorkersStarted, terminateOcr, wordsOfTsv } from '../../../functions/core/extraction/ocr.ts';
+import { assembleDocument, extractDocument, openPageExtractor } from '../../../functions/engine/index.ts';
+import { ocrWorkersStarted, terminateOcr, wordsOfTsv } from '../../../functions/engine/io/ocr.ts';
 import { defined } from '../../defined.ts';
 import { addSheet } from './fixtures.ts';
 

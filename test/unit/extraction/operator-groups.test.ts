@@ -9,16 +9,11 @@ import {
   stroke,
 } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS } from '../../../functions/core/extraction/limits.ts';
-import { groupExtents } from '../../../functions/core/extraction/operator-groups.ts';
-import {
-  drawingOperatorList,
-  loadPdfJs,
-  openPdf,
-  pageGeometry,
-} from '../../../functions/core/extraction/pdf.ts';
-import { renderRegion } from '../../../functions/core/extraction/render.ts';
-import { readRulings } from '../../../functions/core/extraction/rulings.ts';
+import { groupExtents } from '../../../functions/engine/io/operator-groups.ts';
+import { drawingOperatorList, loadPdfJs, openPdf, pageGeometry } from '../../../functions/engine/io/pdf.ts';
+import { renderRegion } from '../../../functions/engine/io/render.ts';
+import { readRulings } from '../../../functions/engine/io/rulings.ts';
+import { DEFAULT_LIMITS } from '../../../functions/engine/limits.ts';
 
 const WIDTH = 1000;
 const HEIGHT = 600;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SameThreadPort } from '../../../functions/core/extraction/pdf-port.ts';
+import { SameThreadPort } from '../../../functions/engine/io/pdf-port.ts';
 
 const received = (port: SameThreadPort, signal?: AbortSignal): unknown[] => {
   const messages: unknown[] = [];

@@ -1,13 +1,13 @@
 import { degrees, PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { isExtractionError } from '../../../functions/core/extraction/errors.ts';
-import { PdfiumDocument } from '../../../functions/core/extraction/io/pdfium.ts';
-import { renderBox } from '../../../functions/core/extraction/io/render.ts';
-import { readPdfiumWords } from '../../../functions/core/extraction/io/text.ts';
-import { DEFAULT_LIMITS } from '../../../functions/core/extraction/limits.ts';
-import { openPdf, pageGeometry } from '../../../functions/core/extraction/pdf.ts';
-import { turnGeometry } from '../../../functions/core/extraction/reading-frame.ts';
-import { renderPdfiumRegion, renderRegion } from '../../../functions/core/extraction/render.ts';
+import { turnGeometry } from '../../../functions/engine/drawings/reading-frame.ts';
+import { isExtractionError } from '../../../functions/engine/errors.ts';
+import { openPdf, pageGeometry } from '../../../functions/engine/io/pdf.ts';
+import { PdfiumDocument } from '../../../functions/engine/io/pdfium.ts';
+import { renderBox } from '../../../functions/engine/io/pdfium-render.ts';
+import { renderPdfiumRegion, renderRegion } from '../../../functions/engine/io/render.ts';
+import { readPdfiumWords } from '../../../functions/engine/io/text.ts';
+import { DEFAULT_LIMITS } from '../../../functions/engine/limits.ts';
 import { encryptedPdf, LETTER, truncate } from './fixtures.ts';
 
 /**

@@ -13,9 +13,9 @@ import {
   stroke,
 } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS } from '../../../functions/core/extraction/limits.ts';
-import { openPdf, pageGeometry } from '../../../functions/core/extraction/pdf.ts';
-import { type Ruling, readPdfiumRulings, readRulings } from '../../../functions/core/extraction/rulings.ts';
+import { openPdf, pageGeometry } from '../../../functions/engine/io/pdf.ts';
+import { type Ruling, readPdfiumRulings, readRulings } from '../../../functions/engine/io/rulings.ts';
+import { DEFAULT_LIMITS } from '../../../functions/engine/limits.ts';
 import { ARCH_D } from './fixtures.ts';
 
 /**

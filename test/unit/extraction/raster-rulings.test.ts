@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rasterRulings, shaveBorders } from '../../../functions/core/extraction/raster-rulings.ts';
+import { rasterRulings, shaveBorders } from '../../../functions/engine/drawings/raster-rulings.ts';
 
 /** A white RGBA bitmap with `ink` pixels painted black. */
 const bitmap = (width: number, height: number, ink: (x: number, y: number) => boolean): Uint8Array => {

@@ -7,8 +7,8 @@ import {
   turnGeometry,
   wordToDisplay,
   wordToTurned,
-} from '../../../functions/core/extraction/reading-frame.ts';
-import type { SheetPageResult } from '../../../functions/core/extraction/sheets.ts';
+} from '../../../functions/engine/drawings/reading-frame.ts';
+import type { SheetPageResult } from '../../../functions/engine/pages/sheets.ts';
 import { wordAt } from './fixtures.ts';
 
 /** A portrait page: a landscape 1224 x 792 sheet turned a quarter clockwise onto it. */

@@ -1,6 +1,6 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { extractPages } from '../../../functions/core/extraction/index.ts';
+import { extractPages } from '../../../functions/engine/index.ts';
 import { renderTextImage } from './fixtures.ts';
 
 /** A letter page turned sideways (792 x 612) with a drawing's border and title-block rulings, and `texts`. */

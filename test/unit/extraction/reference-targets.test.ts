@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Region, Sheet, SheetReference } from '../../../functions/core/extraction/model.ts';
-import { emptyNormalizedData } from '../../../functions/core/extraction/normalize.ts';
-import { resolveReferenceTargets } from '../../../functions/core/extraction/reference-targets.ts';
+import { emptyNormalizedData } from '../../../functions/engine/assembly/normalize.ts';
+import { resolveReferenceTargets } from '../../../functions/engine/assembly/reference-targets.ts';
+import type { Region, Sheet, SheetReference } from '../../../functions/engine/model.ts';
 import { sheetFixture } from './fixtures.ts';
 
 const reference = (detail: string, sheet: string): SheetReference => ({

@@ -1,9 +1,9 @@
 import { lineTo, moveTo, PDFDocument, stroke } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { isExtractionError } from '../../../functions/core/extraction/errors.ts';
-import { DEFAULT_LIMITS } from '../../../functions/core/extraction/limits.ts';
-import { openPdf } from '../../../functions/core/extraction/pdf.ts';
-import { renderRegion } from '../../../functions/core/extraction/render.ts';
+import { isExtractionError } from '../../../functions/engine/errors.ts';
+import { openPdf } from '../../../functions/engine/io/pdf.ts';
+import { renderRegion } from '../../../functions/engine/io/render.ts';
+import { DEFAULT_LIMITS } from '../../../functions/engine/limits.ts';
 import { ARCH_D } from './fixtures.ts';
 
 /**

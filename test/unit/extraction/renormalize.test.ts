@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Region } from '../../../functions/core/extraction/model.ts';
-import { emptyNormalizedData } from '../../../functions/core/extraction/normalize.ts';
-import { referenceTargets, withTargets } from '../../../functions/core/extraction/reference-targets.ts';
-import { DRAWING_AREA_LABEL } from '../../../functions/core/extraction/regions.ts';
-import { renormalizeRegion, storedFileSheets } from '../../../functions/core/extraction/renormalize.ts';
+import { emptyNormalizedData } from '../../../functions/engine/assembly/normalize.ts';
+import { referenceTargets, withTargets } from '../../../functions/engine/assembly/reference-targets.ts';
+import { renormalizeRegion, storedFileSheets } from '../../../functions/engine/assembly/renormalize.ts';
+import { DRAWING_AREA_LABEL } from '../../../functions/engine/drawings/regions.ts';
+import type { Region } from '../../../functions/engine/model.ts';
 
 const box = { left: 100, top: 100, right: 500, bottom: 400 };
 

@@ -5,7 +5,7 @@ import {
   extractDocument,
   extractPages,
   isExtractionError,
-} from '../../../functions/core/extraction/index.ts';
+} from '../../../functions/engine/index.ts';
 import {
   bombPdf,
   buildSpecBook,

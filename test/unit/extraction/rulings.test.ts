@@ -1,8 +1,8 @@
 import { lineTo, moveTo, PDFDocument, stroke } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS } from '../../../functions/core/extraction/limits.ts';
-import { openPdf, pageGeometry } from '../../../functions/core/extraction/pdf.ts';
-import { readRulings } from '../../../functions/core/extraction/rulings.ts';
+import { openPdf, pageGeometry } from '../../../functions/engine/io/pdf.ts';
+import { readRulings } from '../../../functions/engine/io/rulings.ts';
+import { DEFAULT_LIMITS } from '../../../functions/engine/limits.ts';
 
 describe('rulings', () => {
   it('joins a line drawn in pieces at slightly different heights when asked to join row by row', async () => {

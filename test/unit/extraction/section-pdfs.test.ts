@@ -1,6 +1,6 @@
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { buildSectionPdfs } from '../../../functions/core/extraction/index.ts';
+import { buildSectionPdfs } from '../../../functions/engine/index.ts';
 import { buildSpecBook, paragraphs } from './fixtures.ts';
 
 const collect = async (pdfs: AsyncIterable<Uint8Array | null>) => {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { NumberCandidate } from '../../../functions/core/extraction/number-candidates.ts';
-import { parseSheetNumber } from '../../../functions/core/extraction/sheet-number.ts';
+import type { NumberCandidate } from '../../../functions/engine/drawings/number-candidates.ts';
+import { parseSheetNumber } from '../../../functions/engine/drawings/sheet-number.ts';
 import {
   chooseSheetNumbers,
   type NumberingPage,
   type SetNumber,
   withOcrDigits,
   withSetHeads,
-} from '../../../functions/core/extraction/sheet-numbering.ts';
+} from '../../../functions/engine/drawings/sheet-numbering.ts';
 
 /** A candidate read by OCR at (x, y) on a 1224 x 792 sheet. */
 const candidate = (text: string, x: number, y: number, score: number, confidence = 90): NumberCandidate => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withConnectingWords } from '../../../functions/core/extraction/sheet-set.ts';
+import { withConnectingWords } from '../../../functions/engine/drawings/sheet-set.ts';
 
 describe('titles across a set', () => {
   it('puts back a connecting word OCR dropped, where another sheet reads it in the same words', () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Line, Word } from '../../../functions/core/extraction/geometry.ts';
-import type { NumberCandidate } from '../../../functions/core/extraction/number-candidates.ts';
+import type { NumberCandidate } from '../../../functions/engine/drawings/number-candidates.ts';
 import {
   findTitleLines,
   rankTitleCandidates,
   titleTextOf,
-} from '../../../functions/core/extraction/sheet-title.ts';
+} from '../../../functions/engine/drawings/sheet-title.ts';
+import type { Line, Word } from '../../../functions/engine/geometry.ts';
 
 /** One OCR line at (x, y) on a 2448 x 1584 sheet. */
 const line = (text: string, x: number, y: number, size: number, confidence: number): Line => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Line, TextDirection, Word } from '../../../functions/core/extraction/geometry.ts';
-import { assembleSheets } from '../../../functions/core/extraction/sheet-set.ts';
-import { findTitleLinesWithoutNumber } from '../../../functions/core/extraction/sheet-title.ts';
-import type { SheetPageResult } from '../../../functions/core/extraction/sheets.ts';
-import { disciplineFromTitle } from '../../../functions/core/extraction/title-discipline.ts';
+import { assembleSheets } from '../../../functions/engine/drawings/sheet-set.ts';
+import { findTitleLinesWithoutNumber } from '../../../functions/engine/drawings/sheet-title.ts';
+import { disciplineFromTitle } from '../../../functions/engine/drawings/title-discipline.ts';
+import type { Line, TextDirection, Word } from '../../../functions/engine/geometry.ts';
+import type { SheetPageResult } from '../../../functions/engine/pages/sheets.ts';
 
 /** One OCR line at (x, y), horizontal or (dir 270) running up a title strip. */
 const line = (text: string, x: number, y: number, size: number, dir: TextDirection = 0): Line => {

@@ -1,6 +1,6 @@
 import { PDFDocument, type PDFFont, type PDFPage } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { extractDocument, type Region } from '../../../functions/core/extraction/index.ts';
+import { extractDocument, type Region } from '../../../functions/engine/index.ts';
 import { defined } from '../../defined.ts';
 import { addSheet, drawAt } from './fixtures.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractDocument, extractPages } from '../../../functions/core/extraction/index.ts';
+import { extractDocument, extractPages } from '../../../functions/engine/index.ts';
 import { defined } from '../../defined.ts';
 import { outlinedSheetPdf } from '../../fixtures/pdfs.ts';
 

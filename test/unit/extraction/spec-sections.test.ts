@@ -5,7 +5,7 @@ import {
   extractPages,
   MAX_FACET_TEXT,
   openPageExtractor,
-} from '../../../functions/core/extraction/index.ts';
+} from '../../../functions/engine/index.ts';
 import { defined } from '../../defined.ts';
 import { buildSpecBook, paragraphs, type SpecPage } from './fixtures.ts';
 

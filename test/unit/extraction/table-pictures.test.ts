@@ -1,7 +1,7 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { extractDocument } from '../../../functions/core/extraction/index.ts';
+import { extractDocument } from '../../../functions/engine/index.ts';
 import { defined } from '../../defined.ts';
 import { ARCH_D, addSheet } from './fixtures.ts';
 

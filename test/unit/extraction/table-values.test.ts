@@ -3,7 +3,7 @@ import {
   feetAndInches,
   inchesOnly,
   repairColumnValues,
-} from '../../../functions/core/extraction/table-values.ts';
+} from '../../../functions/engine/drawings/table-values.ts';
 
 describe('lengths in feet and inches as OCR reads them', () => {
   it.each([

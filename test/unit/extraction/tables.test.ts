@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Box, Word } from '../../../functions/core/extraction/geometry.ts';
-import type { Ruling } from '../../../functions/core/extraction/rulings.ts';
-import { readTables, unreadGrids } from '../../../functions/core/extraction/tables.ts';
+import { readTables, unreadGrids } from '../../../functions/engine/drawings/tables.ts';
+import type { Box, Word } from '../../../functions/engine/geometry.ts';
+import type { Ruling } from '../../../functions/engine/io/rulings.ts';
 import { wordAt } from './fixtures.ts';
 
 const PAGE = { width: 2592, height: 1728 };

@@ -4,14 +4,14 @@
  * sets plotted at letter size. Pure functions over words: no PDF is opened.
  */
 import { describe, expect, it } from 'vitest';
-import type { Word } from '../../../functions/core/extraction/geometry.ts';
-import { buildLines } from '../../../functions/core/extraction/layout.ts';
-import { findNumberCandidates } from '../../../functions/core/extraction/number-candidates.ts';
-import { parseCompoundSheetNumber } from '../../../functions/core/extraction/sheet-number.ts';
-import { assembleSheets } from '../../../functions/core/extraction/sheet-set.ts';
-import { findTitleLines, rankTitleCandidates } from '../../../functions/core/extraction/sheet-title.ts';
-import type { SheetPageResult } from '../../../functions/core/extraction/sheets.ts';
-import { printsTitleBlock } from '../../../functions/core/extraction/title-block.ts';
+import { findNumberCandidates } from '../../../functions/engine/drawings/number-candidates.ts';
+import { parseCompoundSheetNumber } from '../../../functions/engine/drawings/sheet-number.ts';
+import { assembleSheets } from '../../../functions/engine/drawings/sheet-set.ts';
+import { findTitleLines, rankTitleCandidates } from '../../../functions/engine/drawings/sheet-title.ts';
+import { printsTitleBlock } from '../../../functions/engine/drawings/title-block.ts';
+import type { Word } from '../../../functions/engine/geometry.ts';
+import { buildLines } from '../../../functions/engine/layout.ts';
+import type { SheetPageResult } from '../../../functions/engine/pages/sheets.ts';
 
 /** Text-layer words of one line starting at (x, top), each word 0.55 size wide per letter. */
 const line = (text: string, x: number, top: number, size = 10): Word[] => {

@@ -1,6 +1,6 @@
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { extractDocument } from '../../../functions/core/extraction/index.ts';
+import { extractDocument } from '../../../functions/engine/index.ts';
 import { defined } from '../../defined.ts';
 import { ARCH_D, addSheet, drawAt } from './fixtures.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boilerplateCleaner } from '../../../functions/core/extraction/title-boilerplate.ts';
+import { boilerplateCleaner } from '../../../functions/engine/drawings/title-boilerplate.ts';
 
 const PROJECT = 'PAUL AVE, WOOLSEY ST AND SALINAS AVE PAVEMENT RENOVATION AND SEWER REPLACEMENT';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const tuning = new URL('../../../functions/core/extraction/v8-tuning.ts', import.meta.url).pathname;
+const tuning = new URL('../../../functions/engine/io/v8-tuning.ts', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'v8-tuning-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildLines } from '../../../functions/core/extraction/layout.ts';
-import { findViews } from '../../../functions/core/extraction/views.ts';
+import { findViews } from '../../../functions/engine/drawings/views.ts';
+import { buildLines } from '../../../functions/engine/layout.ts';
 import { ocrWordAt } from './fixtures.ts';
 
 describe('view titles', () => {

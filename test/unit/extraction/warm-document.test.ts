@@ -1,8 +1,8 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS } from '../../../functions/core/extraction/index.ts';
-import { readPdfiumWords } from '../../../functions/core/extraction/io/text.ts';
-import { freeWarmDocument, openWarmDocument } from '../../../functions/core/extraction/warm-document.ts';
+import { DEFAULT_LIMITS } from '../../../functions/engine/index.ts';
+import { readPdfiumWords } from '../../../functions/engine/io/text.ts';
+import { freeWarmDocument, openWarmDocument } from '../../../functions/engine/io/warm-document.ts';
 import { LETTER } from './fixtures.ts';
 
 const onePageFile = async (text: string): Promise<Uint8Array> => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextBatch, splitShares } from '../../../functions/core/extraction/workers.ts';
+import { nextBatch, splitShares } from '../../../functions/engine/io/workers.ts';
 import { defined } from '../../defined.ts';
 
 describe('page shares of the worker pool', () => {

@@ -6,10 +6,12 @@ import { ROUTES } from '../../../functions/shared/routes.ts';
 /**
  * The layering rules of STYLE.md, checked on the source itself: core (use cases, models, ports)
  * imports no adapter, no wiring and no AWS or Lambda package, and the core domains depend on each
- * other one way only.
+ * other one way only. The extraction engine (`functions/engine`) is a library core calls, like a package: core
+ * may import it; it imports nothing of core (checked below).
  */
 const ROOT = resolve(import.meta.dirname, '../../..');
 const CORE = join(ROOT, 'functions/core');
+const ENGINE = join(ROOT, 'functions/engine');
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -48,6 +50,7 @@ for (const file of files) {
   for (const specifier of specifiers(file)) {
     if (specifier.startsWith('.')) {
       const target = resolve(dirname(file), specifier);
+      if (target.startsWith(`${ENGINE}/`)) continue;
       if (!target.startsWith(`${CORE}/`)) {
         outsideCore.push(`${relative(ROOT, file)} -> ${specifier}`);
         continue;
@@ -96,6 +99,21 @@ describe('architecture', () => {
     expect(edges.get('jobs')?.has('projects')).toBe(true);
   });
 
+  it('keeps the engine a library: it imports nothing of the service (core, adapters, wiring)', () => {
+    const engineFiles = sourceFiles(ENGINE);
+    const intoService = engineFiles.flatMap((file) =>
+      specifiers(file)
+        .filter((specifier) => specifier.startsWith('.') || specifier.startsWith('#'))
+        .filter(
+          (specifier) =>
+            specifier.startsWith('#') || !resolve(dirname(file), specifier).startsWith(`${ENGINE}/`),
+        )
+        .map((specifier) => `${relative(ROOT, file)} -> ${specifier}`),
+    );
+    expect(engineFiles.length).toBeGreaterThan(40);
+    expect(intoService).toEqual([]);
+  });
+
   it('keeps core free of adapters, wiring (shared, handlers) and AWS or Lambda packages', () => {
     expect(outsideCore).toEqual([]);
     expect(forbiddenPackages).toEqual([]);
@@ -132,7 +150,7 @@ describe('architecture', () => {
       { what: 'Accept negotiation', pattern: /headers\.accept|headers\['accept'\]|\bnegotiateFormat\b/i },
     ];
     const found = files
-      .filter((file) => !file.includes('/core/extraction/'))
+      .filter((file) => !file.includes('/engine/'))
       .flatMap((file) => {
         const text = readFileSync(file, 'utf8');
         return wire
@@ -145,9 +163,7 @@ describe('architecture', () => {
   it('declares each exported name once: no second copy of a type or a function to drift', () => {
     // Every handler module exports `handler`; the engine's own duplicates are its split's (another issue).
     const declared = new Map<string, string[]>();
-    for (const file of sourceFiles(join(ROOT, 'functions')).filter(
-      (file) => !file.includes('/core/extraction/'),
-    )) {
+    for (const file of sourceFiles(join(ROOT, 'functions')).filter((file) => !file.includes('/engine/'))) {
       for (const match of readFileSync(file, 'utf8').matchAll(
         /^export (?:declare )?(?:async )?(?:function|const|let|type|interface|class|enum) (\w+)/gm,
       )) {

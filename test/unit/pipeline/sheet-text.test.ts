@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Sheet } from '../../../functions/core/extraction/index.ts';
 import { sheetTextOutsideRegions } from '../../../functions/core/pipeline/sheet-text.ts';
 import { fileSources } from '../../../functions/core/search/sources.ts';
+import type { Sheet } from '../../../functions/engine/index.ts';
 
 const line = (text: string, x0: number, y0: number) => ({ text, x0, y0, x1: x0 + 100, y1: y0 + 10 });
 
