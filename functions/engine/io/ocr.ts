@@ -66,15 +66,7 @@ export const keepRender = async (
    */
   parts: readonly Box[] = [area],
 ): Promise<void> => {
-  const rendered = await renderRegion(
-    (await request.pdfjsPage()).page,
-    area,
-    dpi,
-    request.limits.maxCanvasPixels,
-    undefined,
-    parts,
-    request.geometry,
-  );
+  const rendered = await renderWithPdfJs(request, area, dpi, parts);
   request.renders ??= [];
   request.renders.push({ dpi, rendered });
 };
@@ -110,18 +102,25 @@ export const withPdfiumRender = async <T>(
  */
 export const renderForOcr = async (request: OcrRequest, area: Box, dpi: number): Promise<RenderedRegion> => {
   const kept = request.renders?.find((render) => render.dpi === dpi && contains(render.rendered.box, area));
-  return kept
-    ? cutKeptRender(kept.rendered, area)
-    : renderRegion(
-        (await request.pdfjsPage()).page,
-        area,
-        dpi,
-        request.limits.maxCanvasPixels,
-        undefined,
-        [area],
-        request.geometry,
-      );
+  return kept ? cutKeptRender(kept.rendered, area) : renderWithPdfJs(request, area, dpi, [area]);
 };
+
+/** `area` at `dpi` drawn by pdf.js in the request's frame, leaving out paths outside `parts` (title-block reads). */
+const renderWithPdfJs = async (
+  request: OcrRequest,
+  area: Box,
+  dpi: number,
+  parts: readonly Box[],
+): Promise<RenderedRegion> =>
+  renderRegion(
+    (await request.pdfjsPage()).page,
+    area,
+    dpi,
+    request.limits.maxCanvasPixels,
+    undefined,
+    parts,
+    request.geometry,
+  );
 
 /** The area cut from a kept render at whole-pixel offsets (thin strokes are not resampled). */
 const cutKeptRender = (kept: RenderedRegion, area: Box): RenderedRegion => {

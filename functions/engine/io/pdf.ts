@@ -230,7 +230,7 @@ export const openPdf = async (
     pdfium,
     pageCount: pdfium.pageCount,
     pdfjsDocument: async () => {
-      if (closed) throw new ExtractionError('pdf_malformed', 'The document is closed.');
+      if (closed) throw new Error('The document is closed.');
       parsed ??= parseWithPdfJs(bytes, limits);
       return (await parsed).document;
     },
@@ -316,7 +316,7 @@ export const openPdfiumFile = async (
   return openCheckedPdfium(bytes, limits);
 };
 
-export const mapPdfJsError = (error: unknown): ExtractionError => {
+const mapPdfJsError = (error: unknown): ExtractionError => {
   if (error instanceof ExtractionError) return error;
   const name = (error as { name?: string })?.name ?? '';
   const message = error instanceof Error ? error.message : String(error);
