@@ -13,15 +13,22 @@ import type { Construct } from 'constructs';
  */
 export const NATIVE_LAYERS = {
   /**
-   * The extraction engine: PDFium (WebAssembly: text and renders), pdf.js (operator lists), canvas, tesseract
-   * and its English data.
+   * The extraction engine: PDFium (WebAssembly: text and renders), pdf.js (operator lists), canvas, sharp
+   * (PNG encoding of crops and overlays), tesseract and its English data.
    */
   engine: {
-    modules: ['@embedpdf/pdfium', '@napi-rs/canvas', 'pdfjs-dist', 'tesseract.js', '@tesseract.js-data/eng'],
+    modules: [
+      '@embedpdf/pdfium',
+      '@napi-rs/canvas',
+      'pdfjs-dist',
+      'sharp',
+      'tesseract.js',
+      '@tesseract.js-data/eng',
+    ],
     description: 'Extraction engine runtime',
     strip: false,
     /** Packages that must hold their platform binary (a `.node` file), or the synth fails. */
-    binaries: ['@napi-rs/canvas-linux-x64-gnu'],
+    binaries: ['@napi-rs/canvas-linux-x64-gnu', '@img/sharp-linux-x64'],
     /**
      * Left out: pdf.js's own nested copy of the canvas binary (33 MB; it then resolves the engine's
      * copy, which also draws every canvas) and its modern build (the engine loads `legacy/`); PDFium's

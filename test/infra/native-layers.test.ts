@@ -33,6 +33,10 @@ function fakeCheckout(withBinary: boolean): string {
   file('pdfjs-dist/node_modules/@napi-rs/canvas-linux-x64-gnu/skia.linux-x64-gnu.node');
   file('pdfjs-dist/README.md');
   file('pdfjs-dist/types/src/display/api.d.ts');
+  manifest('sharp', { '@img/sharp-linux-x64': '1.0.0' });
+  file('sharp/lib/index.js');
+  manifest('@img/sharp-linux-x64');
+  if (withBinary) file('@img/sharp-linux-x64/lib/sharp-linux-x64.node');
   manifest('tesseract.js');
   file('tesseract.js/src/index.js');
   manifest('@tesseract.js-data/eng');
@@ -59,6 +63,8 @@ describe('native layers', () => {
       '@embedpdf/pdfium/dist/index.js',
       '@embedpdf/pdfium/dist/pdfium.wasm',
       '@embedpdf/pdfium/package.json',
+      '@img/sharp-linux-x64/lib/sharp-linux-x64.node',
+      '@img/sharp-linux-x64/package.json',
       '@napi-rs/canvas-linux-x64-gnu/package.json',
       '@napi-rs/canvas-linux-x64-gnu/skia.linux-x64-gnu.node',
       '@napi-rs/canvas/index.js',
@@ -67,6 +73,8 @@ describe('native layers', () => {
       '@tesseract.js-data/eng/package.json',
       'pdfjs-dist/legacy/build/pdf.mjs',
       'pdfjs-dist/package.json',
+      'sharp/lib/index.js',
+      'sharp/package.json',
       'tesseract.js/package.json',
       'tesseract.js/src/index.js',
     ]);
@@ -81,7 +89,7 @@ describe('native layers', () => {
     expect(stage).toThrow(/no platform binary in @napi-rs\/canvas-linux-x64-gnu/);
   });
 
-  it('read and render a page with PDFium, pdf.js and canvas from the staged engine layer alone (Lambda /opt/nodejs layout)', async () => {
+  it('read and render a page with PDFium, pdf.js and canvas, and encode a PNG with sharp, from the staged engine layer alone (Lambda /opt/nodejs layout)', async () => {
     // Prepare: the real packages, staged as Lambda mounts the layer; a script that resolves from there.
     const folder = mkdtempSync(join(tmpdir(), 'psa-opt-'));
     onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
@@ -113,7 +121,9 @@ const pdfiumPage = pdfium.FPDF_LoadPage(pdfiumDocument, 0);
 const chars = pdfium.FPDFText_CountChars(pdfium.FPDFText_LoadPage(pdfiumPage));
 const bitmap = pdfium.FPDFBitmap_Create(100, 100, 0);
 pdfium.FPDF_RenderPageBitmap(bitmap, pdfiumPage, 0, 0, 100, 100, 0, 0);
-console.log(JSON.stringify({ pages: document.numPages, png: surface.toBuffer('image/png').length, text: text.slice(0, 80), pdfiumPages: pdfium.FPDF_GetPageCount(pdfiumDocument), chars }));
+const { default: sharp } = await import('sharp');
+const encoded = await sharp(new Uint8Array(40000).fill(255), { raw: { width: 100, height: 100, channels: 4 } }).png().toBuffer();
+console.log(JSON.stringify({ sharpPng: (await sharp(encoded).metadata()).width, pages: document.numPages, png: surface.toBuffer('image/png').length, text: text.slice(0, 80), pdfiumPages: pdfium.FPDF_GetPageCount(pdfiumDocument), chars }));
 `,
     );
     // Act
@@ -124,6 +134,7 @@ console.log(JSON.stringify({ pages: document.numPages, png: surface.toBuffer('im
     for (const decoder of ['openjpeg.wasm', 'jbig2.wasm'])
       expect(existsSync(join(staged, 'nodejs', 'node_modules', 'pdfjs-dist', 'wasm', decoder))).toBe(true);
     const rendered = JSON.parse(stdout) as {
+      sharpPng: number;
       pages: number;
       png: number;
       text: string;
@@ -131,6 +142,7 @@ console.log(JSON.stringify({ pages: document.numPages, png: surface.toBuffer('im
       chars: number;
     };
     expect(rendered.pages).toBe(2);
+    expect(rendered.sharpPng).toBe(100);
     expect(rendered.pdfiumPages).toBe(2);
     expect(rendered.chars).toBeGreaterThan(10);
     expect(rendered.png).toBeGreaterThan(1000);

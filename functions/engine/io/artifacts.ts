@@ -2,12 +2,14 @@
  * Artifacts: PNG crops of regions, overlay PNGs of sheets with every region drawn, PDFs of spec sections.
  */
 import { ExtractionError } from '../errors.ts';
-import { clampBox, fromDisplayBox } from '../geometry.ts';
+import { type Box, clampBox, fromDisplayBox } from '../geometry.ts';
 import { type ExtractionLimits, resolveLimits } from '../limits.ts';
 import type { DisplayBox, Region } from '../model.ts';
 import { openPdfiumFile } from './pdf.ts';
 import type { PdfiumDocument, PdfiumPage } from './pdfium.ts';
-import { cropCanvas, renderPdfiumRegion } from './render.ts';
+import { encodePng } from './png.ts';
+import { addRegionMarks, type Rgb } from './region-marks.ts';
+import { renderPdfiumPixels, renderScale } from './render.ts';
 
 /** PNG of `box` (display points) on an open page, clamped to the page, at `dpi` within the pixel budget. */
 const cropPng = async (
@@ -21,8 +23,7 @@ const cropPng = async (
   if (clamped.x1 - clamped.x0 < 1 || clamped.y1 - clamped.y0 < 1) {
     throw new ExtractionError('invalid_page_range', 'The crop box lies outside the page.');
   }
-  const rendered = renderPdfiumRegion(page, clamped, dpi, maxCanvasPixels);
-  return new Uint8Array(await rendered.canvas.encode('png'));
+  return encodePng(renderPdfiumPixels(page, clamped, dpi, maxCanvasPixels));
 };
 
 const withPage = async <T>(
@@ -80,16 +81,15 @@ export const renderRegionCrops = async (
   }
 };
 
-/** The whole page rendered at `dpi` within the pixel budget, with the page's geometry. */
-const renderWholePage = async (page: PdfiumPage, dpi: number, maxCanvasPixels: number) => {
+/** The whole page rendered at `dpi` within the pixel budget. */
+const renderWholePage = (page: PdfiumPage, dpi: number, maxCanvasPixels: number) => {
   const { geometry } = page;
-  const rendered = renderPdfiumRegion(
+  return renderPdfiumPixels(
     page,
     { x0: 0, y0: 0, x1: geometry.width, y1: geometry.height },
     dpi,
     maxCanvasPixels,
   );
-  return { geometry, rendered };
 };
 
 /** `renderRegionCrops` on a document already open (a page extractor renders its pages' crops with it). */
@@ -111,17 +111,20 @@ export const cropsOfOpenDocument = async (
     let page: PdfiumPage | null = null;
     try {
       page = doc.page(pageNumber);
-      const { geometry, rendered } = await renderWholePage(page, dpi, resolved.maxCanvasPixels);
+      const { geometry } = page;
+      const boxes = indices.map((index) =>
+        clampBox(fromDisplayBox((crops[index] as { box: DisplayBox }).box), geometry.width, geometry.height),
+      );
+      const rendered = renderWholePage(page, dpi, resolved.maxCanvasPixels);
       const scale = rendered.scale;
-      for (const index of indices) {
-        const box = fromDisplayBox((crops[index] as { box: DisplayBox }).box);
-        const x0 = Math.max(0, Math.floor(Math.min(geometry.width, box.x0) * scale));
-        const y0 = Math.max(0, Math.floor(Math.min(geometry.height, box.y0) * scale));
-        const x1 = Math.min(rendered.canvas.width, Math.ceil(Math.max(0, box.x1) * scale));
-        const y1 = Math.min(rendered.canvas.height, Math.ceil(Math.max(0, box.y1) * scale));
+      for (const [i, index] of indices.entries()) {
+        const box = boxes[i] as Box;
+        const x0 = Math.floor(box.x0 * scale);
+        const y0 = Math.floor(box.y0 * scale);
+        const x1 = Math.min(rendered.width, Math.ceil(box.x1 * scale));
+        const y1 = Math.min(rendered.height, Math.ceil(box.y1 * scale));
         if (x1 - x0 < 1 || y1 - y0 < 1) continue;
-        const crop = cropCanvas(rendered.canvas, x0, y0, x1 - x0, y1 - y0);
-        results[index] = new Uint8Array(await crop.encode('png'));
+        results[index] = await encodePng(rendered, { left: x0, top: y0, width: x1 - x0, height: y1 - y0 });
       }
     } catch {
       // This page cannot be rendered (resource limits): its crops stay null; other pages go on.
@@ -132,63 +135,48 @@ export const cropsOfOpenDocument = async (
   return results;
 };
 
-const COLORS: Record<string, string> = {
-  titleBlock: '#d62728',
-  view: '#1f77b4',
-  generalNotes: '#2ca02c',
-  notes: '#2ca02c',
-  keynotes: '#17becf',
-  legend: '#9467bd',
-  abbreviations: '#8c564b',
-  schedule: '#ff7f0e',
-  revisionBlock: '#e377c2',
-  stamp: '#7f7f7f',
-  sheetIndex: '#bcbd22',
+const COLORS: Record<string, Rgb> = {
+  titleBlock: [0xd6, 0x27, 0x28],
+  view: [0x1f, 0x77, 0xb4],
+  generalNotes: [0x2c, 0xa0, 0x2c],
+  notes: [0x2c, 0xa0, 0x2c],
+  keynotes: [0x17, 0xbe, 0xcf],
+  legend: [0x94, 0x67, 0xbd],
+  abbreviations: [0x8c, 0x56, 0x4b],
+  schedule: [0xff, 0x7f, 0x0e],
+  revisionBlock: [0xe3, 0x77, 0xc2],
+  stamp: [0x7f, 0x7f, 0x7f],
+  sheetIndex: [0xbc, 0xbd, 0x22],
 };
+const BLACK: Rgb = [0, 0, 0];
 
+/** The page with every region's frame (its title's dashed) and label, drawn by PDFium with the page. */
 const drawOverlay = async (
   page: PdfiumPage,
   regions: readonly Pick<Region, 'regionType' | 'label' | 'displayBox' | 'titleDisplayBox'>[],
   dpi: number,
   resolved: ExtractionLimits,
 ): Promise<Uint8Array> => {
-  const { rendered } = await renderWholePage(page, dpi, resolved.maxCanvasPixels);
-  const ctx = rendered.canvas.getContext('2d');
-  const scale = rendered.scale;
-  const fontPx = Math.max(11, Math.round(9 * scale * 1.5));
-  ctx.font = `bold ${fontPx}px sans-serif`;
-  ctx.textBaseline = 'bottom';
-  for (const region of regions) {
-    const color = COLORS[region.regionType] ?? '#000000';
-    const box = region.displayBox;
-    ctx.strokeStyle = color;
-    ctx.lineWidth = 2;
-    ctx.strokeRect(
-      box.left * scale,
-      box.top * scale,
-      (box.right - box.left) * scale,
-      (box.bottom - box.top) * scale,
-    );
-    if (region.titleDisplayBox) {
-      const titleBox = region.titleDisplayBox;
-      ctx.setLineDash([4, 3]);
-      ctx.strokeRect(
-        titleBox.left * scale,
-        titleBox.top * scale,
-        (titleBox.right - titleBox.left) * scale,
-        (titleBox.bottom - titleBox.top) * scale,
-      );
-      ctx.setLineDash([]);
-    }
-    const label = `${region.regionType}: ${region.label}`.slice(0, 80);
-    const tw = ctx.measureText(label).width;
-    const y = Math.max(fontPx + 2, box.top * scale);
-    ctx.fillStyle = 'rgba(255,255,255,0.8)';
-    ctx.fillRect(box.left * scale, y - fontPx - 2, tw + 6, fontPx + 4);
-    ctx.fillStyle = color;
-    ctx.fillText(label, box.left * scale + 3, y);
-  }
-  return new Uint8Array(await rendered.canvas.encode('png'));
+  const { geometry } = page;
+  const whole = { x0: 0, y0: 0, x1: geometry.width, y1: geometry.height };
+  // The scale the page is rendered at (the pixel budget may lower it), so frames and labels keep their pixel size.
+  const scale = renderScale(whole, dpi, resolved.maxCanvasPixels);
+  addRegionMarks(
+    page,
+    regions.flatMap((region) => {
+      const color = COLORS[region.regionType] ?? BLACK;
+      const label = `${region.regionType}: ${region.label}`.slice(0, 80);
+      return [
+        { box: fromDisplayBox(region.displayBox), color, label },
+        ...(region.titleDisplayBox
+          ? [{ box: fromDisplayBox(region.titleDisplayBox), color, dashed: true }]
+          : []),
+      ];
+    }),
+    scale,
+    { strokePx: 2, fontPx: Math.max(11, Math.round(9 * scale * 1.5)) },
+  );
+  return encodePng(renderPdfiumPixels(page, whole, dpi, resolved.maxCanvasPixels));
 };
 
 /** The whole page with every region's box and label drawn on it, for people checking the extraction. */

@@ -101,13 +101,16 @@ export const scratchOf = (pdfium: Pdfium): Scratch => {
 export class PdfiumPage {
   readonly pdfium: Pdfium;
   readonly handle: number;
+  /** The document the page belongs to (fonts and new page objects are created in it). */
+  readonly documentHandle: number;
   readonly pageNumber: number;
   readonly geometry: PdfiumPageGeometry;
   #textPage = 0;
 
-  constructor(pdfium: Pdfium, handle: number, pageNumber: number) {
+  constructor(pdfium: Pdfium, handle: number, documentHandle: number, pageNumber: number) {
     this.pdfium = pdfium;
     this.handle = handle;
+    this.documentHandle = documentHandle;
     this.pageNumber = pageNumber;
     this.geometry = displayGeometry(pdfium, handle);
   }
@@ -164,7 +167,7 @@ export class PdfiumDocument {
     if (!handle) {
       throw new ExtractionError('pdf_malformed', `Page ${pageNumber} cannot be read.`, { pageNumber });
     }
-    return new PdfiumPage(this.pdfium, handle, pageNumber);
+    return new PdfiumPage(this.pdfium, handle, this.handle, pageNumber);
   }
 
   /** Whether `close()` has run. */

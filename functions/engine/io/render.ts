@@ -55,6 +55,10 @@ const pixelSize = (box: Box, dpi: number, maxPixels: number): { scale: number; p
   };
 };
 
+/** The pixels a point a render of `box` at `dpi` uses within `maxPixels`. */
+export const renderScale = (box: Box, dpi: number, maxPixels: number): number =>
+  pixelSize(box, dpi, maxPixels).scale;
+
 /**
  * `box` (display points) of the page rendered by PDFium at `dpi`, scaled down to stay within `maxPixels`
  * (crops, overlays, the drawing area's OCR). The page is placed at whole-pixel offsets: within half a pixel of `box`.

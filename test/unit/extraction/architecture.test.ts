@@ -15,7 +15,7 @@ const ENGINE = resolve(import.meta.dirname, '../../../functions/engine');
 const IO_FOLDERS = ['io', 'pages'];
 const ENTRY_POINTS = new Set(['index.ts', 'cli.ts']);
 const IO_PACKAGES =
-  /^(?:pdfjs-dist|@napi-rs\/canvas|tesseract\.js|@embedpdf\/|pdf-lib|node:worker_threads|node:v8|node:fs|node:child_process)/;
+  /^(?:pdfjs-dist|@napi-rs\/canvas|sharp|tesseract\.js|@embedpdf\/|pdf-lib|node:worker_threads|node:v8|node:fs|node:child_process)/;
 
 const engineFiles = (readdirSync(ENGINE, { recursive: true }) as string[]).filter((name) =>
   name.endsWith('.ts'),

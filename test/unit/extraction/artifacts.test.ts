@@ -1,5 +1,6 @@
 import { loadImage } from '@napi-rs/canvas';
-import { PDFDocument } from 'pdf-lib';
+import { degrees, PDFDocument } from 'pdf-lib';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import {
   buildSectionPdf,
@@ -98,6 +99,47 @@ describe('artifacts', () => {
     const image = await loadImage(Buffer.from(png));
     expect([image.width, image.height]).toEqual([1296, 864]);
   });
+
+  it.each([0, 90] as const)(
+    'draws each region’s frame in its colour and its label where the region is, on a page turned %i',
+    async (rotate) => {
+      // Prepare: an empty letter page; a view region in the middle of the displayed page, with a label.
+      const doc = await PDFDocument.create();
+      doc.addPage([612, 792]).setRotation(degrees(rotate));
+      const bytes = await doc.save();
+      const [width, height] = rotate === 90 ? [792, 612] : [612, 792];
+      const displayBox = { left: 200, top: 300, right: 400, bottom: 500 };
+      const region = { regionType: 'view' as const, label: 'PLAN', displayBox, titleDisplayBox: null };
+
+      // Act: at 72 dpi a pixel is a point.
+      const png = await renderOverlay(bytes, 1, [region], 72);
+      const crop = await renderRegionCrop(bytes, 1, { left: 0, top: 0, right: width, bottom: height }, 72);
+
+      // Assess: the page's displayed size; the view's blue (#1f77b4) on the frame's four sides and nowhere
+      // far from it; dark label letters just above the frame; the file itself unchanged (a crop is white).
+      const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+      expect([info.width, info.height]).toEqual([width, height]);
+      const pixel = (x: number, y: number) => [
+        ...data.subarray((y * width + x) * 3, (y * width + x) * 3 + 3),
+      ];
+      const blue = (x: number, y: number) => {
+        const [r = 0, g = 0, b = 0] = pixel(x, y);
+        return b > 150 && r < 80 && g > 80 && g < 160;
+      };
+      expect([blue(300, 300), blue(300, 499), blue(200, 400), blue(399, 400)]).toEqual([
+        true,
+        true,
+        true,
+        true,
+      ]);
+      expect([blue(300, 400), blue(100, 100), blue(width - 20, height - 20)]).toEqual([false, false, false]);
+      let labelPixels = 0;
+      for (let y = 285; y < 300; y++) for (let x = 200; x < 300; x++) if (blue(x, y)) labelPixels++;
+      expect(labelPixels).toBeGreaterThan(20);
+      const page = await sharp(crop).raw().toBuffer({ resolveWithObject: true });
+      expect(page.data.every((value) => value > 250)).toBe(true);
+    },
+  );
 
   it('builds a PDF of a section page range, and rejects ranges outside the file', async () => {
     // Prepare

@@ -198,6 +198,34 @@ describe('PDFium I/O layer', () => {
     },
   );
 
+  it('renders opaque RGBA in that byte order', async () => {
+    // Prepare: a red, a green and a blue block on a letter page.
+    const doc = await PDFDocument.create();
+    const pdfPage = doc.addPage(LETTER);
+    pdfPage.drawRectangle({ x: 100, y: 692, width: 50, height: 50, color: rgb(1, 0, 0) });
+    pdfPage.drawRectangle({ x: 200, y: 692, width: 50, height: 50, color: rgb(0, 1, 0) });
+    pdfPage.drawRectangle({ x: 300, y: 692, width: 50, height: 50, color: rgb(0, 0, 1) });
+    const document = await PdfiumDocument.open(await doc.save());
+    const page = document.page(1);
+
+    // Act: the top 200 points at a pixel a point.
+    const rendered = renderBox(page, { x0: 0, y0: 0, x1: 612, y1: 200 }, 1, 612, 200);
+    page.close();
+    document.close();
+
+    // Assess: each block's colour in R, G, B order at its centre (display y 75), white elsewhere, alpha 255.
+    const at = (x: number, y: number) => [
+      ...rendered.data.subarray((y * 612 + x) * 4, (y * 612 + x) * 4 + 4),
+    ];
+    expect([at(125, 75), at(225, 75), at(325, 75), at(500, 150)]).toEqual([
+      [255, 0, 0, 255],
+      [0, 255, 0, 255],
+      [0, 0, 255, 255],
+      [255, 255, 255, 255],
+    ]);
+    expect(rendered.data.filter((value, index) => index % 4 === 3 && value !== 255)).toHaveLength(0);
+  });
+
   it.each([
     [0, 90],
     [0, 270],
