@@ -9,6 +9,18 @@ import { type RegionDraft, rowsOf } from './region-draft.ts';
 
 const REVISION_HEADER_RE = /\b(?:REV(?:ISION)?S?\.?|NO\.?|#|MARK)\b/i;
 
+/**
+ * Whether a table's header rows head a revision block: one heading names the revision's number (REV, NO., #,
+ * MARK), one its description, one its date (`REV: | ISSUED FOR / DESCRIPTION: | BY: | DATE:`).
+ */
+export const headsRevisions = (header: readonly (readonly string[])[]): boolean =>
+  header.some(
+    (row) =>
+      row.some((cell) => REVISION_HEADER_RE.test(cell) && !/\b(?:DESCRIPTION|DATE)\b/i.test(cell)) &&
+      row.some((cell) => /\bDESCRIPTION\b/i.test(cell)) &&
+      row.some((cell) => /\bDATE\b/i.test(cell)),
+  );
+
 /** Lines of one header row farther apart than this many text heights belong to different things. */
 const HEADER_PIECE_GAP = 25;
 

@@ -8,6 +8,7 @@ import { area, type Box, boxOf, centerInside, height, intersection, type Line } 
 import type { Ruling } from '../io/rulings.ts';
 import type { RegionType, Schedule } from '../model.ts';
 import type { RegionDraft } from './region-draft.ts';
+import { headsRevisions } from './revisions-and-stamps.ts';
 import { type TableRead, tableColumnNames, withoutEmptyRows } from './tables.ts';
 
 /** Row lines of one table have the same ends within this many points. */
@@ -81,8 +82,9 @@ const FRAMED_BY_TABLE: ReadonlySet<RegionType> = new Set([
 ]);
 
 /** The kind of region a table's title names (`DOOR SCHEDULE`, `SHEET INDEX`, `LEGEND`), schedule by default. */
-const kindOfTable = (title: string | null): RegionType => {
-  const upper = (title ?? '').toUpperCase();
+const kindOfTable = (table: TableRead): RegionType => {
+  if (headsRevisions(table.header)) return 'revisionBlock';
+  const upper = (table.title ?? '').toUpperCase();
   if (/\b(?:SHEET|DRAWING)S?\s+(?:INDEX|LIST)\b|\bINDEX\s+OF\s+(?:SHEETS|DRAWINGS)\b/.test(upper))
     return 'sheetIndex';
   if (/\bABBREVIATIONS\b/.test(upper)) return 'abbreviations';
@@ -131,7 +133,12 @@ export const attachTables = (
         !draft.drawingArea &&
         TABLE_KINDS.has(draft.regionType) &&
         ((draft.titleBox !== null && centerInside(frame, draft.titleBox)) ||
-          intersection(draft.box, table.box) >= 0.6 * area(draft.box)),
+          intersection(draft.box, table.box) >= 0.6 * area(draft.box) ||
+          // A revision block found from its heading row, whose row the table holds.
+          (draft.regionType === 'revisionBlock' &&
+            draft.titleBox !== null &&
+            intersection(draft.titleBox, table.box) > 0 &&
+            headsRevisions(table.header))),
     );
     const inside = lines.filter((line) => centerInside(frame, line));
     if (owner) {
@@ -147,7 +154,7 @@ export const attachTables = (
       continue;
     }
     if (table.rows.length < 2 || (!table.title && !table.header.length)) continue;
-    const regionType = kindOfTable(table.title);
+    const regionType = kindOfTable(table);
     drafts.push({
       regionType,
       label: table.title ?? 'TABLE',

@@ -332,9 +332,72 @@ const acrossWords = (words: readonly Word[]): Word[] =>
   words.filter((word) => word.dir === 0 && word.text.trim());
 
 /**
- * Offers each connected grid of a page's usable rulings to `take`. A grid `take` refuses (no table as a whole)
- * may be a frame (a detail's border, a view's box) joining tables drawn inside it to other linework: its longest
- * lines taken away, what stays connected is offered again, down to MAX_FRAME_DEPTH.
+ * The lines of `removed` (a sheet's frame, a title strip's edges, a frame's long lines) that close `grid`: each
+ * one two or more of the grid's perpendicular lines end on, cut to them. A table drawn against a title strip or
+ * inside a frame shares its outer lines with that linework; taken away to part the table from the rest, they
+ * are still the table's own borders where its columns (or rows) end. A line that only passes through the grid
+ * (a plan's linework across a boxed note) is not.
+ */
+const bordersOf = (removed: readonly Ruling[], grid: readonly Ruling[]): Ruling[] =>
+  removed.flatMap((line): Ruling[] => {
+    const across = grid.filter(
+      (other) =>
+        other.axis !== line.axis &&
+        other.at >= line.from - MEET &&
+        other.at <= line.to + MEET &&
+        (Math.abs(line.at - other.from) <= MEET || Math.abs(line.at - other.to) <= MEET),
+    );
+    if (across.length < 2) return [];
+    const ats = across.map((other) => other.at);
+    return [{ ...line, from: Math.min(...ats), to: Math.max(...ats) }];
+  });
+
+/**
+ * A strip of panels (a title strip: the revision block, the consultants, the stamp, the title, side by side)
+ * cut into its panels: a divider runs the grid's whole height (or width) and the rows on one side of it do not
+ * go on across it (at most one line passes through: a table's own column lines are crossed by all its rows).
+ * Each panel keeps its dividers as borders; a line passing through a divider is cut at it. No divider: [].
+ */
+const panels = (grid: readonly Ruling[], frame: Box): Ruling[][] => {
+  for (const axis of ['v', 'h'] as const) {
+    const [low, high] = axis === 'v' ? [frame.y0, frame.y1] : [frame.x0, frame.x1];
+    const across = grid.filter((ruling) => ruling.axis !== axis);
+    const dividers = snapped(
+      grid
+        .filter(
+          (ruling) =>
+            ruling.axis === axis &&
+            ruling.from <= low + MEET &&
+            ruling.to >= high - MEET &&
+            across.filter((other) => other.from < ruling.at - MEET && other.to > ruling.at + MEET).length <=
+              1,
+        )
+        .map((ruling) => ruling.at),
+    );
+    const [start, end] = axis === 'v' ? [frame.x0, frame.x1] : [frame.y0, frame.y1];
+    const cuts = [start, ...dividers.filter((at) => at > start + MEET && at < end - MEET), end];
+    if (cuts.length < 3) continue;
+    const out: Ruling[][] = [];
+    for (let index = 1; index < cuts.length; index++) {
+      const from = cuts[index - 1] ?? start;
+      const to = cuts[index] ?? end;
+      const part = grid.flatMap((ruling): Ruling[] => {
+        if (ruling.axis === axis) return ruling.at >= from - SNAP && ruling.at <= to + SNAP ? [ruling] : [];
+        const clipped = { ...ruling, from: Math.max(ruling.from, from), to: Math.min(ruling.to, to) };
+        return clipped.to - clipped.from > MEET ? [clipped] : [];
+      });
+      if (part.length >= 4) out.push(part);
+    }
+    return out;
+  }
+  return [];
+};
+
+/**
+ * Offers each connected grid of a page's usable rulings to `take`, closed by the lines taken away around it
+ * (bordersOf). A grid `take` refuses (no table as a whole) may be a frame (a detail's border, a view's box)
+ * joining tables drawn inside it to other linework: its longest lines taken away, what stays connected is
+ * offered again, down to MAX_FRAME_DEPTH.
  */
 const eachGrid = (
   rulings: readonly Ruling[],
@@ -344,21 +407,31 @@ const eachGrid = (
 ): void => {
   const usable = usableRulings(rulings, page, exclude);
   if (usable.length > MAX_RULINGS) return;
-  const visit = (rulingsOfGrid: readonly Ruling[], depth: number): void => {
+  const kept = new Set(usable);
+  const sheetLines = rulings.filter(
+    (ruling) => !kept.has(ruling) && !exclude.some((box) => contains(box, rulingBox(ruling), 2)),
+  );
+  const visit = (rulingsOfGrid: readonly Ruling[], depth: number, removed: readonly Ruling[]): void => {
     for (const grid of grids(rulingsOfGrid)) {
+      const own = [...grid, ...bordersOf(removed, grid)];
       const frame = boxOf(grid.map(rulingBox));
-      if (take(grid, frame) || depth >= MAX_FRAME_DEPTH || grid.length < 8) continue;
+      if (take(own, boxOf(own.map(rulingBox))) || depth >= MAX_FRAME_DEPTH || grid.length < 8) continue;
+      const parts = panels(grid, frame);
+      if (parts.length > 1) {
+        for (const part of parts) visit(part, depth + 1, [...removed, ...grid]);
+        continue;
+      }
+      const long = (ruling: Ruling): boolean =>
+        ruling.to - ruling.from >=
+        FRAME_LINE_SHARE * (ruling.axis === 'h' ? frame.x1 - frame.x0 : frame.y1 - frame.y0);
       visit(
-        grid.filter(
-          (ruling) =>
-            ruling.to - ruling.from <
-            FRAME_LINE_SHARE * (ruling.axis === 'h' ? frame.x1 - frame.x0 : frame.y1 - frame.y0),
-        ),
+        grid.filter((ruling) => !long(ruling)),
         depth + 1,
+        [...removed, ...grid.filter(long)],
       );
     }
   };
-  visit(usable, 0);
+  visit(usable, 0, sheetLines);
 };
 
 /**
@@ -587,7 +660,33 @@ const readGrid = (
     break;
   }
   if (headerEnd - bodyStart > 4 || headerEnd >= rowCount) headerEnd = Math.min(bodyStart + 1, rowCount);
+  // A table whose rows fill upward (a revision block: blank rows wait at its top for the next issues) prints its
+  // headings in its last row: taken as the header when nothing above the first record was, by the same test of
+  // digits against the rows next to it.
+  let footer: number | null = null;
+  const holdsText = (row: number): boolean => (rowTexts[row] ?? []).some((cell) => cell);
+  if (!Array.from({ length: headerEnd - bodyStart }, (_, index) => bodyStart + index).some(holdsText)) {
+    const last = rowCount - 1;
+    const above = Array.from({ length: last - headerEnd }, (_, index) => last - 1 - index)
+      .filter(holdsText)
+      .slice(0, 3)
+      .map((row) => digitShare(rowTexts[row] ?? []));
+    const aboveShare = above.length ? above.reduce((sum, share) => sum + share, 0) / above.length : 0;
+    if (
+      last > headerEnd &&
+      pattern(last) === bodyPattern &&
+      aboveShare > 0 &&
+      digitShare(rowTexts[last] ?? []) <= 0.5 * aboveShare
+    ) {
+      footer = last;
+      headerEnd = bodyStart;
+    }
+  }
   const header: string[][] = [];
+  if (footer !== null)
+    header.push(
+      (grid2d[footer] ?? []).map((span) => (span && span.row === footer ? (textOf.get(span) ?? '') : '')),
+    );
   for (let row = bodyStart; row < headerEnd; row++) {
     header.push(
       // A heading merged over columns repeats in each; one merged over rows is given in its first row only.
@@ -595,7 +694,7 @@ const readGrid = (
     );
   }
   const rows: TableRow[] = [];
-  for (let row = headerEnd; row < rowCount; row++) {
+  for (let row = headerEnd; row < (footer ?? rowCount); row++) {
     const spansOfRow = grid2d[row] ?? [];
     const cells: TableCell[] = spansOfRow.map((span, column) => ({
       text: rowTexts[row]?.[column] ?? '',

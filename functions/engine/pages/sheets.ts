@@ -13,7 +13,7 @@ import {
 import type { Turn } from '../drawings/reading-frame.ts';
 import { engineRegionId, rowsOf } from '../drawings/region-draft.ts';
 import { findRegions, type RegionDraft } from '../drawings/regions.ts';
-import { fitRevisionFrames } from '../drawings/revisions-and-stamps.ts';
+import { fitRevisionFrames, headsRevisions } from '../drawings/revisions-and-stamps.ts';
 import { attachTables, fitScheduleFrames } from '../drawings/schedule-frames.ts';
 import { findTitleLines, findTitleLinesWithoutNumber, type TitleLine } from '../drawings/sheet-title.ts';
 import { readTables, type TableRead, unreadGrids } from '../drawings/tables.ts';
@@ -284,12 +284,14 @@ export const analyzeSheetPage = async (
   // A table may sit in the title block's strip (a revision block, a site information block): the title block's
   // grids are read too, and a table kept there when it is not the title block's own grid (the one printing the
   // sheet's number or title) and is named (a title row, or a line over its frame), as key-value boxes
-  // (`DRAWN BY | JMW`) are not.
+  // (`DRAWN BY | JMW`) are not. A revision block (headings naming a revision's number, description and date)
+  // is a table wherever it is printed.
   const identity = [best?.box, ...(titleLines[0] ?? [])].filter((box): box is Box => Boolean(box));
   const ofContent = (table: TableRead): boolean =>
     !titleBlock ||
     intersection(table.box, titleBlock) < 0.5 * area(table.box) ||
-    (table.title !== null && !identity.some((box) => centerInside(table.box, box)));
+    (table.title !== null && !identity.some((box) => centerInside(table.box, box))) ||
+    headsRevisions(table.header);
   const readContentTables = (sourceRulings: readonly Ruling[]): TableRead[] =>
     readTables(words, sourceRulings, geometry).filter(ofContent);
   const tables = readContentTables(gridRulings);

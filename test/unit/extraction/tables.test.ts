@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { RegionDraft } from '../../../functions/engine/drawings/region-draft.ts';
+import { headsRevisions } from '../../../functions/engine/drawings/revisions-and-stamps.ts';
+import { attachTables } from '../../../functions/engine/drawings/schedule-frames.ts';
 import { readTables, unreadGrids } from '../../../functions/engine/drawings/tables.ts';
 import type { Box, Word } from '../../../functions/engine/geometry.ts';
 import type { Ruling } from '../../../functions/engine/io/rulings.ts';
@@ -332,5 +335,145 @@ describe('tables read from ruled grids', () => {
 
     // Assess
     expect(frames).toEqual([{ x0: 100, y0: 100, x1: 400, y1: 196 }]);
+  });
+
+  it('reads a revision block drawn in a title strip: parted from the strip’s other panels at their dividers, closed by the strip’s edges, its headings in its last row', () => {
+    // Prepare: a title strip along the sheet's foot (edges drawn across the whole sheet, so they are the sheet's
+    // frame lines), cut by dividers at x 400 and 900 into a revision block, a disclaimer panel and a title panel.
+    // The block's row line at y 1620 runs on into the disclaimer panel (the panel's own line); three blank rows
+    // wait at its top; its headings (REV | DESCRIPTION | BY | DATE) are printed in its last row.
+    const top = 1560;
+    const bottom = 1680;
+    const rows = [1575, 1590, 1605, 1620, 1635, 1650, 1665];
+    const columns = [60, 90, 300, 340, 400];
+    const rulings: Ruling[] = [
+      { axis: 'h', at: top, from: 30, to: 2562 },
+      { axis: 'h', at: bottom, from: 30, to: 2562 },
+      ...rows.map((at): Ruling => ({ axis: 'h', at, from: 60, to: at === 1620 ? 900 : 400 })),
+      ...columns.map((at): Ruling => ({ axis: 'v', at, from: top, to: bottom })),
+      { axis: 'v', at: 900, from: top, to: bottom },
+      { axis: 'h', at: 1600, from: 900, to: 2562 },
+      { axis: 'v', at: 1500, from: top, to: 1600 },
+      { axis: 'v', at: 2000, from: 1600, to: bottom },
+    ];
+    const record = (rev: string, description: string, by: string, date: string, y0: number, y1: number) => [
+      ...textIn(rev, 64, y0, y1),
+      ...textIn(description, 94, y0, y1),
+      ...textIn(by, 304, y0, y1),
+      ...textIn(date, 344, y0, y1),
+    ];
+    const words = [
+      ...record('C', 'ISSUED FOR CONSTRUCTION', 'JMW', '24-06-24', 1605, 1620),
+      ...record('B', 'ISSUED FOR REVIEW', 'JMW', '03-04-24', 1620, 1635),
+      ...record('A', 'ISSUED FOR INFORMATION', 'JMW', '06-03-24', 1635, 1650),
+      ...record('REV', 'DESCRIPTION', 'BY', 'DATE', 1665, 1680),
+      ...textIn('THESE DRAWINGS MUST BE APPROVED BEFORE CONSTRUCTION', 420, 1590, 1605),
+      ...textIn('GROUND FLOOR PLAN', 1000, 1570, 1590, 14),
+      ...textIn('S-101', 2100, 1620, 1660, 24),
+    ];
+
+    // Act
+    const tables = readTables(words, rulings, PAGE);
+
+    // Assess: one table, the block's frame, the headings from its last row, the records top to bottom.
+    expect(tables.map((table) => table.box)).toEqual([{ x0: 60, y0: top, x1: 400, y1: bottom }]);
+    const [table] = tables;
+    expect(table?.header).toEqual([['REV', 'DESCRIPTION', 'BY', 'DATE']]);
+    expect(
+      table?.rows
+        .filter((row) => row.cells.some((cell) => cell.text))
+        .map((row) => row.cells.map((cell) => cell.text)),
+    ).toEqual([
+      ['C', 'ISSUED FOR CONSTRUCTION', 'JMW', '24-06-24'],
+      ['B', 'ISSUED FOR REVIEW', 'JMW', '03-04-24'],
+      ['A', 'ISSUED FOR INFORMATION', 'JMW', '06-03-24'],
+    ]);
+  });
+
+  it('keeps the headings of a table whose first row holds them, even when its last row reads as words', () => {
+    // Prepare: a schedule headed at its top (MARK | SIZE), its last record without digits.
+    const ys = [100, 115, 130, 145, 160];
+    const rulings: Ruling[] = [
+      ...ys.map((at): Ruling => ({ axis: 'h', at, from: 100, to: 300 })),
+      ...[100, 180, 300].map((at): Ruling => ({ axis: 'v', at, from: 100, to: 160 })),
+    ];
+    const words = [
+      ...textIn('MARK', 104, 100, 115),
+      ...textIn('SIZE', 184, 100, 115),
+      ...textIn('D1', 104, 115, 130),
+      ...textIn('36 X 84', 184, 115, 130),
+      ...textIn('D2', 104, 130, 145),
+      ...textIn('30 X 84', 184, 130, 145),
+      ...textIn('PAIR', 104, 145, 160),
+      ...textIn('MATCH EXISTING', 184, 145, 160),
+    ];
+
+    // Act
+    const [table] = readTables(words, rulings, PAGE);
+
+    // Assess
+    expect(table?.header).toEqual([['MARK', 'SIZE']]);
+    expect(table?.rows.map((row) => row.cells[0]?.text)).toEqual(['D1', 'D2', 'PAIR']);
+  });
+
+  it.each([
+    [[['REV:', 'ISSUED FOR / DESCRIPTION:', 'BY:', 'DATE:']], true],
+    [[['NO.', 'DESCRIPTION', 'DATE', 'APPR.']], true],
+    [[['MARK', 'DESCRIPTION', 'ISSUE DATE']], true],
+    [
+      [
+        ['DRAWN BY', 'DATE'],
+        ['CHECKED BY', 'DESCRIPTION'],
+      ],
+      false,
+    ],
+    [[['MARK', 'SIZE', 'TYPE', 'REMARKS']], false],
+    [[['', 'DESCRIPTION', 'DATE']], false],
+  ] as const)('tells revision block headings (%j: %s)', (header, expected) => {
+    expect(headsRevisions(header)).toBe(expected);
+  });
+
+  it('gives a revision table to the revision block found from its heading row, or makes it one', () => {
+    // Prepare: a ruled revision table (headings in its last row); a revision block found from the text, whose
+    // heading line ran on into the panel beside the table (its box wider than the table).
+    const rulings: Ruling[] = [
+      ...[100, 115, 130, 145].map((at): Ruling => ({ axis: 'h', at, from: 100, to: 400 })),
+      ...[100, 130, 330, 400].map((at): Ruling => ({ axis: 'v', at, from: 100, to: 145 })),
+    ];
+    const words = [
+      ...textIn('B', 104, 100, 115),
+      ...textIn('ISSUED FOR PERMIT', 134, 100, 115),
+      ...textIn('02/11/24', 334, 100, 115),
+      ...textIn('A', 104, 115, 130),
+      ...textIn('ISSUED FOR BID', 134, 115, 130),
+      ...textIn('01/08/24', 334, 115, 130),
+      ...textIn('NO.', 104, 130, 145),
+      ...textIn('DESCRIPTION', 134, 130, 145),
+      ...textIn('DATE', 334, 130, 145),
+    ];
+    const tables = readTables(words, rulings, PAGE);
+    const found: RegionDraft = {
+      regionType: 'revisionBlock',
+      label: 'REVISIONS',
+      drawingType: null,
+      box: { x0: 100, y0: 100, x1: 800, y1: 145 },
+      titleBox: { x0: 100, y0: 130, x1: 800, y1: 145 },
+      lines: [],
+    };
+    const withBlock: RegionDraft[] = [found];
+    const withoutBlock: RegionDraft[] = [];
+
+    // Act
+    attachTables(withBlock, tables, []);
+    attachTables(withoutBlock, tables, []);
+
+    // Assess: the found block owns the table (no second region); alone, the table is a revision block.
+    expect(tables.map((table) => table.header)).toEqual([[['NO.', 'DESCRIPTION', 'DATE']]]);
+    expect(withBlock.map((draft) => [draft.regionType, draft.table?.rows.length])).toEqual([
+      ['revisionBlock', 2],
+    ]);
+    expect(withoutBlock.map((draft) => [draft.regionType, draft.table?.rows.length])).toEqual([
+      ['revisionBlock', 2],
+    ]);
   });
 });
