@@ -43,21 +43,38 @@ export const inchesOnly = (text: string): string | null => {
   return match ? `${match[1]}"` : null;
 };
 
+/** A foot and an inch digit whose foot mark and dash OCR lost (`70°` for `7'-0"`): only in a column of lengths. */
+const DASHLESS = new RegExp(`^(\\d)(\\d)[${escaped}]{1,2}$`);
+const dashless = (text: string): string | null => {
+  const match = DASHLESS.exec(text.trim());
+  return match ? `${match[1]}'-${match[2]}"` : null;
+};
+
 /**
  * The cells of one column read by OCR, each written in the column's kind of value when the column is of one
- * (see above); other columns come back as given.
+ * (see above); other columns come back as given. In a column of lengths, `r-0` (the CAD font's `1'` read as
+ * `r` before a dash) shows the foot mark too, and a cell of two digits and a mark is a length whose foot mark
+ * and dash were lost.
  */
 export const repairColumnValues = (texts: readonly string[]): string[] => {
   const filled = texts.filter((text) => text.trim());
   if (filled.length < 2) return [...texts];
   const kinds = [
-    { read: feetAndInches, shown: (text: string) => FOOT_MARK.test(text) },
-    { read: inchesOnly, shown: (text: string) => INCH_MARK.test(text) && !FOOT_MARK.test(text) },
+    {
+      read: feetAndInches,
+      shown: (text: string) => FOOT_MARK.test(text) || /^r\s*-/.test(text.trim()),
+      lost: dashless,
+    },
+    {
+      read: inchesOnly,
+      shown: (text: string) => INCH_MARK.test(text) && !FOOT_MARK.test(text),
+      lost: () => null,
+    },
   ];
   for (const kind of kinds) {
     const read = filled.filter((text) => kind.read(text) !== null);
     if (read.length < KIND_SHARE * filled.length || !read.some(kind.shown)) continue;
-    return texts.map((text) => kind.read(text) ?? text);
+    return texts.map((text) => kind.read(text) ?? kind.lost(text) ?? text);
   }
   return [...texts];
 };

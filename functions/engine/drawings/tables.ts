@@ -163,8 +163,18 @@ interface Span {
 /** Dashes OCR reads from a CAD font's long hyphen (`G—2`, `R–G1`): printed as hyphens. */
 const OCR_DASH = /[\u2010-\u2015\u2212]/g;
 
-/** A cell's text from its words: lines in reading order joined by one space; OCR's long dashes as hyphens. */
-export const cellText = (words: readonly Word[]): string => {
+/**
+ * A word OCR read from a cell's border rather than its lettering: bars, underscores and tildes alone, or mixed
+ * with dashes (`|`, `_-_`, `~`): a scanned or skewed border left in the cell. A dash alone stays (a cell's `-`).
+ */
+const BORDER_WORD = /^[-|¦_~‐-―]*[|¦_~][-|¦_~‐-―]*$/;
+
+/**
+ * A cell's text from its words: lines in reading order joined by one space; OCR's long dashes as hyphens, and
+ * what OCR read from the cell's borders left out.
+ */
+export const cellText = (cellWords: readonly Word[]): string => {
+  const words = cellWords.filter((word) => word.source !== 'ocr' || !BORDER_WORD.test(word.text));
   if (!words.length) return '';
   const lines: Line[] = sortReadingOrder(buildLines(words, { gapFactor: 1.5 }));
   const text = lines

@@ -42,6 +42,21 @@ describe("a column's values written in the column's kind", () => {
     expect(repaired).toEqual(['2\'-7"', '1\'-4"', '1\'-4"', '7\'-0"', '', 'ore']);
   });
 
+  it('takes `r-` for the foot mark, and two digits and a mark for a length that lost its foot mark and dash', () => {
+    // Prepare: a column of lengths read with no foot mark but the `r` of `1'`; another with dashless cells.
+    const ones = ['r-0', 'r-0', 'r-3', 'r-0'];
+    const lost = ['7\'-0"', '6\'-0"', '5\'-6"', '50°', '4\'-0"', '3\'-6"'];
+
+    // Act / Assess
+    expect(repairColumnValues(ones)).toEqual(['1\'-0"', '1\'-0"', '1\'-3"', '1\'-0"']);
+    expect(repairColumnValues(lost)).toEqual(['7\'-0"', '6\'-0"', '5\'-6"', '5\'-0"', '4\'-0"', '3\'-6"']);
+  });
+
+  it('leaves a column of angles as read (two digits and a degree sign are not lengths by themselves)', () => {
+    const angles = ['90°', '45°', '22°', '11°'];
+    expect(repairColumnValues(angles)).toEqual(angles);
+  });
+
   it('writes a column of sizes in inches when one cell shows the inch mark', () => {
     expect(repairColumnValues(['24”', '20°', '18', 'gr'])).toEqual(['24"', '20"', '18"', 'gr']);
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RegionDraft } from '../../../functions/engine/drawings/region-draft.ts';
 import { headsRevisions } from '../../../functions/engine/drawings/revisions-and-stamps.ts';
 import { attachTables } from '../../../functions/engine/drawings/schedule-frames.ts';
-import { readTables, unreadGrids } from '../../../functions/engine/drawings/tables.ts';
+import { cellText, readTables, unreadGrids } from '../../../functions/engine/drawings/tables.ts';
 import type { Box, Word } from '../../../functions/engine/geometry.ts';
 import type { Ruling } from '../../../functions/engine/io/rulings.ts';
 import { wordAt } from './fixtures.ts';
@@ -474,6 +474,27 @@ describe('tables read from ruled grids', () => {
     ]);
     expect(withoutBlock.map((draft) => [draft.regionType, draft.table?.rows.length])).toEqual([
       ['revisionBlock', 2],
+    ]);
+  });
+
+  it('leaves out of a cell read by OCR what it read from the cell’s borders, not a dash standing as a value', () => {
+    // Prepare: a scanned cell's line with a border read as `|` and `_-_` at its ends; a cell holding a dash.
+    const ocr = { source: 'ocr' as const };
+    const line = [
+      wordAt('|', 100, 100, 8, ocr),
+      wordAt('Site', 110, 100, 8, ocr),
+      wordAt('Acreage:', 140, 100, 8, ocr),
+      wordAt('1.693', 190, 100, 8, ocr),
+      wordAt('_-_', 230, 100, 8, ocr),
+    ];
+    const dash = [wordAt('-', 100, 100, 8, ocr)];
+    const printed = [wordAt('A|B', 100, 100, 8), wordAt('|', 130, 100, 8)];
+
+    // Act / Assess: text-layer words are kept as printed.
+    expect([cellText(line), cellText(dash), cellText(printed)]).toEqual([
+      'Site Acreage: 1.693',
+      '-',
+      'A|B |',
     ]);
   });
 });
