@@ -7,6 +7,8 @@
  * lone `2-3` is left as read.
  */
 
+import { type TableRead, tableColumnNames } from './tables.ts';
+
 /** Marks OCR reads for a foot or inch mark (primes, quotes, a degree sign, an asterisk). */
 const MARK = `'"’‘′”“″°*\`!¢`;
 const FOOT_MARK = /['’′‘`]/;
@@ -50,31 +52,70 @@ const dashless = (text: string): string | null => {
   return match ? `${match[1]}'-${match[2]}"` : null;
 };
 
-/**
- * The cells of one column read by OCR, each written in the column's kind of value when the column is of one
- * (see above); other columns come back as given. In a column of lengths, `r-0` (the CAD font's `1'` read as
- * `r` before a dash) shows the foot mark too, and a cell of two digits and a mark is a length whose foot mark
- * and dash were lost.
- */
-export const repairColumnValues = (texts: readonly string[]): string[] => {
-  const filled = texts.filter((text) => text.trim());
-  if (filled.length < 2) return [...texts];
-  const kinds = [
-    {
-      read: feetAndInches,
-      shown: (text: string) => FOOT_MARK.test(text) || /^r\s*-/.test(text.trim()),
-      lost: dashless,
-    },
-    {
-      read: inchesOnly,
-      shown: (text: string) => INCH_MARK.test(text) && !FOOT_MARK.test(text),
-      lost: () => null,
-    },
-  ];
-  for (const kind of kinds) {
-    const read = filled.filter((text) => kind.read(text) !== null);
-    if (read.length < KIND_SHARE * filled.length || !read.some(kind.shown)) continue;
-    return texts.map((text) => kind.read(text) ?? kind.lost(text) ?? text);
+/** The kinds of value a column may hold. */
+export type ValueKind = 'feetInches' | 'inches';
+
+const KINDS: Record<
+  ValueKind,
+  {
+    read: (text: string) => string | null;
+    shown: (text: string) => boolean;
+    lost: (text: string) => string | null;
   }
-  return [...texts];
+> = {
+  feetInches: {
+    read: feetAndInches,
+    shown: (text) => FOOT_MARK.test(text) || /^r\s*-/.test(text.trim()),
+    lost: dashless,
+  },
+  inches: {
+    read: inchesOnly,
+    shown: (text) => INCH_MARK.test(text) && !FOOT_MARK.test(text),
+    lost: () => null,
+  },
+};
+
+/**
+ * The kind of value a column read by OCR holds (see above): most of its filled cells read as the kind and one
+ * shows the kind's mark. In a column of lengths, `r-0` (the CAD font's `1'` read as `r` before a dash) shows
+ * the foot mark too. `known`: the kind the same column of a table printing the same headings showed (a sheet's
+ * tables of one family share their columns' kinds), which then needs no mark of its own.
+ */
+export const columnKind = (texts: readonly string[], known: ValueKind | null = null): ValueKind | null => {
+  const filled = texts.filter((text) => text.trim());
+  if (filled.length < 2) return null;
+  for (const name of ['feetInches', 'inches'] as const) {
+    const kind = KINDS[name];
+    const read = filled.filter((text) => kind.read(text) !== null);
+    if (read.length < KIND_SHARE * filled.length) continue;
+    if (known === name || read.some(kind.shown)) return name;
+  }
+  return null;
+};
+
+/**
+ * The cells of one column read by OCR, each written in the column's kind of value (columnKind); other columns
+ * come back as given. In a column of lengths, a cell of two digits and a mark is a length whose foot mark and
+ * dash were lost.
+ */
+export const repairColumnValues = (texts: readonly string[], known: ValueKind | null = null): string[] => {
+  const name = columnKind(texts, known);
+  if (!name) return [...texts];
+  const kind = KINDS[name];
+  return texts.map((text) => kind.read(text) ?? kind.lost(text) ?? text);
+};
+
+/**
+ * Two tables of a sheet that print the same headings (as many columns, and at least half of the headings read
+ * in both the same) are one family: a pipe schedule repeated for each bend or each pressure.
+ */
+export const sameHeadings = (
+  first: Pick<TableRead, 'header' | 'columnCount'>,
+  second: Pick<TableRead, 'header' | 'columnCount'> | undefined,
+): boolean => {
+  if (!second || second === first || second.columnCount !== first.columnCount) return false;
+  const a = tableColumnNames(first);
+  const b = tableColumnNames(second);
+  const same = a.filter((name, column) => name.trim() !== '' && name.trim() === b[column]?.trim()).length;
+  return same >= first.columnCount / 2;
 };

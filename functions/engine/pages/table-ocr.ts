@@ -11,7 +11,7 @@
  */
 import { createCanvas } from '@napi-rs/canvas';
 import { rasterRulings, shaveBorders } from '../drawings/raster-rulings.ts';
-import { repairColumnValues } from '../drawings/table-values.ts';
+import { columnKind, repairColumnValues, sameHeadings } from '../drawings/table-values.ts';
 import { cellText, type TableCell, type TableRead } from '../drawings/tables.ts';
 import { type Box, boxOf, type Word } from '../geometry.ts';
 import { type OcrRequest, ocrArea, recognize, toWords, withPdfiumRender } from '../io/ocr.ts';
@@ -124,6 +124,7 @@ export const readTableColumns = async (
   const clock = pageClock(request);
   const read: Word[] = [];
   const areas: Box[] = [];
+  const repairs: Array<{ table: TableRead; column: number; cells: TableCell[] }> = [];
   for (const table of tables) {
     const body = table.rows.filter((row) => !row.divider);
     if (body.length < 2) continue;
@@ -147,12 +148,30 @@ export const readTableColumns = async (
         read.push(...mine);
         areas.push(cell.box);
       });
-      repairColumnValues(own.map((cell) => cell.text)).forEach((text, index) => {
-        const cell = own[index];
-        if (cell) cell.text = text;
-      });
+      repairs.push({ table, column, cells: own });
     }
   }
+  // Each column is written in its kind of value (table-values.ts), a kind shown in the same column of a table of
+  // the same family (sameHeadings) holding for it too.
+  const kinds = repairs.map((repair) => columnKind(repair.cells.map((cell) => cell.text)));
+  repairs.forEach((repair, index) => {
+    const known =
+      kinds[index] ??
+      kinds.find(
+        (kind, other) =>
+          kind !== null &&
+          repairs[other]?.column === repair.column &&
+          sameHeadings(repair.table, repairs[other]?.table),
+      ) ??
+      null;
+    repairColumnValues(
+      repair.cells.map((cell) => cell.text),
+      known,
+    ).forEach((text, at) => {
+      const cell = repair.cells[at];
+      if (cell) cell.text = text;
+    });
+  });
   return { words: read, areas, seconds: clock.seconds() };
 };
 

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  columnKind,
   feetAndInches,
   inchesOnly,
   repairColumnValues,
+  sameHeadings,
 } from '../../../functions/engine/drawings/table-values.ts';
 
 describe('lengths in feet and inches as OCR reads them', () => {
@@ -69,5 +71,32 @@ describe("a column's values written in the column's kind", () => {
     // Act / Assess
     expect(repairColumnValues(counts)).toEqual(counts);
     expect(repairColumnValues(sheets)).toEqual(sheets);
+  });
+});
+
+describe('tables of one family share their columns’ kinds', () => {
+  it('writes a column that shows no mark in the kind the same column of a sibling table showed', () => {
+    // Prepare: a pipe-size column read without any inch mark (° and bare numbers), and the kind its sibling showed.
+    const sizes = ['24°', '20°', '18°', '6', '4', 'gr'];
+
+    // Act / Assess: alone, no kind; with the sibling's, inches (a cell that is no size stays as read).
+    expect(columnKind(sizes)).toBeNull();
+    expect(repairColumnValues(sizes)).toEqual(sizes);
+    expect(repairColumnValues(sizes, 'inches')).toEqual(['24"', '20"', '18"', '6"', '4"', 'gr']);
+    // A known kind the column does not read as is not forced on it.
+    expect(repairColumnValues(['CABINET', 'MIXER', 'PROCESSOR'], 'inches')).toEqual([
+      'CABINET',
+      'MIXER',
+      'PROCESSOR',
+    ]);
+  });
+
+  it('tells tables printing the same headings (OCR may misread some) from other tables', () => {
+    const table = (header: string[]) => ({ header: [header], columnCount: header.length });
+    const first = table(['Pipe Size X', 'A', 'B', 'C', 'D']);
+    expect(sameHeadings(first, table(['pe Size X', 'A', 'B', 'c', 'D']))).toBe(true);
+    expect(sameHeadings(first, table(['MARK', 'SIZE', 'TYPE', 'REMARKS', 'QTY']))).toBe(false);
+    expect(sameHeadings(first, table(['Pipe Size X', 'A', 'B', 'C']))).toBe(false);
+    expect(sameHeadings(first, first)).toBe(false);
   });
 });
