@@ -52,6 +52,16 @@ const dashless = (text: string): string | null => {
   return match ? `${match[1]}'-${match[2]}"` : null;
 };
 
+/** Letters OCR reads for digits of a CAD stroke font (`8` as `g` or `B`, `0` as `O`, `1` as `l`, `5` as `S`). */
+const LOOKALIKE: Record<string, string> = { O: '0', o: '0', l: '1', I: '1', S: '5', B: '8', g: '8', Z: '2' };
+const LOOKALIKE_INCHES = new RegExp(`^([0-9OolISBgZ]{1,2})(?:[${escaped}]{1,2}|r)$`);
+/** A size in inches whose digits OCR read as look-alike letters (`gr` for `8"`): only in a column of sizes. */
+const lookalikeInches = (text: string): string | null => {
+  const match = LOOKALIKE_INCHES.exec(text.trim());
+  if (!match) return null;
+  return `${[...(match[1] ?? '')].map((char) => LOOKALIKE[char] ?? char).join('')}"`;
+};
+
 /** The kinds of value a column may hold. */
 export type ValueKind = 'feetInches' | 'inches';
 
@@ -71,7 +81,7 @@ const KINDS: Record<
   inches: {
     read: inchesOnly,
     shown: (text) => INCH_MARK.test(text) && !FOOT_MARK.test(text),
-    lost: () => null,
+    lost: lookalikeInches,
   },
 };
 
@@ -96,7 +106,7 @@ export const columnKind = (texts: readonly string[], known: ValueKind | null = n
 /**
  * The cells of one column read by OCR, each written in the column's kind of value (columnKind); other columns
  * come back as given. In a column of lengths, a cell of two digits and a mark is a length whose foot mark and
- * dash were lost.
+ * dash were lost; in a column of sizes, a digit read as a look-alike letter is that digit (`gr` is `8"`).
  */
 export const repairColumnValues = (texts: readonly string[], known: ValueKind | null = null): string[] => {
   const name = columnKind(texts, known);

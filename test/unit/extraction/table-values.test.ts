@@ -60,7 +60,7 @@ describe("a column's values written in the column's kind", () => {
   });
 
   it('writes a column of sizes in inches when one cell shows the inch mark', () => {
-    expect(repairColumnValues(['24”', '20°', '18', 'gr'])).toEqual(['24"', '20"', '18"', 'gr']);
+    expect(repairColumnValues(['24”', '20°', '18', 'PVC'])).toEqual(['24"', '20"', '18"', 'PVC']);
   });
 
   it('leaves a column that shows no mark, or whose cells are mostly something else, as read', () => {
@@ -76,13 +76,17 @@ describe("a column's values written in the column's kind", () => {
 
 describe('tables of one family share their columns’ kinds', () => {
   it('writes a column that shows no mark in the kind the same column of a sibling table showed', () => {
-    // Prepare: a pipe-size column read without any inch mark (° and bare numbers), and the kind its sibling showed.
+    // Prepare: a pipe-size column read without any inch mark (°, bare numbers, `gr` for 8"), and the kind its
+    // sibling showed.
     const sizes = ['24°', '20°', '18°', '6', '4', 'gr'];
 
-    // Act / Assess: alone, no kind; with the sibling's, inches (a cell that is no size stays as read).
+    // Act / Assess: alone, no kind; with the sibling's, inches.
     expect(columnKind(sizes)).toBeNull();
     expect(repairColumnValues(sizes)).toEqual(sizes);
-    expect(repairColumnValues(sizes, 'inches')).toEqual(['24"', '20"', '18"', '6"', '4"', 'gr']);
+    expect(repairColumnValues(sizes, 'inches')).toEqual(['24"', '20"', '18"', '6"', '4"', '8"']);
+    // A look-alike letter read for a digit, in a column of sizes only (`gr` is `8"`; `Bo` ends in no mark).
+    expect(repairColumnValues(['24"', '20"', '18"', 'gr', 'Bo'])).toEqual(['24"', '20"', '18"', '8"', 'Bo']);
+    expect(repairColumnValues(['gr', 'Sr', 'lg'])).toEqual(['gr', 'Sr', 'lg']);
     // A known kind the column does not read as is not forced on it.
     expect(repairColumnValues(['CABINET', 'MIXER', 'PROCESSOR'], 'inches')).toEqual([
       'CABINET',
