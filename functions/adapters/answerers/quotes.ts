@@ -107,10 +107,12 @@ function candidatesOf(sources: ReviewedSource[]): Candidate[] {
   // A sentence said by two sources (a section and its part) is quoted once, from the first.
   const seen = new Set<string>();
   for (const [rank, source] of sources.entries()) {
-    // What names the source and its file (sheet, section, project) is context, not an answer.
-    const context = new Set(
-      analyzeText(`${source.source.label} ${source.fileName.replace(/[-_.]/g, ' ')}`).split(' '),
-    );
+    // What names the source and its file (sheet, section, project) is context, not an answer. A table row's
+    // label ends with the row's key (`AF600 · MATERIAL SCHEDULE · CT-1`): that key is the row's content.
+    const label = isTableRow(source)
+      ? source.source.label.split(' · ').slice(0, -1).join(' ')
+      : source.source.label;
+    const context = new Set(analyzeText(`${label} ${source.fileName.replace(/[-_.]/g, ' ')}`).split(' '));
     for (const passage of source.passages)
       for (const sentence of isTableRow(source) ? [passage.text] : sentencesOf(passage.text)) {
         if (seen.has(sentence)) continue;

@@ -86,6 +86,30 @@ describe('the extractive answerer', () => {
     expect(quoted).not.toMatch(/Ignore previous instructions|As an AI assistant/);
   });
 
+  it('quotes the row of a schedule its key names first, the key being the row’s content, not its name', async () => {
+    // Prepare: the schedule's row for CT-1 (its label ends with the key) and the schedule's flattened text.
+    const regionUri = 'service://projects/prj_1/regions/reg_1';
+    const row = source({
+      sourceCatalogUri: `${regionUri}/rows/4`,
+      source: { type: 'region', id: 'reg_1', label: 'AF600 · MATERIAL SCHEDULE · CT-1' },
+      fileName: 'finish-plans.pdf',
+      text: 'CODE: CT-1 | MATERIAL/PRODUCT: CERAMIC WALL TILE | MANUFACTURER: DALTILE | REMARKS: GROUT: MAPEI KERACOLOR - 00 WHITE',
+    });
+    const schedule = source({
+      sourceCatalogUri: regionUri,
+      source: { type: 'region', id: 'reg_1', label: 'AF600 · MATERIAL SCHEDULE' },
+      fileName: 'finish-plans.pdf',
+      text: 'P-3 PAINT BENJAMIN MOORE SHAKER BEIGE CT-1 CERAMIC WALL TILE DALTILE 3" x 6" GROUT: MAPEI KERACOLOR - 00 WHITE',
+    });
+
+    // Act
+    const result = await answer('What grout is specified for the CT-1 ceramic wall tile?', [row, schedule]);
+
+    // Assess: the row, whole, is the first quote.
+    expect(result.citations[0]?.sourceCatalogUri).toBe(`${regionUri}/rows/4`);
+    expect(result.citations[0]?.quote).toContain('CODE: CT-1 | MATERIAL/PRODUCT: CERAMIC WALL TILE');
+  });
+
   it('names an addendum by its issue date, not the bid or meeting dates printed in it', () => {
     // Prepare: the bid date printed before the issue date, and an addendum that prints only other dates.
     const moved = source({
