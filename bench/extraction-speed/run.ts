@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { median } from '../../functions/engine/geometry.ts';
 import { corpusDir, flagValue } from '../args.ts';
+import { childLoader } from '../child-node.ts';
 import { ensurePoppler } from '../poppler.ts';
 import { type BenchFigure, recordResult } from '../results.ts';
 
@@ -42,14 +43,6 @@ interface ChildResult {
   ocrSeconds: number;
   ocrPages: number;
 }
-
-/**
- * The engine runs as production runs it: plain Node (which strips the TypeScript types itself since
- * 22.18), not through the tsx loader, whose module transforms and source maps add ~0.8 s per thread and
- * slow pdf.js down.
- */
-const childLoader = (): string[] =>
-  (process.features as { typescript?: unknown }).typescript ? [] : ['--import', 'tsx'];
 
 /** Runs the engine in a child process so its peak RSS (all threads) is measured alone. */
 const runEngine = (file: string, from: number, to: number, ocr: boolean, w: string): ChildResult => {

@@ -20,6 +20,7 @@ import path from 'node:path';
 import { median } from '../../functions/engine/geometry.ts';
 import { extractDocument } from '../../functions/engine/index.ts';
 import { corpusDir, flagValue } from '../args.ts';
+import { childLoader } from '../child-node.ts';
 import { type BenchFigure, recordResult } from '../results.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -68,10 +69,9 @@ interface ChildResult {
   maxRssMb: number;
 }
 const runChild = (index: string, plan: string, mode: 'crops' | 'overlays'): ChildResult => {
-  const loader = (process.features as { typescript?: unknown }).typescript ? [] : ['--import', 'tsx'];
   const r = spawnSync(
     process.execPath,
-    [...loader, path.join(import.meta.dirname, 'child.ts'), index, plan, mode],
+    [...childLoader(), path.join(import.meta.dirname, 'child.ts'), index, plan, mode],
     {
       encoding: 'utf8',
       cwd: root,

@@ -24,6 +24,12 @@ export const multiply = (outer: Matrix, inner: Matrix): Matrix => [
   outer[1] * inner[4] + outer[3] * inner[5] + outer[5],
 ];
 
+/** The inverse of an affine matrix (its determinant not zero). */
+export const invert = ([a, b, c, d, e, f]: Matrix): Matrix => {
+  const det = a * d - b * c;
+  return [d / det, -b / det, -c / det, a / det, (c * f - d * e) / det, (b * e - a * f) / det];
+};
+
 /** A point under a matrix. */
 export const applyMatrix = (matrix: Matrix, x: number, y: number): [number, number] => [
   matrix[0] * x + matrix[2] * y + matrix[4],

@@ -109,12 +109,11 @@ function candidatesOf(sources: ReviewedSource[]): Candidate[] {
   for (const [rank, source] of sources.entries()) {
     // What names the source and its file (sheet, section, project) is context, not an answer. A table row's
     // label ends with the row's key (`AF600 · MATERIAL SCHEDULE · CT-1`): that key is the row's content.
-    const label = isTableRow(source)
-      ? source.source.label.split(' · ').slice(0, -1).join(' ')
-      : source.source.label;
+    const row = isTableRow(source);
+    const label = row ? source.source.label.split(' · ').slice(0, -1).join(' ') : source.source.label;
     const context = new Set(analyzeText(`${label} ${source.fileName.replace(/[-_.]/g, ' ')}`).split(' '));
     for (const passage of source.passages)
-      for (const sentence of isTableRow(source) ? [passage.text] : sentencesOf(passage.text)) {
+      for (const sentence of row ? [passage.text] : sentencesOf(passage.text)) {
         if (seen.has(sentence)) continue;
         seen.add(sentence);
         candidates.push({

@@ -82,9 +82,8 @@ const FRAMED_BY_TABLE: ReadonlySet<RegionType> = new Set([
 ]);
 
 /** The kind of region a table's title names (`DOOR SCHEDULE`, `SHEET INDEX`, `LEGEND`), schedule by default. */
-const kindOfTable = (table: TableRead): RegionType => {
-  if (headsRevisions(table.header)) return 'revisionBlock';
-  const upper = (table.title ?? '').toUpperCase();
+const kindOfTable = (title: string | null): RegionType => {
+  const upper = (title ?? '').toUpperCase();
   if (/\b(?:SHEET|DRAWING)S?\s+(?:INDEX|LIST)\b|\bINDEX\s+OF\s+(?:SHEETS|DRAWINGS)\b/.test(upper))
     return 'sheetIndex';
   if (/\bABBREVIATIONS\b/.test(upper)) return 'abbreviations';
@@ -125,6 +124,7 @@ export const attachTables = (
 ): void => {
   for (const table of read.map(withoutEmptyRows)) {
     const frame = table.titleBox ? boxOf([table.box, table.titleBox]) : table.box;
+    const revisions = headsRevisions(table.header);
     // The region whose heading the table prints (in its title row or just above its frame), or one that is
     // mostly the table; a region of notes that holds a small table beside its text keeps its own box.
     const owner = drafts.find(
@@ -138,7 +138,7 @@ export const attachTables = (
           (draft.regionType === 'revisionBlock' &&
             draft.titleBox !== null &&
             intersection(draft.titleBox, table.box) > 0 &&
-            headsRevisions(table.header))),
+            revisions)),
     );
     const inside = lines.filter((line) => centerInside(frame, line));
     if (owner) {
@@ -154,7 +154,7 @@ export const attachTables = (
       continue;
     }
     if (table.rows.length < 2 || (!table.title && !table.header.length)) continue;
-    const regionType = kindOfTable(table);
+    const regionType = revisions ? 'revisionBlock' : kindOfTable(table.title);
     drafts.push({
       regionType,
       label: table.title ?? 'TABLE',

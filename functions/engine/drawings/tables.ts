@@ -428,7 +428,7 @@ const eachGrid = (
       if (take(own, boxOf(own.map(rulingBox))) || depth >= MAX_FRAME_DEPTH || grid.length < 8) continue;
       const parts = panels(grid, frame);
       if (parts.length > 1) {
-        for (const part of parts) visit(part, depth + 1, [...removed, ...grid]);
+        for (const part of parts) visit(part, depth + 1, removed);
         continue;
       }
       const long = (ruling: Ruling): boolean =>
@@ -674,13 +674,10 @@ const readGrid = (
   // headings in its last row: taken as the header when nothing above the first record was, by the same test of
   // digits against the rows next to it.
   let footer: number | null = null;
-  const holdsText = (row: number): boolean => (rowTexts[row] ?? []).some((cell) => cell);
-  if (!Array.from({ length: headerEnd - bodyStart }, (_, index) => bodyStart + index).some(holdsText)) {
+  const holdsText = (texts: readonly string[]): boolean => texts.some((cell) => cell);
+  if (!rowTexts.slice(bodyStart, headerEnd).some(holdsText)) {
     const last = rowCount - 1;
-    const above = Array.from({ length: last - headerEnd }, (_, index) => last - 1 - index)
-      .filter(holdsText)
-      .slice(0, 3)
-      .map((row) => digitShare(rowTexts[row] ?? []));
+    const above = rowTexts.slice(headerEnd, last).filter(holdsText).slice(-3).map(digitShare);
     const aboveShare = above.length ? above.reduce((sum, share) => sum + share, 0) / above.length : 0;
     if (
       last > headerEnd &&
@@ -692,17 +689,12 @@ const readGrid = (
       headerEnd = bodyStart;
     }
   }
+  // A heading merged over columns repeats in each; one merged over rows is given in its first row only.
+  const headingsOf = (row: number): string[] =>
+    (grid2d[row] ?? []).map((span) => (span && span.row === row ? (textOf.get(span) ?? '') : ''));
   const header: string[][] = [];
-  if (footer !== null)
-    header.push(
-      (grid2d[footer] ?? []).map((span) => (span && span.row === footer ? (textOf.get(span) ?? '') : '')),
-    );
-  for (let row = bodyStart; row < headerEnd; row++) {
-    header.push(
-      // A heading merged over columns repeats in each; one merged over rows is given in its first row only.
-      (grid2d[row] ?? []).map((span) => (span && span.row === row ? (textOf.get(span) ?? '') : '')),
-    );
-  }
+  if (footer !== null) header.push(headingsOf(footer));
+  for (let row = bodyStart; row < headerEnd; row++) header.push(headingsOf(row));
   const rows: TableRow[] = [];
   for (let row = headerEnd; row < (footer ?? rowCount); row++) {
     const spansOfRow = grid2d[row] ?? [];

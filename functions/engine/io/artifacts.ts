@@ -2,7 +2,7 @@
  * Artifacts: PNG crops of regions, overlay PNGs of sheets with every region drawn, PDFs of spec sections.
  */
 import { ExtractionError } from '../errors.ts';
-import { type Box, clampBox, fromDisplayBox } from '../geometry.ts';
+import { clampBox, fromDisplayBox } from '../geometry.ts';
 import { type ExtractionLimits, resolveLimits } from '../limits.ts';
 import type { DisplayBox, Region } from '../model.ts';
 import { openPdfiumFile } from './pdf.ts';
@@ -112,13 +112,14 @@ export const cropsOfOpenDocument = async (
     try {
       page = doc.page(pageNumber);
       const { geometry } = page;
-      const boxes = indices.map((index) =>
-        clampBox(fromDisplayBox((crops[index] as { box: DisplayBox }).box), geometry.width, geometry.height),
-      );
       const rendered = renderWholePage(page, dpi, resolved.maxCanvasPixels);
       const scale = rendered.scale;
-      for (const [i, index] of indices.entries()) {
-        const box = boxes[i] as Box;
+      for (const index of indices) {
+        const box = clampBox(
+          fromDisplayBox((crops[index] as { box: DisplayBox }).box),
+          geometry.width,
+          geometry.height,
+        );
         const x0 = Math.floor(box.x0 * scale);
         const y0 = Math.floor(box.y0 * scale);
         const x1 = Math.min(rendered.width, Math.ceil(box.x1 * scale));
@@ -158,9 +159,12 @@ const drawOverlay = async (
   resolved: ExtractionLimits,
 ): Promise<Uint8Array> => {
   const { geometry } = page;
-  const whole = { x0: 0, y0: 0, x1: geometry.width, y1: geometry.height };
   // The scale the page is rendered at (the pixel budget may lower it), so frames and labels keep their pixel size.
-  const scale = renderScale(whole, dpi, resolved.maxCanvasPixels);
+  const scale = renderScale(
+    { x0: 0, y0: 0, x1: geometry.width, y1: geometry.height },
+    dpi,
+    resolved.maxCanvasPixels,
+  );
   addRegionMarks(
     page,
     regions.flatMap((region) => {
@@ -176,7 +180,7 @@ const drawOverlay = async (
     scale,
     { strokePx: 2, fontPx: Math.max(11, Math.round(9 * scale * 1.5)) },
   );
-  return encodePng(renderPdfiumPixels(page, whole, dpi, resolved.maxCanvasPixels));
+  return encodePng(renderWholePage(page, dpi, resolved.maxCanvasPixels));
 };
 
 /** The whole page with every region's box and label drawn on it, for people checking the extraction. */

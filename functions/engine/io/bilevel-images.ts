@@ -7,7 +7,7 @@
  * (drawBilevelImage), instead of refusing the page.
  */
 import type { Canvas } from '@napi-rs/canvas';
-import type { Box, Matrix } from '../geometry.ts';
+import { type Box, invert, type Matrix } from '../geometry.ts';
 import type { ExtractionLimits } from '../limits.ts';
 import type { OperatorList, PdfJs, PdfPage } from './pdf.ts';
 
@@ -97,18 +97,10 @@ export const drawBilevelImage = (
   image: PackedBilevelImage,
   toDisplay: Matrix,
 ): void => {
-  const [xPerUnitX, yPerUnitX, xPerUnitY, yPerUnitY, originX, originY] = toDisplay;
-  const determinant = xPerUnitX * yPerUnitY - yPerUnitX * xPerUnitY;
-  if (Math.abs(determinant) < 1e-9) return;
+  const [xPerUnitX, yPerUnitX, xPerUnitY, yPerUnitY] = toDisplay;
+  if (Math.abs(xPerUnitX * yPerUnitY - yPerUnitX * xPerUnitY) < 1e-9) return;
   // Display point -> unit square: the inverse of toDisplay.
-  const toUnit: Matrix = [
-    yPerUnitY / determinant,
-    -yPerUnitX / determinant,
-    -xPerUnitY / determinant,
-    xPerUnitX / determinant,
-    (xPerUnitY * originY - yPerUnitY * originX) / determinant,
-    (yPerUnitX * originX - xPerUnitX * originY) / determinant,
-  ];
+  const toUnit = invert(toDisplay);
   // Canvas pixel (px, py) -> image column and row: x = box.x0 + px / scale, then toUnit, then
   // column = u * width, row = (1 - v) * height.
   const { width, height, data } = image;

@@ -4,8 +4,8 @@
  * PDFium carries). The objects live in the open page only: its content stream is never regenerated, so the
  * file's bytes and any later load of the page are unchanged.
  */
-import type { Box, Matrix } from '../geometry.ts';
-import { heapOf, type PdfiumPage } from './pdfium.ts';
+import { type Box, invert, type Matrix } from '../geometry.ts';
+import { heapOf, type PdfiumPage, scratchOf } from './pdfium.ts';
 
 export type Rgb = readonly [number, number, number];
 
@@ -25,11 +25,6 @@ const FPDF_FILLMODE_ALTERNATE = 1;
 /** The ground under a label: white at 80 %. */
 const LABEL_GROUND = [255, 255, 255, 204] as const;
 
-const inverse = ([a, b, c, d, e, f]: Matrix): Matrix => {
-  const det = a * d - b * c;
-  return [d / det, -b / det, -c / det, a / det, (c * f - d * e) / det, (b * e - a * f) / det];
-};
-
 /**
  * Adds `marks` to the page: frames `strokePx` pixels wide and labels `fontPx` pixels high at `pixelsPerPoint`
  * (the scale the page will be rendered at), placed in display space whatever the page's /Rotate.
@@ -41,7 +36,7 @@ export const addRegionMarks = (
   { strokePx = 2, fontPx = 11 }: { strokePx?: number; fontPx?: number } = {},
 ): void => {
   const { pdfium } = page;
-  const toUser = inverse(page.geometry.transform);
+  const toUser = invert(page.geometry.transform);
   const place = (object: number, inDisplay: Matrix = [1, 0, 0, 1, 0, 0]): void => {
     pdfium.FPDFPageObj_Transform(object, ...inDisplay);
     pdfium.FPDFPageObj_Transform(object, ...toUser);
@@ -54,7 +49,7 @@ export const addRegionMarks = (
   };
   const px = 1 / pixelsPerPoint;
   const fontPt = fontPx * px;
-  const scratch = pdfium.pdfium.wasmExports.malloc(16);
+  const scratch = scratchOf(pdfium);
   const font = pdfium.FPDFText_LoadStandardFont(page.documentHandle, 'Helvetica-Bold');
   try {
     for (const mark of marks) {
@@ -65,9 +60,9 @@ export const addRegionMarks = (
       pdfium.FPDFPageObj_SetStrokeWidth(frame, strokePx * px);
       if (mark.dashed) {
         const floats = heapOf(pdfium).HEAPF32;
-        floats[scratch >> 2] = 4 * px;
-        floats[(scratch >> 2) + 1] = 3 * px;
-        pdfium.FPDFPageObj_SetDashArray(frame, scratch, 2, 0);
+        floats[scratch.ptr >> 2] = 4 * px;
+        floats[(scratch.ptr >> 2) + 1] = 3 * px;
+        pdfium.FPDFPageObj_SetDashArray(frame, scratch.ptr, 2, 0);
       }
       pdfium.FPDFPath_SetDrawMode(frame, FPDF_FILLMODE_NONE, true);
       place(frame);
@@ -76,9 +71,9 @@ export const addRegionMarks = (
       if (!text) continue;
       setText(page, text, mark.label);
       // The label's advance, from its bounds before it is placed (text space is points at the origin).
-      pdfium.FPDFPageObj_GetBounds(text, scratch, scratch + 4, scratch + 8, scratch + 12);
-      const floats = heapOf(pdfium).HEAPF32;
-      const labelWidth = (floats[(scratch >> 2) + 2] ?? 0) - (floats[scratch >> 2] ?? 0);
+      const { ptr } = scratch;
+      pdfium.FPDFPageObj_GetBounds(text, ptr, ptr + 4, ptr + 8, ptr + 12);
+      const labelWidth = scratch.f32(2) - scratch.f32(0);
       const bottom = Math.max(fontPt + 2 * px, y0);
       const ground = rect(x0, bottom - fontPt - 2 * px, labelWidth + 6 * px, fontPt + 4 * px);
       pdfium.FPDFPageObj_SetFillColor(ground, ...LABEL_GROUND);
@@ -90,7 +85,6 @@ export const addRegionMarks = (
     }
   } finally {
     if (font) pdfium.FPDFFont_Close(font);
-    pdfium.pdfium.wasmExports.free(scratch);
   }
 };
 

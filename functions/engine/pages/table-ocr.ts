@@ -125,7 +125,7 @@ export const readTableColumns = async (
   const read: Word[] = [];
   const areas: Box[] = [];
   const repairs: Array<{ table: TableRead; column: number; cells: TableCell[] }> = [];
-  for (const table of tables) {
+  reading: for (const table of tables) {
     const body = table.rows.filter((row) => !row.divider);
     if (body.length < 2) continue;
     for (let column = 0; column < table.columnCount; column++) {
@@ -134,7 +134,8 @@ export const readTableColumns = async (
       const narrowest = Math.min(...cells.map((cell) => cell.box.x1 - cell.box.x0));
       const own = cells.filter((cell) => cell.box.x1 - cell.box.x0 <= narrowest * 1.1 + 1);
       if (own.length < 2) continue;
-      if (!clock.hasTime()) return { words: read, areas, seconds: clock.seconds() };
+      // Out of time: the columns read so far are still written in their kinds below.
+      if (!clock.hasTime()) break reading;
       const wordsByCell = await readStackedCells(
         request,
         pdfiumPage,

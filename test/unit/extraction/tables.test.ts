@@ -28,6 +28,10 @@ const textIn = (text: string, x: number, top: number, bottom: number, size = 8):
     { words: [], at: x },
   ).words;
 
+/** One row's cells: `texts[i]` starting at `xs[i]`, in the band [top, bottom]. */
+const rowIn = (xs: readonly number[], texts: readonly string[], top: number, bottom: number): Word[] =>
+  texts.flatMap((text, column) => textIn(text, xs[column] ?? 0, top, bottom));
+
 describe('tables read from ruled grids', () => {
   it('reads a title row, a two-level header with merged cells, body rows and a section divider', () => {
     // Prepare: a door schedule. Columns at 100/160/260/330/400/480; DOOR spans WIDTH and HEIGHT; MARK, ROOM and
@@ -356,17 +360,12 @@ describe('tables read from ruled grids', () => {
       { axis: 'v', at: 1500, from: top, to: 1600 },
       { axis: 'v', at: 2000, from: 1600, to: bottom },
     ];
-    const record = (rev: string, description: string, by: string, date: string, y0: number, y1: number) => [
-      ...textIn(rev, 64, y0, y1),
-      ...textIn(description, 94, y0, y1),
-      ...textIn(by, 304, y0, y1),
-      ...textIn(date, 344, y0, y1),
-    ];
+    const cells = [64, 94, 304, 344];
     const words = [
-      ...record('C', 'ISSUED FOR CONSTRUCTION', 'JMW', '24-06-24', 1605, 1620),
-      ...record('B', 'ISSUED FOR REVIEW', 'JMW', '03-04-24', 1620, 1635),
-      ...record('A', 'ISSUED FOR INFORMATION', 'JMW', '06-03-24', 1635, 1650),
-      ...record('REV', 'DESCRIPTION', 'BY', 'DATE', 1665, 1680),
+      ...rowIn(cells, ['C', 'ISSUED FOR CONSTRUCTION', 'JMW', '24-06-24'], 1605, 1620),
+      ...rowIn(cells, ['B', 'ISSUED FOR REVIEW', 'JMW', '03-04-24'], 1620, 1635),
+      ...rowIn(cells, ['A', 'ISSUED FOR INFORMATION', 'JMW', '06-03-24'], 1635, 1650),
+      ...rowIn(cells, ['REV', 'DESCRIPTION', 'BY', 'DATE'], 1665, 1680),
       ...textIn('THESE DRAWINGS MUST BE APPROVED BEFORE CONSTRUCTION', 420, 1590, 1605),
       ...textIn('GROUND FLOOR PLAN', 1000, 1570, 1590, 14),
       ...textIn('S-101', 2100, 1620, 1660, 24),
@@ -398,15 +397,11 @@ describe('tables read from ruled grids', () => {
       ...[100, 180, 300].map((at): Ruling => ({ axis: 'v', at, from: 100, to: 160 })),
     ];
     const words = [
-      ...textIn('MARK', 104, 100, 115),
-      ...textIn('SIZE', 184, 100, 115),
-      ...textIn('D1', 104, 115, 130),
-      ...textIn('36 X 84', 184, 115, 130),
-      ...textIn('D2', 104, 130, 145),
-      ...textIn('30 X 84', 184, 130, 145),
-      ...textIn('PAIR', 104, 145, 160),
-      ...textIn('MATCH EXISTING', 184, 145, 160),
-    ];
+      ['MARK', 'SIZE'],
+      ['D1', '36 X 84'],
+      ['D2', '30 X 84'],
+      ['PAIR', 'MATCH EXISTING'],
+    ].flatMap((texts, row) => rowIn([104, 184], texts, ys[row] ?? 0, ys[row + 1] ?? 0));
 
     // Act
     const [table] = readTables(words, rulings, PAGE);
@@ -441,15 +436,9 @@ describe('tables read from ruled grids', () => {
       ...[100, 130, 330, 400].map((at): Ruling => ({ axis: 'v', at, from: 100, to: 145 })),
     ];
     const words = [
-      ...textIn('B', 104, 100, 115),
-      ...textIn('ISSUED FOR PERMIT', 134, 100, 115),
-      ...textIn('02/11/24', 334, 100, 115),
-      ...textIn('A', 104, 115, 130),
-      ...textIn('ISSUED FOR BID', 134, 115, 130),
-      ...textIn('01/08/24', 334, 115, 130),
-      ...textIn('NO.', 104, 130, 145),
-      ...textIn('DESCRIPTION', 134, 130, 145),
-      ...textIn('DATE', 334, 130, 145),
+      ...rowIn([104, 134, 334], ['B', 'ISSUED FOR PERMIT', '02/11/24'], 100, 115),
+      ...rowIn([104, 134, 334], ['A', 'ISSUED FOR BID', '01/08/24'], 115, 130),
+      ...rowIn([104, 134, 334], ['NO.', 'DESCRIPTION', 'DATE'], 130, 145),
     ];
     const tables = readTables(words, rulings, PAGE);
     const found: RegionDraft = {
