@@ -90,6 +90,11 @@ const ConfigSchema = z.object({
   REVIEW_HEARTBEAT_MS: z.coerce.number().int().min(1000).max(60_000).default(10_000),
   REVIEW_RESPONSE_TARGET_MS: z.coerce.number().int().min(1000).max(600_000).default(20_000),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
+  /**
+   * How long a function keeps a key it has verified (`cachedKeyReads`): the bound within which a revoked
+   * key is refused everywhere. 0: every request reads the key.
+   */
+  API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
   MAX_JSON_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
 });
 

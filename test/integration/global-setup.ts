@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import type { FunctionEnvironment } from '../../functions/shared/function-environment.ts';
+import { STACK_SETTINGS } from './stack-settings.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -28,6 +29,7 @@ export default async function setup(project: TestProject) {
       MULTIPART_PART_SIZE_BYTES: String(5 * 1024 * 1024),
       PAGES_PER_BATCH: '1',
       WEBHOOK_RETRY_BASE_SECONDS: '1',
+      ...Object.fromEntries(Object.entries(STACK_SETTINGS).map(([name, value]) => [name, String(value)])),
     },
   });
   console.log(`local stack ready in ${Date.now() - started} ms at ${stack.apiUrl}`);

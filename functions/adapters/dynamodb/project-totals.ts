@@ -76,6 +76,9 @@ function difference(before: Record<string, number>, after: Record<string, number
 
 const ATTEMPTS = 5;
 
+/** The counter of document row changes, on the project's counters item. */
+export const DOCUMENTS_VERSION = 'documentsVersion';
+
 /**
  * Changes one document row and the project's counters together. `change` gets the row as stored
  * (null when absent) and returns the row to store, or null to leave it. Returns the stored row.
@@ -117,35 +120,35 @@ export async function changeDocument(
         },
       },
     ];
-    const counterNames = Object.keys(delta);
-    if (counterNames.length > 0 || labels.length > 0) {
-      const names: Record<string, string> = {};
-      const values: Record<string, unknown> = {};
-      const adds = counterNames.map((name, index) => {
-        names[`#c${index}`] = name;
-        values[`:c${index}`] = delta[name];
-        return `#c${index} :c${index}`;
-      });
-      const sets = labels.map(([name, label], index) => {
-        names[`#l${index}`] = name;
-        values[`:l${index}`] = label;
-        return `#l${index} = :l${index}`;
-      });
-      items.push({
-        Update: {
-          TableName: tableName,
-          Key: entities.projectCounters.key(projectId),
-          UpdateExpression: [
-            adds.length ? `ADD ${adds.join(', ')}` : '',
-            sets.length ? `SET ${sets.join(', ')}` : '',
-          ]
-            .filter(Boolean)
-            .join(' '),
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-        },
-      });
-    }
+    // Every change of a document row counts in `documentsVersion`: what a function keeps of the
+    // documents' states (`DynamoSearchIndexStates`) holds while the version it was read at does.
+    const counterNames = Object.keys({ ...delta, [DOCUMENTS_VERSION]: 1 });
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    const adds = counterNames.map((name, index) => {
+      names[`#c${index}`] = name;
+      values[`:c${index}`] = name === DOCUMENTS_VERSION ? 1 : delta[name];
+      return `#c${index} :c${index}`;
+    });
+    const sets = labels.map(([name, label], index) => {
+      names[`#l${index}`] = name;
+      values[`:l${index}`] = label;
+      return `#l${index} = :l${index}`;
+    });
+    items.push({
+      Update: {
+        TableName: tableName,
+        Key: entities.projectCounters.key(projectId),
+        UpdateExpression: [
+          adds.length ? `ADD ${adds.join(', ')}` : '',
+          sets.length ? `SET ${sets.join(', ')}` : '',
+        ]
+          .filter(Boolean)
+          .join(' '),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    });
     try {
       await client.send(new TransactWriteCommand({ TransactItems: items }));
       return stored;

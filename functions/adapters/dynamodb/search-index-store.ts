@@ -1,15 +1,26 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { LRUCache } from 'lru-cache';
 import type { SearchIndexState } from '../../core/content/model.ts';
 import type { IndexLock, SearchIndexStateStore } from '../../core/search/ports.ts';
-import { changeDocument } from './project-totals.ts';
+import { changeDocument, DOCUMENTS_VERSION } from './project-totals.ts';
 import { prefixQuery, queryAll } from './query-page.ts';
 import { entities, partitions } from './table.ts';
 
-/** The search index state of documents, on their rows. */
+type DocumentIndexState = Awaited<ReturnType<SearchIndexStateStore['documentIndexStates']>>[number];
+
+/**
+ * The search index state of documents, on their rows. A function keeps each project's states with the
+ * `documentsVersion` of its counters item they were read at (every change of a document row adds one to
+ * it, in the same transaction: `changeDocument`): a search reads that one counter, and the rows again
+ * only when it moved.
+ */
 export class DynamoSearchIndexStates implements SearchIndexStateStore {
   private readonly client: DynamoDBDocumentClient;
   private readonly tableName: string;
+  private readonly kept = new LRUCache<string, { version: number; states: DocumentIndexState[] }>({
+    max: 200,
+  });
 
   constructor(client: DynamoDBDocumentClient, tableName: string) {
     this.client = client;
@@ -24,7 +35,26 @@ export class DynamoSearchIndexStates implements SearchIndexStateStore {
     if (!stored) throw new ConditionalCheckFailedException({ message: 'No such document', $metadata: {} });
   }
 
-  async documentIndexStates(projectId: string) {
+  async documentIndexStates(projectId: string): Promise<DocumentIndexState[]> {
+    const { Item } = await this.client.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: entities.projectCounters.key(projectId),
+        ProjectionExpression: '#version',
+        ExpressionAttributeNames: { '#version': DOCUMENTS_VERSION },
+        ConsistentRead: true,
+      }),
+    );
+    const version = Number(Item?.[DOCUMENTS_VERSION] ?? 0);
+    const kept = this.kept.get(projectId);
+    if (kept?.version === version) return kept.states;
+    // Read after the version: rows newer than it are kept under the older version, and read again.
+    const states = await this.readStates(projectId);
+    this.kept.set(projectId, { version, states });
+    return states;
+  }
+
+  private async readStates(projectId: string): Promise<DocumentIndexState[]> {
     const items = await queryAll(this.client, {
       ...prefixQuery(this.tableName, partitions.project(projectId), entities.document.prefix),
       ProjectionExpression: 'documentId, fileId, fileName, jobId, searchIndex',

@@ -63,7 +63,7 @@ const UNAUTHORIZED_MESSAGE = 'A valid API key is required: send "Authorization: 
 
 /** Bearer token -> principal. Every failure is the same 401, so nothing tells a guesser which part was wrong. */
 export async function authenticateApiKey(
-  deps: { keys: ApiKeyStore },
+  deps: { keys: Pick<ApiKeyStore, 'get' | 'recordUse'> },
   input: { authorization: string | undefined; sourceIp: string; now?: Date },
 ): Promise<Principal> {
   // RFC 9110 section 11.1: the scheme name is case-insensitive (`bearer`, `BEARER`).

@@ -13,7 +13,7 @@ import type { LatestJobLookup, ProjectStore } from './ports.ts';
 
 /** A project of the caller's organization, or ProjectNotFoundError: another org's project does not exist for them. */
 export async function requireProject(
-  projects: ProjectStore,
+  projects: Pick<ProjectStore, 'get'>,
   orgId: string,
   projectId: string,
 ): Promise<OwnedProject> {

@@ -32,7 +32,7 @@ const union = (boxes: DisplayBox[]): DisplayBox | null =>
  * in order and join them; cut the window; issue artifact paths for this project.
  */
 export async function readSource(
-  deps: { projects: ProjectStore; index: SourceIndex; artifacts: ArtifactPaths },
+  deps: { projects: Pick<ProjectStore, 'get'>; index: SourceIndex; artifacts: ArtifactPaths },
   input: { orgId: string; projectId: string; uri: string; offset: number; limit: number },
 ): Promise<SourceText> {
   const project = await requireProject(deps.projects, input.orgId, input.projectId);

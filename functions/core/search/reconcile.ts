@@ -23,7 +23,7 @@ export class ProjectNotReadyForIndexError extends ConflictError {
 export type ReconcileStarter = RepairJobStarter;
 
 export interface ReconcileDeps {
-  projects: ProjectStore;
+  projects: Pick<ProjectStore, 'get'>;
   jobs: JobStore & LatestJobLookup;
   states: SearchIndexStateStore;
   /** Read only here (the inventory); the job writes. */

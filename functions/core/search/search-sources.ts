@@ -49,7 +49,8 @@ export class ReviewNotFoundError extends NotFoundError {
 const PROCESSING_STATUSES: ReadonlySet<string> = new Set(['preflighting', 'processing']);
 
 export interface SearchDeps {
-  projects: ProjectStore;
+  /** The projects searched and listed (a function's cache of ready projects: `cachedReadyProjects`). */
+  projects: Pick<ProjectStore, 'get' | 'list'>;
   states: SearchIndexStateStore;
   index: SourceIndex;
   embedder: Embedder;

@@ -14,7 +14,7 @@ import {
 import { config } from '../config.ts';
 import { invocationLogger, logger } from '../logger.ts';
 import type { Endpoint, EndpointRequest, RouteDefinition } from '../route-definition.ts';
-import { apiKeyStore, rateLimiter, sessionStore } from '../wiring/adapters.ts';
+import { rateLimiter, sessionStore, verifiedKeys } from '../wiring/adapters.ts';
 import { originVerifyValue } from '../wiring/secrets.ts';
 import {
   MethodNotAllowedError,
@@ -212,7 +212,7 @@ export const authentication = <R = ApiResult>(route: RouteDefinition): Middlewar
         { cookies: event.cookies ?? [], authorization },
       );
     } else {
-      principal = await authenticateApiKey({ keys: apiKeyStore() }, { authorization, sourceIp });
+      principal = await authenticateApiKey({ keys: verifiedKeys() }, { authorization, sourceIp });
       if (route.scope && !principal.scopes.includes(route.scope)) throw new ScopeRequiredError(route.scope);
     }
     const subject = principal.keyId ?? `user:${principal.userId}`;

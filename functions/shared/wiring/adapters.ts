@@ -17,6 +17,7 @@ import { S3ProjectIndexStore } from '../../adapters/s3/project-index-store.ts';
 import { S3UploadStorage } from '../../adapters/s3/upload-storage.ts';
 import { StepFunctionsStarter } from '../../adapters/sfn/execution-starter.ts';
 import { SqsWebhookQueue } from '../../adapters/sqs/webhook-queue.ts';
+import { cachedKeyReads } from '../../core/auth/key-cache.ts';
 import { ArtifactPaths } from '../../core/content/artifacts.ts';
 import type { NormalizeRegionsDeps } from '../../core/content/normalize-regions.ts';
 import type { ProcessingStarter } from '../../core/jobs/ports.ts';
@@ -26,7 +27,7 @@ import type { ExecutionStarter } from '../../core/reviews/ports.ts';
 import type { ReconcileDeps } from '../../core/search/reconcile.ts';
 import { HmacTokenSigner } from '../../core/signing/signer.ts';
 import { dynamo, s3, sfn, sqs } from '../clients.ts';
-import { resource } from '../config.ts';
+import { config, resource } from '../config.ts';
 import { lazy } from '../lazy.ts';
 import type { ResourceNameOfKind } from '../resources.ts';
 import { signingKey } from './secrets.ts';
@@ -39,6 +40,10 @@ import { signingKey } from './secrets.ts';
  */
 export const projectStore = lazy(() => new DynamoProjectStore(dynamo, resource('table')));
 export const apiKeyStore = lazy(() => new DynamoApiKeyStore(dynamo, resource('table')));
+/** What authentication reads of keys: the store, behind the function's cache of verified keys (its revocation bound). */
+export const verifiedKeys = lazy(() =>
+  cachedKeyReads(apiKeyStore(), { ttlMs: config.API_KEY_CACHE_SECONDS * 1000 }),
+);
 export const sessionStore = lazy(() => new DynamoSessionStore(dynamo, resource('table')));
 export const rateLimiter = lazy(() => new DynamoRateLimiter(dynamo, resource('table')));
 export const organizationStore = lazy(() => new DynamoOrganizationStore(dynamo, resource('table')));

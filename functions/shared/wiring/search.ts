@@ -7,6 +7,7 @@ import { WordVectorEmbedder } from '../../adapters/embeddings/word-vector-embedd
 import { LanceSourceIndex } from '../../adapters/index/lancedb-source-index.ts';
 import { BedrockReranker } from '../../adapters/rerank/bedrock-reranker.ts';
 import { requireProject } from '../../core/projects/queries.ts';
+import { cachedReadyProjects } from '../../core/projects/ready-projects.ts';
 import type { ToolDeps } from '../../core/reviews/execution-steps.ts';
 import type { Embedder, Reranker } from '../../core/search/ports.ts';
 import { searchSources } from '../../core/search/search-sources.ts';
@@ -61,6 +62,9 @@ export const reranker = lazy<Reranker | null>(() => {
     : null;
 });
 
+/** The projects the search profile reads: ready ones kept a minute of the function's life. */
+const readyProjects = lazy(() => cachedReadyProjects(projectStore(), { ttlMs: 60_000 }));
+
 export const searchIndexStates = lazy(() => new DynamoSearchIndexStates(dynamo, resource('table')));
 const indexLock = lazy(() => new DynamoIndexLock(dynamo, resource('table')));
 
@@ -83,7 +87,7 @@ const fusion = () => ({
  */
 export function searchWiring(log: Logger = logger) {
   return wire({
-    projects: projectStore,
+    projects: readyProjects,
     jobs: jobStore,
     reviews: reviewStore,
     states: searchIndexStates,
