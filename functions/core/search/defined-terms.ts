@@ -85,6 +85,8 @@ export function definedTerms(text: string): DefinedTerm[] {
         if (isMeaning(rest)) keep(tokens[0] as string, rest.join(' '));
       }
     }
+    // The parenthesized forms need a parenthesis (their patterns are slow to fail on a long line).
+    if (!line.includes('(')) continue;
     // `Meaning Words (ABBR)`: the fewest words before the parenthesis that the abbreviation is made of.
     for (const match of line.matchAll(
       /((?:[A-Za-z][A-Za-z'-]*\s+){0,5}[A-Za-z][A-Za-z'-]*)\s*\(([A-Z][A-Z0-9.&/-]{1,9})\)/g,
