@@ -18,10 +18,13 @@ import { titleSimilarity } from './title-similarity.ts';
 
 /**
  * The weights of the evidence, in log-odds. The sheet number is what a set is organized by (NCS: designator,
- * sheet type, sequence) and a revision keeps it, so it decides when it is read on both sides; a title is often
- * reworded in a revision, so it only leans; the content decides when a number is missing, and only by what it
- * shares beyond what any two sheets of these sets share (the sibling similarity: sheets of one set print the
- * same title block and notes). Revision rows lean little: every sheet of an issue prints the same rows.
+ * sheet type, sequence) and a revision keeps it, so it decides when it is read surely on both sides (its weight
+ * scales with the readings' confidence: a number read outside the title block's number field may be a callout's);
+ * a title is often reworded in a revision, so it only leans; the content decides when a number is missing or
+ * unsure, and only by what it shares beyond what any two sheets of these sets share (the sibling similarity:
+ * sheets of one set print the same title block and notes). Distinctive text nearly all shared outweighs even a
+ * different number (a misread or renumbered sheet). Revision rows lean little: every sheet of an issue prints
+ * the same rows.
  */
 const LOG_ODDS = {
   prior: -3,
@@ -30,11 +33,15 @@ const LOG_ODDS = {
   title: 3,
   /** Per unit of content similarity above the sibling similarity (at least CONTENT_FLOOR), clamped. */
   content: 10,
-  contentClamp: { low: -3, high: 5 },
+  contentClamp: { low: -3, high: 8 },
   revisionRows: { extends: 0.75, same: 0.25, lacksOldRows: -0.75, unknown: 0 },
   otherDiscipline: -1.5,
   otherPageSize: -1,
 } as const;
+
+/** Number confidences from which a reading counts fully, and under which it counts for nothing. */
+const SURE_NUMBER = 0.7;
+const UNSURE_NUMBER = 0.2;
 
 /** Sheets that share less than this are unrelated whatever their siblings share. */
 const CONTENT_FLOOR = 0.15;
@@ -51,7 +58,11 @@ const samePageSize = (first: SheetForMatching['pageSize'], second: SheetForMatch
 
 /** The log-odds that `evidence` is one sheet printed twice. */
 export const matchLogOdds = (evidence: MatchEvidence): number => {
-  let logOdds = LOG_ODDS.prior + LOG_ODDS.number[evidence.number];
+  const reliability = Math.max(
+    0,
+    Math.min(1, (evidence.numberConfidence - UNSURE_NUMBER) / (SURE_NUMBER - UNSURE_NUMBER)),
+  );
+  let logOdds = LOG_ODDS.prior + LOG_ODDS.number[evidence.number] * reliability;
   if (evidence.titleSimilarity !== null) logOdds += LOG_ODDS.title * (evidence.titleSimilarity - 0.5);
   if (evidence.contentSimilarity !== null) {
     const baseline = Math.max(CONTENT_FLOOR, evidence.siblingSimilarity);
@@ -92,6 +103,7 @@ export const matchRevisedSheets = (input: {
   const evidence: MatchEvidence[][] = uploaded.map((sheet, i) =>
     held.map((previous, j) => ({
       number: sheetNumberAgreement(previous.sheetNumber, sheet.sheetNumber),
+      numberConfidence: Math.min(previous.numberConfidence, sheet.numberConfidence),
       titleSimilarity: titleSimilarity(previous.sheetTitle, sheet.sheetTitle),
       contentSimilarity: contentSimilarity(
         placedUploaded[i] as PlacedFingerprint,

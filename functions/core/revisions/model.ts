@@ -26,6 +26,11 @@ export const SheetForMatchingSchema = z.object({
   id: z.string(),
   /** As read (and reconciled across the set); null when none was read. May hold OCR look-alikes. */
   sheetNumber: z.string().nullable(),
+  /**
+   * 0..1, how sure the reading is of the number (the engine's sheet `confidence`): high where the number is
+   * printed in the title block's number field, low for a number taken from elsewhere on the sheet.
+   */
+  numberConfidence: z.number().min(0).max(1),
   sheetTitle: z.string().nullable(),
   /** The NCS designator of the sheet's discipline (`A`, `S`, ...), null when unknown. */
   disciplineCode: z.string().nullable(),
@@ -48,6 +53,8 @@ export const MatchEvidenceSchema = z.object({
    * separators and OCR look-alikes (0/O, 1/I/l, 5/S, 8/B) are folded; unknown: one of them has no number.
    */
   number: z.enum(NUMBER_AGREEMENTS),
+  /** The lower of the two readings' number confidences: the number's evidence counts in proportion. */
+  numberConfidence: z.number(),
   /** 0..1 agreement of the titles' words; null when one of them has no title. */
   titleSimilarity: z.number().nullable(),
   /**

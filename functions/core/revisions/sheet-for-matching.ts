@@ -8,12 +8,13 @@ import type { SheetForMatching } from './model.ts';
  */
 export const sheetForMatching = (input: {
   id: string;
-  sheet: Pick<Sheet, 'sheetNumber' | 'sheetTitle' | 'discipline' | 'revisions' | 'pageSize'>;
+  sheet: Pick<Sheet, 'sheetNumber' | 'confidence' | 'sheetTitle' | 'discipline' | 'revisions' | 'pageSize'>;
   fileName: string;
   lines: readonly string[];
 }): SheetForMatching => ({
   id: input.id,
   sheetNumber: input.sheet.sheetNumber,
+  numberConfidence: input.sheet.sheetNumber ? Math.max(0, Math.min(1, input.sheet.confidence)) : 0,
   sheetTitle: input.sheet.sheetTitle,
   disciplineCode: input.sheet.discipline?.code ?? null,
   revisions: input.sheet.revisions,

@@ -79,6 +79,8 @@ export const planLines = (random: () => number, count = 45): string[] => {
 
 export interface DrawnSheet {
   number: string | null;
+  /** How sure the reading is of the number (1 unless a test says otherwise). */
+  numberConfidence?: number;
   title: string | null;
   discipline: string | null;
   revisions: Revision[];
@@ -127,6 +129,7 @@ export const forMatching = (sheet: DrawnSheet, id: string): SheetForMatching =>
     id,
     sheet: {
       sheetNumber: sheet.number,
+      confidence: sheet.numberConfidence ?? 1,
       sheetTitle: sheet.title,
       discipline: sheet.discipline
         ? { code: sheet.discipline, label: '', printedPrefix: sheet.discipline, setSpecific: false }

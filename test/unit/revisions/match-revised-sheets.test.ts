@@ -101,8 +101,40 @@ describe('matching a revised drawing sheet to the sheet it revises', () => {
     expect(new Set(taken).size).toBe(taken.length);
   });
 
-  it('does not match across disciplines on content alone when the numbers were not read', () => {
-    const random = seeded(8);
+  it("does not let a number read unsurely (a callout's, A-102) outweigh the content of the sheet it revises", () => {
+    // Prepare: A-103 revised; its number field went unread and the reading took a callout's A-102.
+    const set = drawingSet(6, 10);
+    const revised = { ...revise(defined(set[2], 'A-103'), 14), number: 'A-102', numberConfidence: 0.15 };
+
+    // Act
+    const [match] = matchRevisedSheets({ held: held(set), uploaded: uploaded([revised]) });
+
+    // Assess
+    expect(match?.previousSheetId).toBe('held-2');
+    expect(match?.evidence).toMatchObject({ number: 'different', numberConfidence: 0.15 });
+  });
+
+  it('matches a sheet whose distinctive text is nearly all shared although its number reads otherwise', () => {
+    // Prepare: A-104 reprinted with one line added; its number read A-10 with middling confidence.
+    const set = drawingSet(6, 11);
+    const sheet = defined(set[3], 'A-104');
+    const reprinted = {
+      ...sheet,
+      number: 'A-10',
+      numberConfidence: 0.45,
+      lines: [...sheet.lines, 'SEE A-501'],
+    };
+
+    // Act
+    const [match] = matchRevisedSheets({ held: held(set), uploaded: uploaded([reprinted]) });
+
+    // Assess
+    expect(match?.previousSheetId).toBe('held-3');
+    expect(defined(match?.evidence?.contentSimilarity, 'content similarity')).toBeGreaterThan(0.9);
+  });
+
+  it('does not match an unnumbered sheet of another discipline whose text is its own', () => {
+    const random = seeded(80);
     const set = drawingSet(3, 8);
     const structural: DrawnSheet = {
       number: null,
@@ -116,6 +148,7 @@ describe('matching a revised drawing sheet to the sheet it revises', () => {
     const [match] = matchRevisedSheets({ held: held(set), uploaded: uploaded([structural]) });
 
     expect(match?.previousSheetId).toBeNull();
+    expect(match?.evidence?.sameDiscipline).toBe(false);
   });
 
   it('says none with no evidence when the project holds no sheet', () => {
