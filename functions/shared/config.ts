@@ -82,6 +82,12 @@ const ConfigSchema = z.object({
    */
   SEARCH_RERANK: z.enum(['off', 'bedrock']).default('off'),
   SEARCH_RERANK_DEPTH: z.coerce.number().int().min(2).max(100).default(20),
+  /**
+   * How much a fused source's coverage of the query raises its score (`reweighByCoverage`), over the first
+   * SEARCH_COVERAGE_DEPTH fused sources; 0: off. Chosen on the shared labelled queries (docs/decisions.md).
+   */
+  SEARCH_COVERAGE_WEIGHT: z.coerce.number().min(0).max(20).default(2),
+  SEARCH_COVERAGE_DEPTH: z.coerce.number().int().min(1).max(200).default(20),
   /** Locally only: the folder that holds project indexes (`s3://bucket/key` -> `{root}/bucket/key`). */
   LOCAL_INDEX_ROOT: z.string().min(1).optional(),
   /** Who answers review questions: `bedrock` on AWS; `extractive` quotes the sources (no model service: the local stack's default). */

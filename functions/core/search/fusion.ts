@@ -74,3 +74,25 @@ export async function rerankFused(
     return { sources: fused, failed: error as Error };
   }
 }
+
+/**
+ * The fused sources with the first `depth` reweighed by how much of the query their passage covers:
+ * score x (1 + weight x coverage), `coverage` from 0 to 1 (`relevance.ts coverageOf`: the query's
+ * words, each as specific as it is rare among the passages found). Reciprocal rank fusion knows ranks
+ * only, and BM25 lets a passage that repeats the query's common words (`dowel bar` through a
+ * specification section) outrank a shorter one that holds its rare words too (the product name a
+ * detail's note prints); the rest keep their place after them.
+ */
+export function reweighByCoverage(
+  fused: FusedSource[],
+  coverage: (source: FusedSource) => number,
+  weight: number,
+  depth: number,
+): FusedSource[] {
+  if (weight <= 0) return fused;
+  const head = fused
+    .slice(0, depth)
+    .map((source) => ({ ...source, score: source.score * (1 + weight * coverage(source)) }))
+    .sort((a, b) => b.score - a.score || a.hit.passage.sourceUri.localeCompare(b.hit.passage.sourceUri));
+  return [...head, ...fused.slice(depth)];
+}

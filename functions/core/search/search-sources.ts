@@ -5,7 +5,7 @@ import { requireProject } from '../projects/queries.ts';
 import { analyzeQuery, embeddingWords, isStopWord, sheetKey } from './analyzer.ts';
 import { type DefinedExpansions, definedExpansions, definedTermsFor } from './defined-terms.ts';
 import { feedbackTerms } from './feedback.ts';
-import { type FusedSource, fuseRankings, rerankFused } from './fusion.ts';
+import { type FusedSource, fuseRankings, rerankFused, reweighByCoverage } from './fusion.ts';
 import type { SourceSearchHit, SourceSearchQuery, SourceSearchResponse } from './model.ts';
 import { namedFiles } from './named-files.ts';
 import type {
@@ -81,6 +81,10 @@ export interface SearchDeps {
     feedbackTerms?: number;
     /** Sources the reranker reorders (`SEARCH_RERANK_DEPTH`). */
     rerankDepth?: number;
+    /** How much a fused source's coverage of the query raises its score (`reweighByCoverage`; 0: off). */
+    coverageWeight?: number;
+    /** Fused sources reweighed by their coverage. */
+    coverageDepth?: number;
   };
 }
 
@@ -305,19 +309,13 @@ async function rerankStage(
 /** A fused source as the response shows it: score, confidence, snippet, source and location. */
 function presentHit(
   source: FusedSource,
-  evidence: { units: string[][]; weights: number[]; queryWords: string[]; identifiers: string[] },
+  coverage: number,
+  evidence: { queryWords: string[]; identifiers: string[] },
 ): SourceSearchHit {
   const passage = source.hit.passage;
   return {
     score: Math.round(source.score * 1e6) / 1e6,
-    confidence: confidenceOf(
-      coverageOf(
-        evidence.units,
-        passageTokens(passage.head, passage.text),
-        fileNameTokens(passage.fileName),
-        evidence.weights,
-      ),
-    ),
+    confidence: confidenceOf(coverage),
     snippet: snippetOf(passage.text || passage.head, evidence.queryWords, 240, evidence.identifiers),
     sourceCatalogUri: passage.sourceUri,
     source: { type: passage.entityType, id: passage.sourceId, label: passage.label },
@@ -434,13 +432,6 @@ export async function searchSources(
   const lexical = searched ? await deps.index.lexical(location, searched, filter, depth) : firstLexical;
 
   const { lexicalK, semanticK, semanticWeight, namedWeight } = deps.fusion;
-  const ranked = fuseRankings([
-    { hits: lexical, mode: 'exact', k: lexicalK, weight: 1 },
-    { hits: semantic, mode: 'semantic', k: semanticK, weight: semanticWeight },
-    { hits: namedHits, mode: 'exact', k: lexicalK, weight: namedWeight },
-    { hits: identifiedHits, mode: 'exact', k: lexicalK, weight: namedWeight },
-  ]);
-  const fused = deps.reranker ? await rerankStage(deps, deps.reranker, search.query, ranked) : ranked;
   const units = queryUnits(search.query, defined.forms);
   const evidence = {
     units,
@@ -455,6 +446,30 @@ export async function searchSources(
     ],
     identifiers: analyzeQuery(search.query).identifiers,
   };
-  const hits = fused.slice(0, search.maxHits).map((source) => presentHit(source, evidence));
+  // Each passage's tokens, analyzed once: its coverage reweighs the fused order and gives its confidence.
+  const analyzed = new Map<string, Set<string>>();
+  const tokensOf = (passage: FusedSource['hit']['passage']) => {
+    let tokens = analyzed.get(passage.passageId);
+    if (!tokens) {
+      tokens = passageTokens(passage.head, passage.text);
+      analyzed.set(passage.passageId, tokens);
+    }
+    return tokens;
+  };
+  const coverage = ({ hit: { passage } }: FusedSource) =>
+    coverageOf(evidence.units, tokensOf(passage), fileNameTokens(passage.fileName), evidence.weights);
+  const ranked = reweighByCoverage(
+    fuseRankings([
+      { hits: lexical, mode: 'exact', k: lexicalK, weight: 1 },
+      { hits: semantic, mode: 'semantic', k: semanticK, weight: semanticWeight },
+      { hits: namedHits, mode: 'exact', k: lexicalK, weight: namedWeight },
+      { hits: identifiedHits, mode: 'exact', k: lexicalK, weight: namedWeight },
+    ]),
+    coverage,
+    deps.fusion.coverageWeight ?? 0,
+    deps.fusion.coverageDepth ?? 20,
+  );
+  const fused = deps.reranker ? await rerankStage(deps, deps.reranker, search.query, ranked) : ranked;
+  const hits = fused.slice(0, search.maxHits).map((source) => presentHit(source, coverage(source), evidence));
   return { status, query: search.query, modes, hitCount: hits.length, searchedChunkCount, hits };
 }

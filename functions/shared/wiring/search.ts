@@ -78,6 +78,8 @@ const fusion = () => ({
   proximityPairs: config.SEARCH_PROXIMITY_PAIRS,
   feedbackTerms: config.SEARCH_FEEDBACK_TERMS,
   rerankDepth: config.SEARCH_RERANK_DEPTH,
+  coverageWeight: config.SEARCH_COVERAGE_WEIGHT,
+  coverageDepth: config.SEARCH_COVERAGE_DEPTH,
 });
 
 /**

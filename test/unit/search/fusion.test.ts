@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fuseRankings } from '../../../functions/core/search/fusion.ts';
+import { fuseRankings, reweighByCoverage } from '../../../functions/core/search/fusion.ts';
 import type { IndexHit } from '../../../functions/core/search/ports.ts';
 
 const hit = (sourceUri: string, passageId = sourceUri): IndexHit =>
@@ -32,5 +32,24 @@ describe('reciprocal rank fusion', () => {
     ]);
 
     expect(fused.map((source) => source.hit.passage.sourceUri)).toEqual(['a', 'b']);
+  });
+
+  it('raises a source that covers the query above one ranked first for its common words', () => {
+    // Prepare: a specification section first by BM25 (the query's common words, many times), a detail
+    // note third that also holds its rare words; d beyond the reweighed depth.
+    const fused = fuseRankings([
+      { hits: [hit('spec'), hit('other'), hit('note'), hit('d')], mode: 'exact', k: 5, weight: 1 },
+    ]);
+    const coverage: Record<string, number> = { spec: 0.3, other: 0.2, note: 1, d: 1 };
+
+    // Act
+    const reweighed = reweighByCoverage(fused, (source) => coverage[source.hit.passage.sourceUri] ?? 0, 2, 3);
+    const off = reweighByCoverage(fused, () => 1, 0, 3);
+
+    // Assess: note = 1/8 x 3 > spec = 1/6 x 1.6 > other = 1/7 x 1.4; d keeps its place after them.
+    expect(reweighed.map((source) => source.hit.passage.sourceUri)).toEqual(['note', 'spec', 'other', 'd']);
+    expect(reweighed[0]?.score).toBeCloseTo((1 / 8) * 3, 10);
+    expect(reweighed[3]?.score).toBeCloseTo(1 / 9, 10);
+    expect(off).toBe(fused);
   });
 });
