@@ -20,7 +20,7 @@ import terms from './construction-terms.json' with { type: 'json' };
  * (canonical identifiers, prefixes, concepts) follow them.
  */
 
-export const ANALYZER_VERSION = `construction-4.terms-${terms.version}`;
+export const ANALYZER_VERSION = `construction-5.terms-${terms.version}`;
 
 const STOP_WORDS = new Set(
   (

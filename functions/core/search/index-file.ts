@@ -62,13 +62,19 @@ export async function preparePassages(embedder: Embedder, passages: Passage[]): 
       'passage',
     );
     for (const [offset, passage] of batch.entries()) {
+      const headTokens = analyzeText(passage.head);
       prepared.push({
         ...passage,
         sheetKey: sheetKey(passage.sheetNumber),
-        headTokens: analyzeText(passage.head),
-        // The file's name (`paul-ave-pavement_project-manual.pdf`) counts once in the body: a query
-        // that names the job or the document leans to its passages, and nothing else changes.
-        bodyTokens: analyzeText(`${passage.head}\n${passage.text}\n${fileNameWords(passage.fileName)}`),
+        headTokens,
+        // One searched field, its heading written twice (BM25F by term frequency: a heading's word
+        // counts as two of the text's, before BM25 saturates). The file's name
+        // (`paul-ave-pavement_project-manual.pdf`) counts once: a query that names the job or the
+        // document leans to its passages, and nothing else changes.
+        bodyTokens: [
+          headTokens,
+          analyzeText(`${passage.head}\n${passage.text}\n${fileNameWords(passage.fileName)}`),
+        ].join(' '),
         vector: vectors[offset] as number[],
       });
     }
