@@ -16,6 +16,7 @@ import { type DocumentSummaryRow, documentSummaries } from './content-summaries.
 import { Filter } from './filter-expression.ts';
 import { projectCounters } from './project-totals.ts';
 import { countRanges, type KeyRange, queryRangesPage, type RangePosition } from './query-page.ts';
+import { CURRENT_SHEET_CONDITION, SUPERSEDED_SHEETS_COUNTER } from './revision-store.ts';
 import { facetsOfSections } from './section-facets.ts';
 import { entities, pad, partitions, TABLE_DESIGN } from './table.ts';
 
@@ -213,6 +214,10 @@ export class DynamoContentReader implements ContentReader {
       conditions.names['#code'] = 'code';
       conditions.values[':disc'] = filter.discipline;
     }
+    if (!filter.includeSuperseded) {
+      conditions.parts.push(CURRENT_SHEET_CONDITION);
+      conditions.values[':noSheet'] = null;
+    }
     return this.listed(
       entities.sheet,
       await this.fileRanges(project.id, entities.sheet.prefix, filter),
@@ -220,6 +225,9 @@ export class DynamoContentReader implements ContentReader {
       options,
       async (count) => {
         if (filter.sheetNumber !== undefined) return count();
+        // The summaries count every sheet: once one may be superseded, current ones are counted.
+        if (!filter.includeSuperseded && (await this.counter(project.id, SUPERSEDED_SHEETS_COUNTER)) > 0)
+          return count();
         if (filter.fileId === undefined && filter.fileName === undefined)
           return this.counter(
             project.id,

@@ -9,6 +9,7 @@ import {
   TableSchema,
 } from '../../engine/model.ts';
 import { ClassificationSchema } from '../jobs/model.ts';
+import type { ContentFingerprint } from '../revisions/model.ts';
 import type { ContentSummary } from './summary.ts';
 
 /**
@@ -77,6 +78,24 @@ export const SheetEntitySchema = z.object({
     "Where the sheet number and title came from (title block, drawing index, numbering run) and the entry of the set's drawing index for the sheet. Absent on sheets extracted before it was recorded.",
   ),
   regionCount: z.number().int(),
+  current: z
+    .boolean()
+    .describe(
+      'False when a later upload (a document of another job) was recognised as a revision of this sheet: `supersededBy` names it. Listings show only current sheets unless `includeSuperseded=true`.',
+    ),
+  revisionOf: z
+    .object({
+      sheetId: z.string().describe('The earlier printing of this sheet, which this one supersedes.'),
+      confidence: z.number().describe('0..1, how sure the match of the two printings is.'),
+    })
+    .nullable()
+    .describe('The sheet of an earlier upload this one was recognised as a revision of; null when none.'),
+  supersededBy: z
+    .string()
+    .nullable()
+    .describe(
+      'The sheet that revises this one (its `revisionOf` names this sheet); null while this one is current.',
+    ),
 });
 export type SheetEntity = z.infer<typeof SheetEntitySchema>;
 
@@ -173,9 +192,19 @@ export interface RegionRecord extends Omit<RegionEntity, 'artifacts'> {
   cropPath: string | null;
 }
 
-export interface SheetRecord extends SheetEntity {
+/** What a sheet's row says of its revisions (written after the row, by recognising revised sheets). */
+export interface SheetRevisionLinks {
+  revisionOf?: { sheetId: string; confidence: number } | null;
+  supersededBy?: string | null;
+}
+
+export interface SheetRecord
+  extends Omit<SheetEntity, 'current' | 'revisionOf' | 'supersededBy'>,
+    SheetRevisionLinks {
   projectId: string;
   fileNameLower: string;
+  /** The sample of the sheet's printed words revision matching compares (absent on rows written before it). */
+  fingerprint?: ContentFingerprint;
 }
 
 export interface SpecSectionRecord {
@@ -224,6 +253,8 @@ const core = (id: string) => id.replace(/^[a-z]+_/, '');
 
 export const contentIds = {
   sheet: (fileId: string, page: number) => `sht_${core(fileId)}_${page}`,
+  /** What every sheet id of the file starts with. */
+  sheetsOfFile: (fileId: string) => `sht_${core(fileId)}_`,
   region: (fileId: string, page: number, index: number) => `reg_${core(fileId)}_${page}_${index}`,
   section: (fileId: string, index: number) => `sec_${core(fileId)}_${index}`,
   facet: (fileId: string, index: number, facet: number) => `fct_${core(fileId)}_${index}_${facet}`,

@@ -31,6 +31,8 @@ export interface SheetFilter {
   fileName?: string;
   sheetNumber?: string;
   discipline?: string;
+  /** Superseded sheets (`supersededBy` set) are listed too; by default only current ones are. */
+  includeSuperseded?: boolean;
 }
 
 export interface DocumentFilter {

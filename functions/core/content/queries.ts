@@ -124,16 +124,24 @@ export async function listSheetRegions(deps: Deps, input: ListInput<RegionFilter
   return listRegions(deps, { ...input, filter: { ...input.filter, sheetIds: [input.sheetId] } }, project);
 }
 
+/** A sheet as listed: its stored fields without the storage ones (the fingerprint), and whether it is current. */
+export function sheetEntity(record: SheetRecord): SheetEntity {
+  const { projectId: _p, fileNameLower: _f, fingerprint: _fp, revisionOf, supersededBy, ...entity } = record;
+  return {
+    ...entity,
+    current: !supersededBy,
+    revisionOf: revisionOf ? { sheetId: revisionOf.sheetId, confidence: revisionOf.confidence } : null,
+    supersededBy: supersededBy ?? null,
+  };
+}
+
 export async function listSheets(deps: Deps, input: ListInput<SheetFilter>) {
   const { items, ...envelope } = await page(
     deps,
     'listSheets',
     input,
     (project, position) => deps.content.sheets(project, input.filter, { limit: input.limit, position }),
-    (record: SheetRecord): SheetEntity => {
-      const { projectId: _p, fileNameLower: _f, ...entity } = record;
-      return entity;
-    },
+    sheetEntity,
   );
   return { ...envelope, sheets: items };
 }

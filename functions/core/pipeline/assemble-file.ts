@@ -3,6 +3,7 @@ import type { PageResult } from '../../engine/index.ts';
 import { contentIds, type DocumentRecord, type FileContext } from '../content/model.ts';
 import type { ErrorInfo } from '../errors.ts';
 import type { JobFileRecord, OwnedJob } from '../jobs/model.ts';
+import { linkRevisedSheets } from '../revisions/link-revised-sheets.ts';
 import { objectKeys } from '../storage-keys.ts';
 import { contentPassages, contentRows } from './content-rows.ts';
 import { type PageSpan, PIPELINE_ERRORS } from './errors.ts';
@@ -21,7 +22,8 @@ type Assembled = ReturnType<PipelineDeps['extractor']['assemble']>;
  * Steps: gather the stored batches (a missing or failed batch is recorded as the file's error, naming
  * every page left without a result; the rest kept); assemble the document (sheets, regions, sections);
  * render the crops the batch tasks did not; write the file's rows, cutting and storing one PDF per
- * section meanwhile; mark it ready. A file already assembled is returned as it is.
+ * section meanwhile; mark it ready; link its sheets to the earlier printings they revise (revisions/
+ * link-revised-sheets.ts). A file already assembled is returned as it is, its links made again.
  */
 export async function assembleFile(
   deps: PipelineDeps,
@@ -30,8 +32,12 @@ export async function assembleFile(
 ): Promise<{ status: 'ready' | 'error'; successfulPages: number }> {
   const job = await requireJobRecord(deps.jobs, input.orgId, input.jobId);
   const file = await requireJobFile(deps.jobs, job, input.fileId);
-  if (file.status !== 'processing')
-    return { status: file.status === 'ready' ? 'ready' : 'error', successfulPages: file.successfulPageCount };
+  if (file.status === 'ready') {
+    // A retried task: the links it may not have finished are made again (a link made is kept).
+    await linkRevisions(deps, job, file);
+    return { status: 'ready', successfulPages: file.successfulPageCount };
+  }
+  if (file.status !== 'processing') return { status: 'error', successfulPages: file.successfulPageCount };
 
   const { pages, cropKeys, batchError } = await gatherBatches(deps, settings, job, file);
   const successfulPages = pages.filter((page) => page.issue === null).length;
@@ -63,7 +69,24 @@ export async function assembleFile(
     successfulPageCount: successfulPages,
     error: batchError,
   });
+  await linkRevisions(deps, job, file);
   return { status: 'ready', successfulPages };
+}
+
+/**
+ * Records which of the file's sheets revise sheets of the project's other jobs, once the file is ready
+ * (its sheet rows are never rewritten after). Never fails the file: a failure is logged and its sheets
+ * stay current.
+ */
+async function linkRevisions(deps: PipelineDeps, job: OwnedJob, file: JobFileRecord): Promise<void> {
+  try {
+    await linkRevisedSheets(deps, { projectId: job.projectId, jobId: job.id, fileId: file.id });
+  } catch (error) {
+    deps.log.error("Revised sheets not linked; the file's sheets stay current", {
+      fileId: file.id,
+      error: (error as Error).message,
+    });
+  }
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   type SpecSectionRecord,
 } from '../content/model.ts';
 import type { JobFileRecord } from '../jobs/model.ts';
+import { sheetForMatching } from '../revisions/sheet-for-matching.ts';
 import { type DocumentPageText, fileSources, type Passage, passageCounts } from '../search/sources.ts';
 import { objectKeys } from '../storage-keys.ts';
 import { now } from './model.ts';
@@ -39,7 +40,7 @@ export function contentRows(args: {
   pageLines?: (pageNumber: number) => string[];
 }): { content: FileContent; passages: Passage[] } {
   const { ctx, file, result } = args;
-  const { sheets, regions } = sheetRows(ctx, result, args.cropKeys);
+  const { sheets, regions } = sheetRows(ctx, result, args.cropKeys, args.pageLines);
   const { sections, facets } = sectionRows(ctx, args.sections);
   const passages = contentPassages(
     ctx,
@@ -76,11 +77,15 @@ const fileFieldsOf = (ctx: FileContext) => ({
   fileNameLower: ctx.fileName.toLowerCase(),
 });
 
-/** A row per drawing sheet, and a row per region of each (its crop's key where the crop is stored). */
+/**
+ * A row per drawing sheet, with the content fingerprint revision matching compares (from the page's text
+ * lines, when given), and a row per region of each (its crop's key where the crop is stored).
+ */
 function sheetRows(
   ctx: FileContext,
   result: ExtractionResult,
   cropKeys: ReadonlySet<string>,
+  pageLines?: (pageNumber: number) => string[],
 ): { sheets: SheetRecord[]; regions: RegionRecord[] } {
   const fileFields = fileFieldsOf(ctx);
   const pageClass = new Map(result.pages.map((page) => [page.pageNumber, page.classification]));
@@ -103,6 +108,16 @@ function sheetRows(
       confidence: sheet.confidence,
       ...(sheet.identification ? { identification: sheet.identification } : {}),
       regionCount: sheet.regions.length,
+      ...(pageLines
+        ? {
+            fingerprint: sheetForMatching({
+              id: sheetId,
+              sheet,
+              fileName: ctx.fileName,
+              lines: pageLines(sheet.pageNumber),
+            }).fingerprint,
+          }
+        : {}),
     });
     for (const [index, region] of sheet.regions.entries()) {
       const regionId = contentIds.region(ctx.fileId, sheet.pageNumber, index);

@@ -10,6 +10,7 @@ import type {
 import type { RegionNormalizationStore } from '../content/ports.ts';
 import type { JobStore } from '../jobs/ports.ts';
 import type { OverviewCounts } from '../projects/model.ts';
+import type { RevisionStore } from '../revisions/ports.ts';
 
 export interface ObjectStore {
   getBytes(key: string): Promise<Uint8Array>;
@@ -157,9 +158,13 @@ export interface JobDeps {
   log: Log;
 }
 
-/** What the steps that read PDFs need: the job's adapters and the extraction engine. */
+/**
+ * What the steps that read PDFs need: the job's adapters, the extraction engine, and the revision links
+ * assembly records once a file's sheets are written.
+ */
 export interface PipelineDeps extends JobDeps {
   extractor: Extractor;
+  revisions: RevisionStore;
 }
 
 export interface PipelineSettings {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SheetEntitySchema } from '../../core/content/model.ts';
 import {
+  booleanParam,
   contentPage,
   idParam,
   PageEnvelopeSchema,
@@ -30,6 +31,11 @@ export const listSheetsEndpoint = endpoint({
           .string()
           .regex(/^[A-Z]{1,2}$/, 'must be a discipline designator such as A or FP')
           .optional(),
+        includeSuperseded: booleanParam
+          .optional()
+          .describe(
+            'true: superseded sheets (a later upload revises them) are listed too. Default false: only current sheets; `total` counts what is listed.',
+          ),
       })
       .strict(),
   },

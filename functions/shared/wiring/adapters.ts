@@ -11,6 +11,7 @@ import { DynamoOrganizationStore } from '../../adapters/dynamodb/organization-st
 import { DynamoProjectStore } from '../../adapters/dynamodb/project-store.ts';
 import { DynamoProjectTotalsWriter } from '../../adapters/dynamodb/project-totals.ts';
 import { DynamoReviewStore } from '../../adapters/dynamodb/review-store.ts';
+import { DynamoRevisionStore } from '../../adapters/dynamodb/revision-store.ts';
 import { DynamoWebhookStore } from '../../adapters/dynamodb/webhook-store.ts';
 import { S3ArtifactStorage, S3ObjectStore } from '../../adapters/s3/object-store.ts';
 import { S3ProjectIndexStore } from '../../adapters/s3/project-index-store.ts';
@@ -51,6 +52,7 @@ export const jobStore = lazy(() => new DynamoJobStore(dynamo, resource('table'))
 export const contentReader = lazy(() => new DynamoContentReader(dynamo, resource('table')));
 export const contentStore = lazy(() => new DynamoContentStore(dynamo, resource('table')));
 export const projectTotalsWriter = lazy(() => new DynamoProjectTotalsWriter(dynamo, resource('table')));
+export const revisionStore = lazy(() => new DynamoRevisionStore(dynamo, resource('table')));
 export const creditLedger = lazy(() => new DynamoCreditLedger(dynamo, resource('table')));
 export const webhookStore = lazy(() => new DynamoWebhookStore(dynamo, resource('table')));
 /** Reviews, executions and their events: one store. */

@@ -12,6 +12,7 @@ import {
   projectIndexStore,
   projectStore,
   projectTotalsWriter,
+  revisionStore,
   uploadStorage,
   webhookQueue,
   webhookStore,
@@ -51,6 +52,8 @@ export function pipelineBuilders(log: Logger = logger) {
   return {
     ...jobBuilders(log),
     settings: pipelineSettings,
+    /** Revision links between sheets, recorded once a file's sheets are written. */
+    revisions: revisionStore,
     /** The regions a normalization rewrites. */
     regions: contentStore,
     projects: projectStore,

@@ -1145,6 +1145,17 @@ export interface components {
                 } | null;
             };
             regionCount: number;
+            /** @description False when a later upload (a document of another job) was recognised as a revision of this sheet: `supersededBy` names it. Listings show only current sheets unless `includeSuperseded=true`. */
+            current: boolean;
+            /** @description The sheet of an earlier upload this one was recognised as a revision of; null when none. */
+            revisionOf: {
+                /** @description The earlier printing of this sheet, which this one supersedes. */
+                sheetId: string;
+                /** @description 0..1, how sure the match of the two printings is. */
+                confidence: number;
+            } | null;
+            /** @description The sheet that revises this one (its `revisionOf` names this sheet); null while this one is current. */
+            supersededBy: string | null;
         };
         ProjectSpecificationEntity: {
             specificationId: string;
@@ -3298,6 +3309,8 @@ export interface operations {
                 fileName?: string;
                 sheetNumber?: string;
                 discipline?: string;
+                /** @description true: superseded sheets (a later upload revises them) are listed too. Default false: only current sheets; `total` counts what is listed. */
+                includeSuperseded?: "0" | "1" | "true" | "false";
             };
             header?: never;
             path: {
